@@ -1,0 +1,74 @@
+import SimKernel
+
+/// A numeric comparison in an expectation: `equals`, `atLeast`, `atMost`.
+public enum Comparison: Hashable, Sendable {
+  case equals(Int64)
+  case atLeast(Int64)
+  case atMost(Int64)
+
+  public func holds(_ value: Int64) -> Bool {
+    switch self {
+    case .equals(let v): return value == v
+    case .atLeast(let v): return value >= v
+    case .atMost(let v): return value <= v
+    }
+  }
+}
+
+/// Final state of a task, as `expect` names it.
+public enum ExpectedTaskState: String, Hashable, Sendable, CaseIterable {
+  case completed, failed, cancelled, running, waiting, suspended
+}
+
+/// One item of `expect`: something that must hold at the end of the run.
+public struct Expectation: Sendable {
+  public enum Form: Sendable {
+    /// `{"task": "book", "state": "completed", "by": "2h"}`
+    case taskState(task: String, state: ExpectedTaskState, by: SimTime?)
+    /// `{"task": "book", "startsAfter": "1h"}`: first started at or after that instant.
+    case startsAfter(task: String, SimTime)
+    /// `{"task": "book", "error": "cancelled", "reason": "userForceQuitApplication"}`
+    case error(task: String, name: String, reason: String?)
+    /// `{"task": "book", "resumedAtOffset": "12MB"}`
+    case resumedAtOffset(task: String, bytes: Int64)
+    /// `{"task": "book", "status": 503}`
+    case status(task: String, Int)
+    /// `{"app": "backgroundLaunches", "equals": 1}`
+    case appCounter(name: String, Comparison)
+    /// `{"rateLimiter": "delayAtWake", "wake": 3, "equals": "4m"}`
+    case delayAtWake(wake: Int, SimDuration)
+    /// `{"trace": [...], "inOrder": true}` or a single pattern that must occur.
+    case trace(patterns: [String], inOrder: Bool)
+    /// `{"trace": "delegate.didComplete task=book", "count": 1}` (or `count` with atLeast/atMost)
+    case traceCount(pattern: String, Comparison)
+    /// `{"lint": "completionHandlerNeverCalled", "present": true}`
+    case lint(rule: String, present: Bool)
+  }
+
+  public var form: Form
+  /// JSON path in the file (`expect[2]`), for messages.
+  public var path: String
+
+  public init(_ form: Form, path: String) {
+    self.form = form
+    self.path = path
+  }
+}
+
+/// Counters of the app's life that `{"app": NAME, ...}` expectations read from the trace.
+public enum AppCounter: String, CaseIterable, Hashable, Sendable {
+  /// `app.launch reason=background`
+  case backgroundLaunches
+  /// `app.resume reason=background`
+  case backgroundResumes
+  /// `app.launch reason=user`
+  case userLaunches
+  /// Background launches plus background resumes.
+  case wakes
+  /// `app.suspend`
+  case suspensions
+  /// `app.terminate` of any reason
+  case terminations
+  /// `app.completionHandlerCalled`
+  case completionHandlerCalls
+}

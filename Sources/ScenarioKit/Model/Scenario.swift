@@ -1,0 +1,183 @@
+import SimKernel
+import TransferEngine
+
+/// A validated scenario: what the JSON file says, in the engine's types.
+///
+/// Produced only by `ScenarioLoader`; every field has been checked, so running it cannot fail
+/// for reasons of format (actions of the app while it is not running are reported at run time,
+/// naming the timeline entry).
+public struct Scenario: Sendable {
+  /// The file it came from, for messages.
+  public var file: String
+  public var name: String
+  public var description: String
+  public var seed: UInt64
+  /// Bound on simulated time; the run ends earlier once nothing is pending.
+  public var duration: SimDuration
+  public var device: DeviceModel
+  public var server: ServerModel
+  public var policy: Policy
+  public var app: AppSpec
+  /// Sorted by time, stable for equal times (file order).
+  public var timeline: [TimelineEntry]
+  public var expectations: [Expectation]
+
+  public init(
+    file: String, name: String, description: String = "", seed: UInt64 = 0, duration: SimDuration = .days(7),
+    device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
+    app: AppSpec = .init(), timeline: [TimelineEntry] = [], expectations: [Expectation] = []
+  ) {
+    self.file = file
+    self.name = name
+    self.description = description
+    self.seed = seed
+    self.duration = duration
+    self.device = device
+    self.server = server
+    self.policy = policy
+    self.app = app
+    self.timeline = timeline
+    self.expectations = expectations
+  }
+}
+
+/// The app under test as the scenario scripts it.
+public struct AppSpec: Sendable {
+  public var sessions: [SessionConfiguration]
+  public var behavior: AppBehavior
+  public init(sessions: [SessionConfiguration] = [], behavior: AppBehavior = .init()) {
+    self.sessions = sessions
+    self.behavior = behavior
+  }
+}
+
+/// How the scripted app behaves; `false`/`never`/`immediately` values play a buggy app.
+public struct AppBehavior: Sendable {
+  /// When to call the completion handler handed over by `handleEvents`.
+  public enum CompletionHandlerTiming: String, Sendable, CaseIterable {
+    /// After `didFinishEvents`: correct.
+    case afterEvents
+    /// As soon as `handleEvents` hands it over, before events are delivered: a bug.
+    case immediately
+    /// Never: a bug; the system suspends the app after `completionHandlerTimeout`.
+    case never
+  }
+
+  public var recreatesSessionsOnLaunch: Bool
+  public var storesCompletionHandler: Bool
+  public var callsCompletionHandler: CompletionHandlerTiming
+  public var movesDownloadedFile: Bool
+  public var reactions: [Reaction]
+
+  public init(
+    recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,
+    callsCompletionHandler: CompletionHandlerTiming = .afterEvents, movesDownloadedFile: Bool = true,
+    reactions: [Reaction] = []
+  ) {
+    self.recreatesSessionsOnLaunch = recreatesSessionsOnLaunch
+    self.storesCompletionHandler = storesCompletionHandler
+    self.callsCompletionHandler = callsCompletionHandler
+    self.movesDownloadedFile = movesDownloadedFile
+    self.reactions = reactions
+  }
+}
+
+/// `on`: app actions performed when a delegate callback arrives for a matching task.
+public struct Reaction: Sendable {
+  /// Delegate callbacks a reaction can follow.
+  public enum Event: String, Sendable, CaseIterable {
+    case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+  }
+  public var event: Event
+  /// Task name pattern with `*` wildcards; nil matches every task.
+  public var task: String?
+  public var actions: [AppAction]
+  /// JSON path of the reaction, for run-time messages (`app.behavior.on[0]`).
+  public var path: String
+
+  public init(event: Event, task: String? = nil, actions: [AppAction], path: String) {
+    self.event = event
+    self.task = task
+    self.actions = actions
+    self.path = path
+  }
+}
+
+/// One entry of the timeline.
+public struct TimelineEntry: Sendable {
+  public var at: SimTime
+  public var action: TimelineAction
+  /// JSON path of the entry in the file (`timeline[3]`), for messages.
+  public var path: String
+  public init(at: SimTime, action: TimelineAction, path: String) {
+    self.at = at
+    self.action = action
+    self.path = path
+  }
+}
+
+/// What happens at a timeline entry: a user or system action, or an app action.
+public enum TimelineAction: Sendable {
+  case launch
+  case background
+  case terminate
+  case forceQuit
+  case app(AppAction)
+}
+
+/// When a task may begin: an instant, or a duration after the action that creates it (`+30s`).
+public enum InstantSpec: Hashable, Sendable {
+  case absolute(SimTime)
+  case relative(SimDuration)
+
+  public func resolve(now: SimTime) -> SimTime {
+    switch self {
+    case .absolute(let t): return t
+    case .relative(let d): return now + d
+    }
+  }
+}
+
+/// The fields shared by `download` and `upload`.
+public struct TaskRequest: Sendable {
+  public var session: String
+  public var url: String
+  /// The scenario's handle for the task; may contain `{n}` inside reactions.
+  public var name: String
+  public var earliestBegin: InstantSpec?
+  public var expectsToSend: Int64?
+  public var expectsToReceive: Int64?
+  /// `taskDescription`.
+  public var description: String?
+  /// 0...1 like `URLSessionTask.priority`; default 0.5.
+  public var priority: Double?
+
+  public init(
+    session: String, url: String, name: String, earliestBegin: InstantSpec? = nil, expectsToSend: Int64? = nil,
+    expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil
+  ) {
+    self.session = session
+    self.url = url
+    self.name = name
+    self.earliestBegin = earliestBegin
+    self.expectsToSend = expectsToSend
+    self.expectsToReceive = expectsToReceive
+    self.description = description
+    self.priority = priority
+  }
+}
+
+/// Where an upload's body comes from.
+public enum UploadSource: String, Sendable, CaseIterable {
+  case file, data
+}
+
+/// Actions of the app; valid only while the app is running.
+public enum AppAction: Sendable {
+  case download(TaskRequest)
+  case upload(TaskRequest, from: UploadSource, size: Int64)
+  case cancel(task: String, produceResumeData: Bool)
+  case resumeFromData(task: String, name: String)
+  case getAllTasks(session: String)
+  case invalidate(session: String, cancelTasks: Bool)
+}

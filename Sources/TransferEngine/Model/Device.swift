@@ -1,0 +1,109 @@
+import SimKernel
+
+/// The kind of network interface the device is on.
+public enum InterfaceKind: String, CaseIterable, Hashable, Sendable {
+  case wifi, cellular, wired, none
+}
+
+/// A transfer rate, kept in bits per second (the unit networks are quoted in).
+public struct DataRate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public var bitsPerSecond: Double
+  public init(bitsPerSecond: Double) { self.bitsPerSecond = bitsPerSecond }
+  public static func megabitsPerSecond(_ v: Double) -> DataRate { DataRate(bitsPerSecond: v * 1e6) }
+  public var bytesPerSecond: Double { bitsPerSecond / 8 }
+  public static func < (a: DataRate, b: DataRate) -> Bool { a.bitsPerSecond < b.bitsPerSecond }
+  /// `50Mbps`, `500kbps`, `1.5Mbps`, `800bps`: the form the scenario format reads.
+  public var description: String {
+    let units: [(Double, String)] = [(1e9, "Gbps"), (1e6, "Mbps"), (1e3, "kbps")]
+    for (size, name) in units where bitsPerSecond >= size {
+      return JSONText.number(bitsPerSecond / size) + name
+    }
+    return JSONText.number(bitsPerSecond) + "bps"
+  }
+}
+
+/// The network as the device sees it during one step of the scenario's network timeline.
+public struct NetworkState: Hashable, Sendable {
+  public var interface: InterfaceKind
+  public var down: DataRate
+  public var up: DataRate
+  /// One-way latency; each start or retry costs two of these (one round trip) before bytes flow.
+  public var latency: SimDuration
+  /// Cellular and personal hotspot are expensive (`allowsExpensiveNetworkAccess`).
+  public var expensive: Bool
+  /// Low Data Mode (`allowsConstrainedNetworkAccess`).
+  public var constrained: Bool
+
+  public init(
+    interface: InterfaceKind, down: DataRate? = nil, up: DataRate? = nil, latency: SimDuration? = nil,
+    expensive: Bool? = nil, constrained: Bool = false
+  ) {
+    let d = NetworkState.interfaceDefaults(interface)
+    self.interface = interface
+    self.down = down ?? d.down
+    self.up = up ?? d.up
+    self.latency = latency ?? d.latency
+    self.expensive = expensive ?? (interface == .cellular)
+    self.constrained = constrained
+  }
+
+  /// No interface at all.
+  public static let offline = NetworkState(interface: .none)
+  public var isUp: Bool { interface != .none }
+
+  /// Rates and latency used when a scenario names only the interface. [S]: typical values,
+  /// documented in the README.
+  public static func interfaceDefaults(_ kind: InterfaceKind) -> (down: DataRate, up: DataRate, latency: SimDuration) {
+    switch kind {
+    case .wifi: return (.megabitsPerSecond(50), .megabitsPerSecond(10), .milliseconds(30))
+    case .cellular: return (.megabitsPerSecond(10), .megabitsPerSecond(2), .milliseconds(60))
+    case .wired: return (.megabitsPerSecond(100), .megabitsPerSecond(100), .milliseconds(5))
+    case .none: return (DataRate(bitsPerSecond: 0), DataRate(bitsPerSecond: 0), .zero)
+    }
+  }
+}
+
+/// Power as the device sees it during one step of the power timeline.
+public struct PowerState: Hashable, Sendable {
+  public var charging: Bool
+  /// Battery level from 0 to 1.
+  public var battery: Double
+  public var lowPowerMode: Bool
+  public init(charging: Bool = false, battery: Double = 1.0, lowPowerMode: Bool = false) {
+    self.charging = charging
+    self.battery = battery
+    self.lowPowerMode = lowPowerMode
+  }
+}
+
+/// A value that holds from `at` until the next step of its timeline.
+public struct Step<Value: Hashable & Sendable>: Hashable, Sendable {
+  public var at: SimTime
+  public var value: Value
+  public init(at: SimTime, _ value: Value) {
+    self.at = at
+    self.value = value
+  }
+}
+
+/// The device: network and power as step functions over time.
+public struct DeviceModel: Hashable, Sendable {
+  /// Sorted by time; before the first step the device is offline.
+  public var network: [Step<NetworkState>]
+  /// Sorted by time; before the first step the defaults of `PowerState()` hold.
+  public var power: [Step<PowerState>]
+  /// When off, the app is never woken in the background (behavior.md, App lifecycle).
+  public var backgroundAppRefresh: Bool
+
+  public init(
+    network: [Step<NetworkState>] = [Step(at: .zero, NetworkState(interface: .wifi))],
+    power: [Step<PowerState>] = [Step(at: .zero, PowerState())], backgroundAppRefresh: Bool = true
+  ) {
+    self.network = network
+    self.power = power
+    self.backgroundAppRefresh = backgroundAppRefresh
+  }
+
+  /// On Wi-Fi with the default rates, on battery, all day.
+  public static let wifi = DeviceModel()
+}

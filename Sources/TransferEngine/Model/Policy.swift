@@ -1,0 +1,92 @@
+import SimKernel
+
+/// The knobs of the simulated system. Every default comes from behavior.md; rules tagged [S]
+/// there are assumptions, which is why they are knobs.
+public struct Policy: Hashable, Sendable {
+  public var rateLimiter: RateLimiterPolicy
+  public var discretionary: DiscretionaryPolicy
+  /// How long a backgrounded app runs before the system suspends it.
+  public var backgroundRunTime: SimDuration
+  /// How long the system waits for the `handleEvents` completion handler before suspending anyway.
+  public var completionHandlerTimeout: SimDuration
+  /// `httpMaximumConnectionsPerHost` when a session does not set its own.
+  public var maxConnectionsPerHost: Int
+  public var retry: RetryPolicy
+
+  public init(
+    rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
+    backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
+    maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init()
+  ) {
+    self.rateLimiter = rateLimiter
+    self.discretionary = discretionary
+    self.backgroundRunTime = backgroundRunTime
+    self.completionHandlerTimeout = completionHandlerTimeout
+    self.maxConnectionsPerHost = maxConnectionsPerHost
+    self.retry = retry
+  }
+
+  public static let defaults = Policy()
+}
+
+/// The daemon's per-app resume rate limiter (forum thread 14854 and behavior.md).
+public struct RateLimiterPolicy: Hashable, Sendable {
+  /// The delay before any wake.
+  public var initialDelay: SimDuration
+  /// The delay set by the first wake (60 s observed on iOS 12.4).
+  public var firstDelay: SimDuration
+  /// Factor applied to the delay at each later wake.
+  public var growth: Double
+  /// Cap on the delay; nil means no cap (no source gives one).
+  public var maxDelay: SimDuration?
+  /// Reset the delay to 0 when the user brings the app to the foreground.
+  public var resetOnForeground: Bool
+  /// Reset when no wake happens within `idleResetFactor x delay` of the wake that set it.
+  public var idleResetFactor: Double
+
+  public init(
+    initialDelay: SimDuration = .zero, firstDelay: SimDuration = .seconds(60), growth: Double = 2.0,
+    maxDelay: SimDuration? = nil, resetOnForeground: Bool = true, idleResetFactor: Double = 2.0
+  ) {
+    self.initialDelay = initialDelay
+    self.firstDelay = firstDelay
+    self.growth = growth
+    self.maxDelay = maxDelay
+    self.resetOnForeground = resetOnForeground
+    self.idleResetFactor = idleResetFactor
+  }
+}
+
+/// A condition a discretionary task waits for.
+public enum DiscretionaryCondition: String, CaseIterable, Hashable, Sendable {
+  /// An interface that is neither expensive nor constrained.
+  case wifi
+  /// External power.
+  case charging
+}
+
+/// When the system considers conditions "optimal" for discretionary work.
+public struct DiscretionaryPolicy: Hashable, Sendable {
+  /// Conditions that must all hold, in the order they are reported.
+  public var requires: [DiscretionaryCondition]
+  /// Wait while Low Power Mode is on.
+  public var avoidLowPowerMode: Bool
+
+  public init(requires: [DiscretionaryCondition] = [.wifi, .charging], avoidLowPowerMode: Bool = true) {
+    self.requires = requires
+    self.avoidLowPowerMode = avoidLowPowerMode
+  }
+}
+
+/// Automatic retries of interrupted background transfers.
+public struct RetryPolicy: Hashable, Sendable {
+  /// Wait before the first retry; doubles at each further retry of the same task.
+  public var backoff: SimDuration
+  /// Cap on the retry wait.
+  public var maxBackoff: SimDuration
+
+  public init(backoff: SimDuration = .seconds(10), maxBackoff: SimDuration = .minutes(10)) {
+    self.backoff = backoff
+    self.maxBackoff = maxBackoff
+  }
+}

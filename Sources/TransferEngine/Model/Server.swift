@@ -1,0 +1,131 @@
+import SimKernel
+
+/// An `http` or `https` URL, split into the parts the engine needs.
+///
+/// Written here rather than using Foundation's `URL` so that parsing is identical everywhere
+/// and the rules are visible: scheme, host (with optional port) and the rest.
+public struct SimURL: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let string: String
+  public let scheme: String
+  public let host: String
+
+  /// Parses `scheme://host[:port][/path...]`; nil when the text is not of that shape.
+  public init?(_ string: String) {
+    guard let sep = string.firstRange(of: "://") else { return nil }
+    let scheme = String(string[..<sep.lowerBound]).lowercased()
+    guard !scheme.isEmpty, scheme.allSatisfy(SimURL.isSchemeCharacter) else { return nil }
+    let rest = string[sep.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    let hostPart = authority.split(separator: "@").last.map(String.init) ?? ""
+    let host = String(hostPart.prefix { $0 != ":" }).lowercased()
+    guard !host.isEmpty, !string.contains(where: { $0 == " " || $0.isNewline }) else { return nil }
+    self.string = string
+    self.scheme = scheme
+    self.host = host
+  }
+
+  static func isSchemeCharacter(_ c: Character) -> Bool {
+    c.isLetter || c.isNumber || c == "+" || c == "-" || c == "."
+  }
+
+  /// Only `http` and `https` are accepted by URLSession's background daemon [A].
+  public var isHTTP: Bool { scheme == "http" || scheme == "https" }
+  public var description: String { string }
+  public static func < (a: SimURL, b: SimURL) -> Bool { a.string < b.string }
+}
+
+/// A resource the simulated server holds: something to download, or an upload target.
+public struct ServerResource: Hashable, Sendable {
+  public var url: SimURL
+  /// Body size in bytes (for upload targets, the size of what the server stores; unused).
+  public var size: Int64
+  public var etag: String?
+  public var lastModified: String?
+  /// Whether the server honours `Range` requests (needed for resume data).
+  public var acceptsRanges: Bool
+  /// HTTP status of the response; error statuses are not transport errors [A].
+  public var status: Int
+  /// When set, the server answers with a redirect here (followed automatically in background sessions).
+  public var redirectTo: SimURL?
+  /// Bytes the server answers with (an upload's response body).
+  public var responseBody: Int64
+  /// `GET` for downloads, `POST` or `PUT` for upload targets.
+  public var method: String
+
+  public init(
+    url: SimURL, size: Int64, etag: String? = nil, lastModified: String? = nil, acceptsRanges: Bool = true,
+    status: Int = 200, redirectTo: SimURL? = nil, responseBody: Int64 = 0, method: String = "GET"
+  ) {
+    self.url = url
+    self.size = size
+    self.etag = etag
+    self.lastModified = lastModified
+    self.acceptsRanges = acceptsRanges
+    self.status = status
+    self.redirectTo = redirectTo
+    self.responseBody = responseBody
+    self.method = method
+  }
+}
+
+/// A change to a resource at a moment in time (a new version of a file, a new status).
+public struct ServerChange: Hashable, Sendable {
+  public var at: SimTime
+  public var url: SimURL
+  public var etag: String??
+  public var lastModified: String??
+  public var size: Int64?
+  public var status: Int?
+  public var acceptsRanges: Bool?
+  public var redirectTo: SimURL??
+
+  public init(
+    at: SimTime, url: SimURL, etag: String?? = nil, lastModified: String?? = nil, size: Int64? = nil,
+    status: Int? = nil, acceptsRanges: Bool? = nil, redirectTo: SimURL?? = nil
+  ) {
+    self.at = at
+    self.url = url
+    self.etag = etag
+    self.lastModified = lastModified
+    self.size = size
+    self.status = status
+    self.acceptsRanges = acceptsRanges
+    self.redirectTo = redirectTo
+  }
+}
+
+/// What a fault applies to: one URL or every URL of a host.
+public enum FaultTarget: Hashable, Sendable {
+  case url(SimURL)
+  case host(String)
+
+  public func matches(_ url: SimURL) -> Bool {
+    switch self {
+    case .url(let u): return u == url
+    case .host(let h): return url.host == h
+    }
+  }
+}
+
+/// A server misbehaviour injected by the scenario.
+public enum ServerFault: Hashable, Sendable {
+  /// From `at`, the next `times` connections to the target are dropped: one running at `at`
+  /// is cut then, later ones are cut as soon as they connect.
+  case dropConnection(at: SimTime, target: FaultTarget, times: Int)
+  /// Every response for the target in [from, to) has this HTTP status.
+  case status(from: SimTime, to: SimTime, target: FaultTarget, status: Int)
+}
+
+/// The simulated server: resources, their changes over time, and faults.
+public struct ServerModel: Hashable, Sendable {
+  public var resources: [ServerResource]
+  /// Sorted by time.
+  public var changes: [ServerChange]
+  public var faults: [ServerFault]
+
+  public init(resources: [ServerResource] = [], changes: [ServerChange] = [], faults: [ServerFault] = []) {
+    self.resources = resources
+    self.changes = changes
+    self.faults = faults
+  }
+}
