@@ -3,7 +3,9 @@
 /// `now` only moves forward: to the time of each event popped, or to a limit with `advance(to:)`.
 /// Scheduling in the past is an internal inconsistency, caught by a precondition.
 public struct Scheduler<Event> {
-  public private(set) var now: SimTime = .zero
+  @usableFromInline var current: SimTime = .zero
+  /// The current simulated time.
+  @inlinable public var now: SimTime { current }
   @usableFromInline var queue = EventQueue<Event>()
 
   public init() {}
@@ -38,7 +40,7 @@ public struct Scheduler<Event> {
   /// by the following calls, so a loop over `next(notAfter:)` runs everything up to `limit`.
   @inlinable public mutating func next(notAfter limit: SimTime) -> Event? {
     guard let (time, event) = queue.popNext(notAfter: limit) else { return nil }
-    now = time
+    current = time
     return event
   }
 
@@ -48,6 +50,6 @@ public struct Scheduler<Event> {
     if let next = queue.peekTime() {
       precondition(next >= time, "internal inconsistency: advancing to \(time) past an event at \(next)")
     }
-    now = time
+    current = time
   }
 }
