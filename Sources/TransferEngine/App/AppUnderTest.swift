@@ -1,0 +1,108 @@
+import SimKernel
+
+/// Why the app process started.
+public enum LaunchReason: String, Sendable {
+  /// The user opened it.
+  case user
+  /// The system relaunched it in the background for its background sessions.
+  case background
+}
+
+/// The app under test, mirroring the `UIApplicationDelegate` methods that matter to background
+/// transfers. The scripted app of a scenario is one implementation; a user's own Swift code is
+/// another (`Simulation.install(_:)`).
+public protocol AppUnderTest: AnyObject {
+  /// `application(_:didFinishLaunchingWithOptions:)`: recreate background sessions here.
+  func didFinishLaunching(_ app: AppContext, reason: LaunchReason)
+  /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`: store the handler,
+  /// recreate the session if needed, and call the handler after `didFinishEvents`.
+  func handleEventsForBackgroundURLSession(
+    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler)
+  /// The app came to the foreground.
+  func willEnterForeground(_ app: AppContext)
+  /// The app went to the background.
+  func didEnterBackground(_ app: AppContext)
+}
+
+extension AppUnderTest {
+  public func willEnterForeground(_ app: AppContext) {}
+  public func didEnterBackground(_ app: AppContext) {}
+}
+
+/// Mirrors the URLSession delegate protocols (session, task, download and data delegates).
+public protocol SimURLSessionDelegate: AnyObject {
+  func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didWriteData bytesWritten: Int64,
+    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
+  /// The file exists only until this returns: move it with `location.move(to:)`.
+  func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile)
+  func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64)
+  func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
+    expectedTotalBytes: Int64)
+  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
+  func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask)
+  /// Default sessions only: background sessions always follow redirects without asking [A].
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL) -> Bool
+  func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
+}
+
+extension SimURLSessionDelegate {
+  public func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didWriteData bytesWritten: Int64,
+    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+  ) {}
+  public func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
+  ) {}
+  public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {}
+  public func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
+    expectedTotalBytes: Int64
+  ) {}
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?
+  ) {}
+  public func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask) {}
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
+  ) -> Bool { true }
+  public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
+}
+
+/// The temporary file `didFinishDownloadingTo` hands over; it is deleted when the call returns
+/// unless the app moved it.
+public final class DownloadedFile {
+  public let task: SimURLSessionTask
+  public let bytes: Int64
+  public private(set) var movedTo: String?
+  init(task: SimURLSessionTask, bytes: Int64) {
+    self.task = task
+    self.bytes = bytes
+  }
+  /// `FileManager.moveItem(at:to:)` into the app's container.
+  public func move(to path: String) { movedTo = path }
+}
+
+/// The completion handler `handleEventsForBackgroundURLSession` hands over. Calling it tells the
+/// system the app is done with the session's events; the system then suspends the app.
+public final class BackgroundCompletionHandler {
+  public let identifier: String
+  /// Which wake it belongs to; a stale handler's call is still counted but changes nothing.
+  let wakeNumber: Int
+  unowned let simulation: Simulation
+  public private(set) var callCount = 0
+
+  init(identifier: String, wakeNumber: Int, simulation: Simulation) {
+    self.identifier = identifier
+    self.wakeNumber = wakeNumber
+    self.simulation = simulation
+  }
+
+  public func callAsFunction() {
+    callCount += 1
+    simulation.completionHandlerCalled(self)
+  }
+}

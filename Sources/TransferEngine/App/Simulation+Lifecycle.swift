@@ -1,0 +1,155 @@
+import SimKernel
+
+/// User and system actions on the app's process (behavior.md, "App lifecycle").
+extension Simulation {
+  /// The user opens the app: launches it or brings it to the foreground.
+  public func launchApp() {
+    let outcome = lifecycle.userLaunch()
+    switch outcome {
+    case .alreadyForeground: return
+    case .launched:
+      emit("app.launch", [TraceField("reason", .string("user"))])
+      resetRateLimiterForForeground()
+      if let app = installedApp { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
+    case .broughtToForeground:
+      emit("app.foreground", [])
+      wake = nil
+      resetRateLimiterForForeground()
+      if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
+      resumePausedDefaultTransfers()
+      for record in sessionRecords where record.attached != nil {
+        scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
+        armProgressForSession(record)
+      }
+    }
+    reevaluateAllWaiting()
+  }
+
+  /// The user leaves the app: background, then suspended after `backgroundRunTime`.
+  public func backgroundApp() {
+    guard lifecycle.userBackground() else { return }
+    emit("app.background", [])
+    scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
+    if let app = installedApp { app.didEnterBackground(AppContext(simulation: self)) }
+    if !deviceModel.backgroundAppRefresh {
+      cancelBackgroundTasks(reason: .backgroundUpdatesDisabled)
+    }
+  }
+
+  /// The system terminates the app (memory pressure): background transfers go on [A].
+  public func terminateApp() {
+    guard lifecycle.state != .notRunning else { return }
+    _ = lifecycle.terminate(byUser: false)
+    emit("app.terminate", [TraceField("reason", .string("system"))])
+    processEnded()
+    requestWakeCheck()
+  }
+
+  /// The user swipes the app away: background tasks are cancelled with reason
+  /// `userForceQuitApplication`, and no background launch happens until the next user launch [A].
+  public func forceQuitApp() {
+    guard lifecycle.terminate(byUser: true) else { return }
+    emit("app.terminate", [TraceField("reason", .string("forceQuit"))])
+    processEnded()
+    cancelBackgroundTasks(reason: .userForceQuitApplication)
+  }
+
+  /// The system suspends a background app.
+  func systemSuspend() {
+    guard lifecycle.suspend() else { return }
+    emit("app.suspend", [])
+    endWake()
+    pauseDefaultTransfers()
+    requestWakeCheck()
+  }
+
+  /// The process is gone: session objects die, default sessions' tasks vanish with it,
+  /// background uploads from data lose their body.
+  private func processEnded() {
+    endWake()
+    for record in sessionRecords {
+      record.attached?.markInvalidated()
+      record.attached = nil
+      for task in record.tasks where !task.isFinished {
+        if !record.isBackground {
+          vanish(task)
+        } else if case .upload(false, _) = task.kind {
+          let holding = isHoldingConnection(task)
+          if holding { detachTransfer(task, freeConnection: false) } else if task.phase == .waiting {
+            removeFromWaitQueue(task)
+          }
+          fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
+        }
+      }
+    }
+    rescheduleLinks()
+  }
+
+  /// A default session's task dies with its process: nothing is delivered, nobody is told.
+  private func vanish(_ task: SimURLSessionTask) {
+    let holding = isHoldingConnection(task)
+    if holding { detachTransfer(task, freeConnection: false) } else if task.phase == .waiting {
+      removeFromWaitQueue(task)
+    }
+    emit("task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
+    task.phase = .done
+    task.state = .completed
+    task.generation &+= 1
+    task.finishedAt = now
+    if let handle = task.resourceTimeoutHandle { scheduler.cancel(handle) }
+    if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
+    task.session.outstanding -= 1
+    if holding { releaseConnection(of: task) }
+  }
+
+  /// Cancels every unfinished background task; delivered at the next launch.
+  func cancelBackgroundTasks(reason: SimURLError.CancelReason) {
+    for record in sessionRecords where record.isBackground {
+      for task in record.tasks where !task.isFinished {
+        cancelTask(task, produceResumeData: true, reason: reason)
+      }
+    }
+  }
+
+  /// Default sessions run in the app's process: their transfers stop while it is suspended,
+  /// and fail with -1001 if it stays suspended past the request timeout.
+  private func pauseDefaultTransfers() {
+    for record in sessionRecords where !record.isBackground {
+      for task in record.tasks where isHoldingConnection(task) {
+        detachTransfer(task, freeConnection: false)
+        releaseConnection(of: task)
+        if task.isDownload == false {
+          task.bytesWasted += task.countOfBytesSent
+          task.countOfBytesSent = 0
+        }
+        task.phase = .paused
+        emit("task.paused", [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
+        task.requestTimeoutHandle = scheduler.schedule(
+          .requestTimeout(uid: task.uid, generation: task.generation),
+          after: record.configuration.timeoutIntervalForRequest)
+      }
+    }
+    rescheduleLinks()
+  }
+
+  private func resumePausedDefaultTransfers() {
+    for record in sessionRecords where !record.isBackground {
+      for task in record.tasks where task.phase == .paused {
+        if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
+        task.requestTimeoutHandle = nil
+        enqueue(task)
+      }
+    }
+  }
+
+  private func resetRateLimiterForForeground() {
+    guard policy.rateLimiter.resetOnForeground, rateLimiter.reset(at: now) else { return }
+    emit("ratelimiter.reset", [TraceField("reason", .string("foreground"))])
+  }
+
+  func rateLimiterIdleExpired(generation: UInt32) {
+    guard generation == rateLimiter.generation, rateLimiter.reset(at: now) else { return }
+    emit("ratelimiter.reset", [TraceField("reason", .string("idle"))])
+    reevaluateAllWaiting()
+  }
+}

@@ -1,0 +1,112 @@
+import SimKernel
+
+/// Waking the app for its background sessions, and the completion-handler contract
+/// (behavior.md, "Waking the app and the completion-handler contract").
+extension Simulation {
+  func requestWakeCheck() {
+    guard !wakeCheckPending else { return }
+    wakeCheckPending = true
+    scheduler.schedule(.wakeCheck, at: now)
+  }
+
+  /// Sessions whose work is all done while the app was away, and that may wake it.
+  private func sessionsOwedAWake() -> [DaemonSession] {
+    sessionRecords.filter { record in
+      record.isBackground && record.wantsWake && record.outstanding == 0 && !record.pending.isEmpty
+        && record.configuration.sessionSendsLaunchEvents
+    }
+  }
+
+  /// Resumes or relaunches the app in the background if a session is owed a wake [A].
+  func wakeIfNeeded() {
+    guard !lifecycle.state.isRunning, deviceModel.backgroundAppRefresh, !lifecycle.forceQuit else { return }
+    let owed = sessionsOwedAWake()
+    guard !owed.isEmpty else { return }
+    // The delay grows before the app is told why it woke [O].
+    let delay = rateLimiter.wake(at: now)
+    emit("ratelimiter.wake", [TraceField("delay", .duration(delay)), TraceField("wake", .int(Int64(rateLimiter.delayAtWake.count)))])
+    if let idle = rateLimiter.idleResetTime {
+      scheduler.schedule(.rateLimiterIdle(generation: rateLimiter.generation), at: idle)
+    }
+    wakeCount += 1
+    wake = WakeRecord(number: wakeCount, startedAt: now, sessions: owed.map(\.identifier))
+    for record in owed { record.wantsWake = false }
+    let context = AppContext(simulation: self)
+    switch lifecycle.wake() {
+    case .resumed:
+      emit("app.resume", [TraceField("reason", .string("background"))])
+    case .relaunched:
+      emit("app.launch", [TraceField("reason", .string("background"))])
+      installedApp?.didFinishLaunching(context, reason: .background)
+    case nil:
+      preconditionFailure("internal inconsistency: wake of an app in state \(lifecycle.state)")
+    }
+    scheduler.schedule(.completionHandlerTimeout(wake: wakeCount), after: policy.completionHandlerTimeout)
+    for record in owed {
+      emit("delegate.handleEvents", [TraceField("session", .string(record.identifier))])
+      let handler = BackgroundCompletionHandler(identifier: record.identifier, wakeNumber: wakeCount, simulation: self)
+      installedApp?.handleEventsForBackgroundURLSession(context, identifier: record.identifier, completionHandler: handler)
+      scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
+    }
+    reevaluateAllWaiting()
+  }
+
+  /// The app called a completion handler handed over by `handleEvents`.
+  func completionHandlerCalled(_ handler: BackgroundCompletionHandler) {
+    emit("app.completionHandlerCalled", [TraceField("session", .string(handler.identifier))])
+    guard var current = wake, current.number == handler.wakeNumber, lifecycle.state == .background else { return }
+    current.handlerCalled.insert(handler.identifier)
+    wake = current
+    if !current.finishedEventsDelivered.contains(handler.identifier) {
+      lint(
+        .completionHandlerCalledEarly,
+        "the completion handler for '\(handler.identifier)' was called before its events were delivered; "
+          + "call it from urlSessionDidFinishEvents(forBackgroundURLSession:)",
+        [TraceField("session", .string(handler.identifier))])
+      scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
+      return
+    }
+    if current.sessions.allSatisfy({ current.handlerCalled.contains($0) }) {
+      scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
+    }
+  }
+
+  func completionHandlerTimedOut(wake number: Int) {
+    guard let current = wake, current.number == number, lifecycle.state == .background else { return }
+    for identifier in current.sessions where !current.handlerCalled.contains(identifier) {
+      lint(
+        .completionHandlerNeverCalled,
+        "the completion handler for '\(identifier)' was not called within \(policy.completionHandlerTimeout); "
+          + "store it in handleEventsForBackgroundURLSession and call it after urlSessionDidFinishEvents",
+        [TraceField("session", .string(identifier))])
+    }
+    systemSuspend()
+  }
+
+  /// Closes the wake record when the app stops running: lints what the wake revealed.
+  func endWake() {
+    guard let finished = wake else { return }
+    wake = nil
+    for identifier in finished.sessions {
+      if let record = backgroundSessions[identifier], record.attached == nil, !record.pending.isEmpty {
+        lint(
+          .sessionNotRecreated,
+          "the app was woken for session '\(identifier)' but did not recreate it, so its events stay queued; "
+            + "create the session with the same identifier at launch or in handleEventsForBackgroundURLSession",
+          [TraceField("session", .string(identifier))])
+      }
+    }
+    if finished.tasksCreated == 1 {
+      oneTaskWakeStreak += 1
+    } else {
+      oneTaskWakeStreak = 0
+    }
+    if oneTaskWakeStreak >= 3 && !oneTaskPerWakeLinted {
+      oneTaskPerWakeLinted = true
+      lint(
+        .oneTaskPerWake,
+        "the app started a single task at each of \(oneTaskWakeStreak) consecutive wakes, so the rate limiter "
+          + "delay doubles each time; start many tasks at once in one session instead")
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import SimKernel
+
+/// How tasks end: finished (any HTTP status), failed with a transport error, or cancelled.
+extension Simulation {
+  /// The response body has fully arrived. HTTP error statuses are not transport errors [A].
+  func finish(_ task: SimURLSessionTask) {
+    endTask(task)
+    let status = Int64(task.statusCode ?? 200)
+    emit(
+      "task.finished",
+      [
+        TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+        TraceField("status", .int(status)),
+        TraceField("bytes", .int(task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent)),
+      ])
+    if task.isDownload {
+      queueDelegateEvent(.didFinishDownloading(task), for: task.session)
+    } else if task.responseBodyBytes > 0 {
+      queueDelegateEvent(.didReceiveData(task, bytes: task.responseBodyBytes), for: task.session)
+    }
+    queueDelegateEvent(.didComplete(task, error: nil), for: task.session)
+    releaseConnection(of: task)
+    taskEnded(task)
+  }
+
+  /// The task failed with a transport error.
+  func fail(_ task: SimURLSessionTask, _ error: SimURLError, freeingConnection: Bool) {
+    endTask(task)
+    task.error = error
+    var fields = [
+      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+      TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
+    ]
+    if let data = error.resumeData { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
+    emit("task.failed", fields)
+    queueDelegateEvent(.didComplete(task, error: error), for: task.session)
+    if freeingConnection { releaseConnection(of: task) }
+    taskEnded(task)
+  }
+
+  /// Cancels a task (the app's `cancel()`, a force quit, Background App Refresh off,
+  /// `invalidateAndCancel`). Resume data only when asked for and the download can resume.
+  @discardableResult
+  func cancelTask(
+    _ task: SimURLSessionTask, produceResumeData: Bool, reason: SimURLError.CancelReason?
+  ) -> ResumeData? {
+    guard !task.isFinished else { return nil }
+    let holding = isHoldingConnection(task)
+    if holding {
+      detachTransfer(task, freeConnection: false)
+    } else if task.phase == .waiting {
+      removeFromWaitQueue(task)
+    }
+    let data = produceResumeData ? makeResumeData(task) : nil
+    endTask(task)
+    task.state = .completed
+    task.cancelReason = reason
+    let error = SimURLError(.cancelled, resumeData: data, cancelReason: reason)
+    task.error = error
+    var fields = [
+      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+      TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
+    ]
+    if let reason { fields.append(TraceField("reason", .string(reason.name))) }
+    if let data { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
+    emit("task.cancelled", fields)
+    queueDelegateEvent(.didComplete(task, error: error), for: task.session)
+    if holding { releaseConnection(of: task) }
+    rescheduleLinks()
+    taskEnded(task)
+    return data
+  }
+
+  private func endTask(_ task: SimURLSessionTask) {
+    precondition(!task.isFinished, "internal inconsistency: task \(task.name) completed twice")
+    if case .transferring = task.phase { settleBytes(task) }
+    task.phase = .done
+    task.state = .completed
+    task.generation &+= 1
+    task.finishedAt = now
+    if let handle = task.resourceTimeoutHandle { scheduler.cancel(handle) }
+    if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
+    task.resourceTimeoutHandle = nil
+    task.requestTimeoutHandle = nil
+  }
+
+  /// Session bookkeeping once a task has ended: a background session whose work is all done
+  /// may owe the app a wake.
+  private func taskEnded(_ task: SimURLSessionTask) {
+    let session = task.session
+    session.outstanding -= 1
+    if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
+      session.wantsWake = true
+    }
+    requestWakeCheck()
+  }
+
+  /// Resume data for a download that can resume: a GET whose server sent a validator and
+  /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
+  func makeResumeData(_ task: SimURLSessionTask) -> ResumeData? {
+    guard task.isDownload, let validator = task.fetchingValidator ?? task.resumeFrom?.validator,
+      server.resource(task.currentURL)?.acceptsRanges == true
+    else { return nil }
+    resumeDataCounter += 1
+    return ResumeData(
+      token: resumeDataCounter, url: task.currentURL, offset: task.countOfBytesReceived, validator: validator,
+      sessionIdentifier: task.session.identifier)
+  }
+}

@@ -1,0 +1,64 @@
+import SimKernel
+
+/// The server as it is now: resources after the changes applied so far, and fault bookkeeping.
+struct ServerState {
+  private(set) var resources: [SimURL: ServerResource] = [:]
+  let faults: [ServerFault]
+  /// Connections still to drop, per `dropConnection` fault index, once that fault is active.
+  private(set) var dropsLeft: [Int]
+  private var dropActive: [Bool]
+
+  init(model: ServerModel) {
+    for resource in model.resources { resources[resource.url] = resource }
+    faults = model.faults
+    dropsLeft = model.faults.map { fault in
+      if case .dropConnection(_, _, let times) = fault { return times }
+      return 0
+    }
+    dropActive = Array(repeating: false, count: model.faults.count)
+  }
+
+  func resource(_ url: SimURL) -> ServerResource? { resources[url] }
+
+  mutating func apply(_ change: ServerChange) {
+    var r = resources[change.url] ?? ServerResource(url: change.url, size: 0)
+    if let etag = change.etag { r.etag = etag }
+    if let lastModified = change.lastModified { r.lastModified = lastModified }
+    if let size = change.size { r.size = size }
+    if let status = change.status { r.status = status }
+    if let acceptsRanges = change.acceptsRanges { r.acceptsRanges = acceptsRanges }
+    if let redirect = change.redirectTo { r.redirectTo = redirect }
+    resources[change.url] = r
+  }
+
+  /// The validator a range request would compare: the ETag, else Last-Modified.
+  func validator(_ url: SimURL) -> String? {
+    guard let r = resources[url] else { return nil }
+    return r.etag ?? r.lastModified
+  }
+
+  /// The HTTP status the server answers for `url` at `now`: a status window's, else the resource's,
+  /// else 404 for a URL the server does not have.
+  func status(for url: SimURL, at now: SimTime) -> Int {
+    for fault in faults {
+      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to, target.matches(url) {
+        return status
+      }
+    }
+    return resources[url]?.status ?? 404
+  }
+
+  /// Marks a drop fault active; the simulation cuts running connections then.
+  mutating func activateDrop(_ index: Int) { dropActive[index] = true }
+
+  /// Consumes one drop of an active fault matching `url`, if any remains.
+  mutating func takeDrop(for url: SimURL) -> Bool {
+    for (i, fault) in faults.enumerated() where dropActive[i] && dropsLeft[i] > 0 {
+      if case .dropConnection(_, let target, _) = fault, target.matches(url) {
+        dropsLeft[i] -= 1
+        return true
+      }
+    }
+    return false
+  }
+}

@@ -1,0 +1,92 @@
+import SimKernel
+
+/// Mirrors `URLSession`: the app's handle on a session. For a background session the work lives
+/// in the daemon; this object is the app's view of it and dies with the app's process.
+public final class SimURLSession {
+  public let configuration: SessionConfiguration
+  public private(set) weak var delegate: SimURLSessionDelegate?
+  /// Keeps the delegate alive as URLSession does (it retains its delegate until invalidated).
+  private var retainedDelegate: SimURLSessionDelegate?
+  let record: DaemonSession
+  unowned let simulation: Simulation
+  public private(set) var isInvalidated = false
+
+  init(configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession, simulation: Simulation) {
+    self.configuration = configuration
+    self.delegate = delegate
+    self.retainedDelegate = delegate
+    self.record = record
+    self.simulation = simulation
+  }
+
+  public var identifier: String { configuration.identifier }
+
+  /// `downloadTask(with:)`. `name` is the handle the trace uses (default `<session>#<id>`).
+  public func downloadTask(with url: String, name: String? = nil) throws(SimAPIMisuse) -> SimURLSessionTask {
+    try simulation.makeTask(in: self, kind: .download, url: url, name: name, resumeData: nil)
+  }
+
+  /// `uploadTask(with:fromFile:)`: the only upload a background session carries past the app's exit.
+  public func uploadTask(with url: String, fromFileOfSize size: Int64, name: String? = nil) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    try simulation.makeTask(in: self, kind: .upload(fromFile: true, size: size), url: url, name: name, resumeData: nil)
+  }
+
+  /// `uploadTask(with:from:)`: from data in memory; in a background session it fails with -997
+  /// once the app exits [A], and the run lints `uploadFromData`.
+  public func uploadTask(with url: String, fromDataOfSize size: Int64, name: String? = nil) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    try simulation.makeTask(in: self, kind: .upload(fromFile: false, size: size), url: url, name: name, resumeData: nil)
+  }
+
+  /// `downloadTask(withResumeData:)`: a range request from the offset the data records.
+  public func downloadTask(withResumeData data: ResumeData, name: String? = nil) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    try simulation.makeTask(in: self, kind: .download, url: data.url.string, name: name, resumeData: data)
+  }
+
+  /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
+  public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
+    let live = record.tasks.filter { !$0.isFinished }
+    simulation.emit(
+      "session.allTasks",
+      [
+        TraceField("session", .string(identifier)),
+        TraceField("tasks", .string(live.map(\.name).joined(separator: ","))),
+      ])
+    completion(live)
+  }
+
+  /// `finishTasksAndInvalidate()`: running tasks finish; no new tasks.
+  public func finishTasksAndInvalidate() { simulation.invalidate(self, cancelTasks: false) }
+
+  /// `invalidateAndCancel()`: cancels every task; no new tasks.
+  public func invalidateAndCancel() { simulation.invalidate(self, cancelTasks: true) }
+
+  func markInvalidated() {
+    isInvalidated = true
+    retainedDelegate = nil
+  }
+}
+
+extension SimURLSessionTask {
+  /// `resume()`: hand the task to the daemon (or the in-process loader for default sessions).
+  public func resume() { session.simulation?.resume(self) }
+
+  /// `cancel()`.
+  public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
+
+  /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume, else nil.
+  public func cancel(byProducingResumeData completion: (ResumeData?) -> Void) {
+    let data = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
+    completion(data)
+  }
+}
+
+extension SimURLSession {
+  /// The simulation this session lives in (for delegates that want an `AppContext`).
+  public var simulationForTests: Simulation { simulation }
+}

@@ -1,0 +1,126 @@
+import SimKernel
+
+/// The app-facing operations behind `SimURLSession` and `SimURLSessionTask`.
+extension Simulation {
+  /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`.
+  func makeSession(_ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?) throws(SimAPIMisuse)
+    -> SimURLSession
+  {
+    guard lifecycle.state.isRunning else {
+      throw SimAPIMisuse("the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
+    }
+    let record: DaemonSession
+    if configuration.kind == .background, let existing = backgroundSessions[configuration.identifier] {
+      record = existing
+      if let live = existing.attached, !live.isInvalidated {
+        lint(
+          .duplicateSessionIdentifier,
+          "a second background session with identifier '\(configuration.identifier)' was created while one exists; "
+            + "keep one session object per identifier",
+          [TraceField("session", .string(configuration.identifier))])
+      }
+      record.configuration = configuration
+      record.invalidated = false
+    } else {
+      record = DaemonSession(
+        identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
+        simulation: self)
+      sessionRecords.append(record)
+      if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
+    }
+    let session = SimURLSession(configuration: configuration, delegate: delegate, record: record, simulation: self)
+    record.attached = session
+    emit(
+      "session.created",
+      [TraceField("session", .string(configuration.identifier)), TraceField("kind", .string(configuration.kind.rawValue))])
+    scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
+    armProgressForSession(record)
+    return session
+  }
+
+  func makeTask(
+    in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?, resumeData: ResumeData?
+  ) throws(SimAPIMisuse) -> SimURLSessionTask {
+    guard lifecycle.state.isRunning else {
+      throw SimAPIMisuse("the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)")
+    }
+    guard !session.isInvalidated else {
+      throw SimAPIMisuse("session '\(session.identifier)' was invalidated; it cannot create tasks")
+    }
+    guard let url = SimURL(text), url.isHTTP else {
+      throw SimAPIMisuse("'\(text)' is not an http or https URL; URLSession accepts only those in background sessions")
+    }
+    let record = session.record
+    let task = SimURLSessionTask(
+      uid: Int32(tasks.count), taskIdentifier: record.nextTaskIdentifier, kind: kind, url: url, session: record,
+      name: name, createdInBackground: lifecycle.state != .foreground)
+    record.nextTaskIdentifier += 1
+    record.tasks.append(task)
+    record.outstanding += 1
+    tasks.append(task)
+    task.resumeFrom = resumeData
+    if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
+    if var wake { wake.tasksCreated += 1; self.wake = wake }
+    var fields = [
+      TraceField("task", .string(task.name)), TraceField("session", .string(record.identifier)),
+      TraceField("taskIdentifier", .int(Int64(task.taskIdentifier))), TraceField("url", .string(url.string)),
+      TraceField("kind", .string(task.isDownload ? "download" : "upload")),
+    ]
+    if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
+    emit("task.created", fields)
+    if case .upload(false, _) = kind, record.isBackground {
+      lint(
+        .uploadFromData,
+        "task '\(task.name)' uploads from data in background session '\(record.identifier)'; "
+          + "write the body to a file and use uploadTask(with:fromFile:), or it fails once the app exits",
+        [TraceField("task", .string(task.name))])
+    }
+    if let data = resumeData {
+      if usedResumeData.contains(data.token) {
+        lint(
+          .resumeDataReused,
+          "task '\(task.name)' reuses resume data that was already used; resume data is single use, so it restarts from 0",
+          [TraceField("task", .string(task.name))])
+        task.resumeFrom = ResumeData(
+          token: data.token, url: data.url, offset: 0, validator: data.validator,
+          sessionIdentifier: data.sessionIdentifier)
+      }
+      usedResumeData.insert(data.token)
+    }
+    return task
+  }
+
+  /// `resume()`: the first call starts the resource timer and queues the task.
+  func resume(_ task: SimURLSessionTask) {
+    guard task.phase == .created else { return }
+    task.state = .running
+    resumeCounter += 1
+    task.resumeSequence = resumeCounter
+    task.firstResumedAt = now
+    emit("task.resume", [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
+    task.resourceTimeoutHandle = scheduler.schedule(
+      .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
+    enqueue(task)
+  }
+
+  func invalidate(_ session: SimURLSession, cancelTasks: Bool) {
+    guard !session.isInvalidated else { return }
+    emit(
+      "session.invalidated",
+      [TraceField("session", .string(session.identifier)), TraceField("cancelTasks", .bool(cancelTasks))])
+    if cancelTasks {
+      for task in session.record.tasks where !task.isFinished {
+        cancelTask(task, produceResumeData: false, reason: nil)
+      }
+    }
+    session.markInvalidated()
+    session.record.invalidated = true
+  }
+
+  /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity.
+  func notifyWaitingForConnectivity(_ task: SimURLSessionTask) {
+    guard let session = task.session.attached, lifecycle.state.isRunning else { return }
+    emit("delegate.taskIsWaitingForConnectivity", [TraceField("task", .string(task.name))])
+    session.delegate?.urlSession(session, taskIsWaitingForConnectivity: task)
+  }
+}

@@ -1,0 +1,168 @@
+import SimKernel
+
+/// One simulated device running one app against one server: the engine's entry point.
+///
+/// Single-threaded and deterministic: the same inputs and seed give the same trace. Code outside
+/// the engine acts through `schedule(at:_:)` callbacks and the URLSession-like API that
+/// `AppContext` hands to the installed `AppUnderTest`.
+public final class Simulation {
+  public let policy: Policy
+  public let deviceModel: DeviceModel
+  public let seed: UInt64
+  var scheduler = Scheduler<EngineEvent>()
+  /// Everything that happened, in order.
+  public internal(set) var trace: TraceLog
+  /// The run's only randomness, for models and apps that want it.
+  public var random: SeededGenerator
+
+  // Device and server, as of `now`.
+  public internal(set) var network: NetworkState = .offline
+  public internal(set) var power = PowerState()
+  var server: ServerState
+  let serverModel: ServerModel
+  var downLink = SharedLink()
+  var upLink = SharedLink()
+  var linkHandles: [EventHandle?] = [nil, nil]
+
+  // The daemon.
+  /// Every task ever created, indexed by `uid`.
+  var tasks: [SimURLSessionTask] = []
+  /// Every session record ever made, in creation order (index = `deliver` key).
+  var sessionRecords: [DaemonSession] = []
+  /// Background session records by identifier; they outlive the app.
+  var backgroundSessions: [String: DaemonSession] = [:]
+  /// Waiting tasks per (session, host) key, each kept in start order.
+  var waitQueues: [String: WaitQueue] = [:]
+  /// Keys of `waitQueues` in first-use order, for deterministic passes.
+  var waitQueueOrder: [String] = []
+  var resumeCounter = 0
+  var reevaluateHandle: EventHandle?
+  var reevaluateAt: SimTime?
+  var resumeDataCounter = 0
+  var usedResumeData: Set<Int> = []
+
+  // The app.
+  var lifecycle = AppLifecycle()
+  var rateLimiter: RateLimiter
+  var installedApp: AppUnderTest?
+  var wake: WakeRecord?
+  var wakeCount = 0
+  var wakeCheckPending = false
+  var oneTaskWakeStreak = 0
+  var oneTaskPerWakeLinted = false
+
+  var callbacks: [Int: (Simulation) -> Void] = [:]
+  var nextCallback = 0
+  /// Checked after every event when on (tests and fuzzing).
+  public var checksInvariants = false
+  var lastEventTime = SimTime.zero
+
+  public init(
+    seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
+    recordsTrace: Bool = true
+  ) {
+    self.seed = seed
+    self.policy = policy
+    self.deviceModel = device
+    self.serverModel = server
+    self.server = ServerState(model: server)
+    self.random = SeededGenerator(seed: seed)
+    self.trace = TraceLog(isRecording: recordsTrace)
+    self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
+    for (i, step) in device.network.enumerated() { scheduler.schedule(.networkStep(i), at: step.at) }
+    for (i, step) in device.power.enumerated() { scheduler.schedule(.powerStep(i), at: step.at) }
+    for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
+    for (i, fault) in server.faults.enumerated() {
+      if case .dropConnection(let at, _, _) = fault { scheduler.schedule(.dropFault(i), at: at) }
+    }
+  }
+
+  /// The current simulated time.
+  public var now: SimTime { scheduler.now }
+  /// The app's state now.
+  public var appState: AppState { lifecycle.state }
+  /// Every task created so far, in creation order.
+  public var allTasks: [SimURLSessionTask] { tasks }
+  /// Delays set by each wake so far (wake 1 first).
+  public var rateLimiterDelays: [SimDuration] { rateLimiter.delayAtWake }
+  /// The rate limiter's current delay.
+  public var rateLimiterDelay: SimDuration { rateLimiter.delay }
+
+  /// Installs the app under test; the scenario's `launch` (or `launchApp()`) starts it.
+  public func install(_ app: AppUnderTest) { installedApp = app }
+
+  /// Runs code outside the engine at `time` (timeline entries, app timers). Callbacks at one
+  /// instant run in the order they were scheduled, before engine events scheduled later.
+  public func schedule(at time: SimTime, _ action: @escaping (Simulation) -> Void) {
+    let id = nextCallback
+    nextCallback += 1
+    callbacks[id] = action
+    scheduler.schedule(.callback(id), at: max(time, now))
+  }
+
+  /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
+  /// otherwise leaves the clock at `limit`.
+  public func run(until limit: SimTime) {
+    while let event = scheduler.next(notAfter: limit) {
+      handle(event)
+      if checksInvariants { checkInvariants() }
+    }
+    if scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
+  }
+
+  /// Runs `duration` more of simulated time.
+  public func run(for duration: SimDuration) { run(until: now + duration) }
+
+  func handle(_ event: EngineEvent) {
+    switch event {
+    case .networkStep(let i): applyNetwork(deviceModel.network[i].value)
+    case .powerStep(let i): applyPower(deviceModel.power[i].value)
+    case .serverChange(let i): applyServerChange(serverModel.changes[i])
+    case .dropFault(let i): activateDropFault(i)
+    case .reevaluate:
+      reevaluateHandle = nil
+      reevaluateAt = nil
+      reevaluateAllWaiting()
+    case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
+    case .linkCompletion(let up): linkCompleted(up: up)
+    case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
+    case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
+    case .resourceTimeout(let uid): resourceTimedOut(tasks[Int(uid)])
+    case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
+    case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
+    case .completionHandlerTimeout(let number): completionHandlerTimedOut(wake: number)
+    case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
+    case .deliver(let index): deliverPending(sessionRecords[index])
+    case .wakeCheck:
+      wakeCheckPending = false
+      wakeIfNeeded()
+    case .callback(let id):
+      let action = callbacks.removeValue(forKey: id)!
+      action(self)
+    }
+  }
+
+  private func ifCurrent(_ uid: Int32, _ generation: UInt32, _ body: (SimURLSessionTask) -> Void) {
+    let task = tasks[Int(uid)]
+    if task.generation == generation && !task.isFinished { body(task) }
+  }
+
+  /// Records a trace event at the current time.
+  func emit(_ kind: String, _ fields: [TraceField]) {
+    trace.append(TraceEvent(time: now, kind: kind, fields: fields))
+  }
+
+  func lint(_ rule: LintRule, _ message: String, _ extra: [TraceField] = []) {
+    emit("lint", [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
+  }
+}
+
+/// The wake in progress: which sessions were told to handle events, and whose handlers came back.
+struct WakeRecord {
+  let number: Int
+  let startedAt: SimTime
+  var sessions: [String]
+  var handlerCalled: Set<String> = []
+  var finishedEventsDelivered: Set<String> = []
+  var tasksCreated = 0
+}
