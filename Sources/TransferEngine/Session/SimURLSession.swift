@@ -8,7 +8,12 @@ public final class SimURLSession {
   /// Keeps the delegate alive as URLSession does (it retains its delegate until invalidated).
   private var retainedDelegate: SimURLSessionDelegate?
   let record: DaemonSession
-  unowned let simulation: Simulation
+  private weak var owner: Simulation?
+  /// The simulation the session lives in; it must outlive the app's use of the session.
+  var simulation: Simulation {
+    guard let owner else { preconditionFailure("session '\(identifier)' used after its Simulation was released") }
+    return owner
+  }
   public private(set) var isInvalidated = false
 
   init(configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession, simulation: Simulation) {
@@ -16,7 +21,7 @@ public final class SimURLSession {
     self.delegate = delegate
     self.retainedDelegate = delegate
     self.record = record
-    self.simulation = simulation
+    self.owner = simulation
   }
 
   public var identifier: String { configuration.identifier }
