@@ -23,7 +23,7 @@ extension Simulation {
       let event = record.pending.removeFirst()
       deliver(event, to: session)
     }
-    guard var current = wake, record.pending.isEmpty, record.outstanding == 0,
+    guard var current = wake, record.pending.isEmpty,
       current.sessions.contains(record.identifier), !current.finishedEventsDelivered.contains(record.identifier),
       lifecycle.state.isRunning
     else { return }
