@@ -124,28 +124,36 @@ public struct EventQueue<Payload> {
   @inlinable mutating func removeTop() -> Entry {
     let last = heap.removeLast()
     guard !heap.isEmpty else { return last }
-    let top = heap[0]
-    heap[0] = last
-    siftDown(0)
-    return top
+    return heap.withUnsafeMutableBufferPointer { buffer in
+      let top = buffer[0]
+      Self.siftDown(last, from: 0, in: buffer)
+      return top
+    }
   }
 
   @inlinable mutating func siftUp(_ start: Int) {
-    var child = start
-    let item = heap[child]
-    while child > 0 {
-      let parent = (child - 1) >> 2
-      guard item.precedes(heap[parent]) else { break }
-      heap[child] = heap[parent]
-      child = parent
+    heap.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress.unsafelyUnwrapped
+      var child = start
+      let item = base[child]
+      while child > 0 {
+        let parent = (child &- 1) >> 2
+        guard item.precedes(base[parent]) else { break }
+        base[child] = base[parent]
+        child = parent
+      }
+      base[child] = item
     }
-    heap[child] = item
   }
 
-  @inlinable mutating func siftDown(_ start: Int) {
-    let n = heap.count
+  /// Moves the hole at `start` down to where `item` belongs and stores `item` there.
+  ///
+  /// Works on raw buffer storage: with bounds and uniqueness checks on every access this loop
+  /// was over half of the hold benchmark's time.
+  @inlinable static func siftDown(_ item: Entry, from start: Int, in buffer: UnsafeMutableBufferPointer<Entry>) {
+    let base = buffer.baseAddress.unsafelyUnwrapped
+    let n = buffer.count
     var parent = start
-    let item = heap[parent]
     while true {
       let first = 4 &* parent &+ 1
       if first >= n { break }
@@ -153,14 +161,14 @@ public struct EventQueue<Payload> {
       let end = Swift.min(first &+ 4, n)
       var c = first &+ 1
       while c < end {
-        if heap[c].precedes(heap[best]) { best = c }
+        if base[c].precedes(base[best]) { best = c }
         c &+= 1
       }
-      guard heap[best].precedes(item) else { break }
-      heap[parent] = heap[best]
+      guard base[best].precedes(item) else { break }
+      base[parent] = base[best]
       parent = best
     }
-    heap[parent] = item
+    base[parent] = item
   }
 }
 
