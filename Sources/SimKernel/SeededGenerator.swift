@@ -81,7 +81,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
   ///
   /// An earlier version computed ln(1 + x) from the rounded 1 + x by a series: for |x| below
   /// about 1e-8 that loses most digits (x = -1e-17 gave 0), which this form avoids.
-  @inlinable static func log1p(_ x: Double) -> Double {
+  @inlinable public static func log1p(_ x: Double) -> Double {
     let ln2Hi = 6.93147180369123816490e-01  // 0x3FE62E42_FEE00000
     let ln2Lo = 1.90821492927058770002e-10  // 0x3DEA39EF_35793C76
     let lg1 = 6.666666666666735130e-01  // 0x3FE55555_55555593
