@@ -11,11 +11,15 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   public static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
   @inlinable public static func nanoseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n) }
-  @inlinable public static func microseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000) }
+  @inlinable public static func microseconds(_ n: Int64) -> SimDuration {
+    SimDuration(nanoseconds: n * 1_000)
+  }
   @inlinable public static func milliseconds(_ n: Int64) -> SimDuration {
     SimDuration(nanoseconds: n * 1_000_000)
   }
-  @inlinable public static func seconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n * 1_000_000_000) }
+  @inlinable public static func seconds(_ n: Int64) -> SimDuration {
+    SimDuration(nanoseconds: n * 1_000_000_000)
+  }
   @inlinable public static func minutes(_ n: Int64) -> SimDuration { .seconds(n * 60) }
   @inlinable public static func hours(_ n: Int64) -> SimDuration { .seconds(n * 3_600) }
   @inlinable public static func days(_ n: Int64) -> SimDuration { .seconds(n * 86_400) }
@@ -39,8 +43,9 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     SimDuration(nanoseconds: a.nanoseconds &- b.nanoseconds)
   }
   @inlinable public static func * (a: SimDuration, k: Int64) -> SimDuration {
-    SimDuration(nanoseconds: a.nanoseconds.multipliedReportingOverflow(by: k).overflow
-      ? Int64.max : a.nanoseconds * k)
+    SimDuration(
+      nanoseconds: a.nanoseconds.multipliedReportingOverflow(by: k).overflow
+        ? Int64.max : a.nanoseconds * k)
   }
 
   /// Multiplies by a real factor (the rate limiter's `growth`), saturating at `Int64.max`.
@@ -58,30 +63,30 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   /// `ns`); from one second on the value is a sum of `d`, `h`, `m` and (fractional) `s`,
   /// skipping zero parts. Every output parses back to the same value.
   public var formatted: String {
-    var n = nanoseconds
-    if n == 0 { return "0s" }
-    var out = ""
-    if n < 0 {
-      out = "-"
-      n = n == Int64.min ? Int64.max : -n
-    }
+    if nanoseconds == 0 { return "0s" }
+    // The magnitude as UInt64, so Int64.min is written exactly rather than clamped.
+    var n = nanoseconds.magnitude
+    let sign = nanoseconds < 0 ? "-" : ""
     if n < 1_000_000_000 {
-      if n % 1_000_000 == 0 { return out + "\(n / 1_000_000)ms" }
-      if n >= 1_000_000 { return out + Self.decimal(n, unit: 1_000_000) + "ms" }
-      if n % 1_000 == 0 || n >= 1_000 { return out + Self.decimal(n, unit: 1_000) + "us" }
-      return out + "\(n)ns"
+      if n % 1_000_000 == 0 { return sign + "\(n / 1_000_000)ms" }
+      if n >= 1_000_000 { return sign + Self.decimal(n, unit: 1_000_000) + "ms" }
+      if n % 1_000 == 0 || n >= 1_000 { return sign + Self.decimal(n, unit: 1_000) + "us" }
+      return sign + "\(n)ns"
     }
-    let units: [(Int64, String)] = [(86_400_000_000_000, "d"), (3_600_000_000_000, "h"), (60_000_000_000, "m")]
+    var text = sign
+    let units: [(UInt64, String)] = [
+      (86_400_000_000_000, "d"), (3_600_000_000_000, "h"), (60_000_000_000, "m"),
+    ]
     for (size, name) in units where n >= size {
-      out += "\(n / size)\(name)"
+      text += "\(n / size)\(name)"
       n %= size
     }
-    if n > 0 { out += Self.decimal(n, unit: 1_000_000_000) + "s" }
-    return out
+    if n > 0 { text += Self.decimal(n, unit: 1_000_000_000) + "s" }
+    return text
   }
 
   /// `value / unit` written in decimal without trailing zeros, exactly (no floating point).
-  static func decimal(_ value: Int64, unit: Int64) -> String {
+  static func decimal(_ value: UInt64, unit: UInt64) -> String {
     let whole = value / unit
     var frac = value % unit
     if frac == 0 { return "\(whole)" }
