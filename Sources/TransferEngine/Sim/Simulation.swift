@@ -56,6 +56,7 @@ public final class Simulation {
   /// Checked after every event when on (tests and fuzzing).
   public var checksInvariants = false
   var lastEventTime = SimTime.zero
+  var stopRequested = false
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -103,12 +104,16 @@ public final class Simulation {
   /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
-    while let event = scheduler.next(notAfter: limit) {
+    stopRequested = false
+    while !stopRequested, let event = scheduler.next(notAfter: limit) {
       handle(event)
       if checksInvariants { checkInvariants() }
     }
-    if scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
+    if !stopRequested && scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
   }
+
+  /// Makes `run(until:)` return after the event being handled (a scenario error, say).
+  public func requestStop() { stopRequested = true }
 
   /// Runs `duration` more of simulated time.
   public func run(for duration: SimDuration) { run(until: now + duration) }
@@ -165,4 +170,9 @@ struct WakeRecord {
   var handlerCalled: Set<String> = []
   var finishedEventsDelivered: Set<String> = []
   var tasksCreated = 0
+}
+
+extension Simulation {
+  /// Records a trace event from code outside the engine (a scenario's scripted app).
+  public func emitNote(_ kind: String, _ fields: [TraceField]) { emit(kind, fields) }
 }

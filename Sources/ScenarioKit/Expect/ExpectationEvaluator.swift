@@ -1,0 +1,171 @@
+import SimKernel
+import TransferEngine
+
+/// The verdict on one `expect` item.
+public struct ExpectationResult: Sendable {
+  /// `expect[2]`.
+  public var path: String
+  /// What was expected, in words.
+  public var expected: String
+  public var passed: Bool
+  /// What happened instead (empty when it passed).
+  public var found: String
+  /// The trace lines nearest to the failure, to start reading from.
+  public var nearby: [TraceEvent]
+}
+
+/// Checks expectations against a finished run's trace. Everything is read from the trace, so an
+/// expectation means the same thing whether the run came from a scenario or from Swift code.
+public struct ExpectationEvaluator {
+  let events: [TraceEvent]
+  let endTime: SimTime
+
+  public init(trace: TraceLog, endTime: SimTime) {
+    self.events = trace.events
+    self.endTime = endTime
+  }
+
+  public func evaluate(_ expectations: [Expectation]) -> [ExpectationResult] {
+    expectations.map(evaluate)
+  }
+
+  static let terminalKinds: Set<String> = ["task.finished", "task.failed", "task.cancelled", "task.lost"]
+
+  func taskEvents(_ task: String) -> [TraceEvent] {
+    events.filter { $0["task"] == .string(task) }
+  }
+
+  func evaluate(_ expectation: Expectation) -> ExpectationResult {
+    let path = expectation.path
+    func verdict(_ expected: String, _ ok: Bool, _ found: @autoclosure () -> String, _ nearby: @autoclosure () -> [TraceEvent])
+      -> ExpectationResult
+    {
+      ok
+        ? ExpectationResult(path: path, expected: expected, passed: true, found: "", nearby: [])
+        : ExpectationResult(path: path, expected: expected, passed: false, found: found(), nearby: Array(nearby().suffix(6)))
+    }
+    switch expectation.form {
+    case .taskState(let task, let state, let by):
+      let mine = taskEvents(task)
+      let (actual, at) = finalState(of: task, mine)
+      let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
+      let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
+      let found = "task '\(task)' is \(actual.rawValue)" + (at.map { " since \($0)" } ?? " at the end (\(endTime))")
+      return verdict(expected, ok, found, mine)
+    case .startsAfter(let task, let time):
+      let mine = taskEvents(task)
+      let started = mine.first { $0.kind == "task.started" }
+      let expected = "task '\(task)' starts at or after \(time)"
+      return verdict(
+        expected, started.map { $0.time >= time } ?? false,
+        started.map { "it started at \($0.time)" } ?? "it never started", mine)
+    case .error(let task, let name, let reason):
+      let mine = taskEvents(task)
+      let end = mine.last { $0.kind == "task.failed" || $0.kind == "task.cancelled" }
+      let expected = "task '\(task)' ends with error \(name)" + (reason.map { " (reason \($0))" } ?? "")
+      let ok = end?["error"] == .string(name) && (reason == nil || end?["reason"] == .string(reason!))
+      let found =
+        end.map { "it ended with \($0["error"]?.description ?? "?")" + ($0["reason"].map { " (reason \($0))" } ?? "") }
+        ?? "it ended without an error"
+      return verdict(expected, ok, found, mine)
+    case .resumedAtOffset(let task, let bytes):
+      let mine = taskEvents(task)
+      let offsets = mine.compactMap { e -> Int64? in
+        guard e.kind == "delegate.didResumeAtOffset" || e.kind == "task.retry", case .int(let v)? = e["offset"]
+        else { return nil }
+        return v
+      }
+      let expected = "task '\(task)' resumes at offset \(bytes)"
+      let found = offsets.isEmpty ? "it never resumed" : "it resumed at \(offsets.map(String.init).joined(separator: ", "))"
+      return verdict(expected, offsets.contains(bytes), found, mine)
+    case .status(let task, let status):
+      let mine = taskEvents(task)
+      let done = mine.last { $0.kind == "task.finished" }
+      let expected = "task '\(task)' finishes with HTTP status \(status)"
+      return verdict(
+        expected, done?["status"] == .int(Int64(status)),
+        done.map { "status \($0["status"]?.description ?? "?")" } ?? "it never finished", mine)
+    case .appCounter(let name, let comparison):
+      let counter = AppCounter(rawValue: name)
+      let value = counter.map(count) ?? 0
+      let expected = "app \(name) \(describe(comparison))"
+      return verdict(expected, counter != nil && comparison.holds(value), "\(value)", events.filter { $0.kind.hasPrefix("app.") })
+    case .delayAtWake(let wake, let delay):
+      let wakes = events.filter { $0.kind == "ratelimiter.wake" }
+      let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
+      let expected = "rate limiter delay \(delay) at wake \(wake)"
+      let found = actual.map { "delay \($0)" } ?? "only \(wakes.count) wake(s)"
+      return verdict(expected, actual == .duration(delay), found, wakes)
+    case .trace(let patterns, let inOrder):
+      return traceExpectation(path, patterns, inOrder)
+    case .traceCount(let text, let comparison):
+      let pattern = TracePattern(text)
+      let matching = pattern.map { p in events.filter { p.matches($0) } } ?? []
+      let expected = "trace '\(text)' occurs \(describe(comparison))"
+      let kind = pattern?.kind ?? ""
+      return verdict(
+        expected, comparison.holds(Int64(matching.count)), "it occurs \(matching.count) time(s)",
+        matching.isEmpty ? events.filter { TracePattern.wildcardMatch(kind, $0.kind) } : matching)
+    case .lint(let rule, let present):
+      let lints = events.filter { $0.kind == "lint" && $0["rule"] == .string(rule) }
+      let expected = "lint \(rule) " + (present ? "present" : "absent")
+      let found = lints.isEmpty ? "no \(rule) lint" : "\(lints.count) \(rule) lint(s)"
+      return verdict(expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.kind == "lint" } : lints)
+    }
+  }
+
+  private func traceExpectation(_ path: String, _ texts: [String], _ inOrder: Bool) -> ExpectationResult {
+    let patterns = texts.compactMap(TracePattern.init)
+    let expected = (inOrder ? "in order: " : "each of: ") + texts.joined(separator: ", ")
+    var position = 0
+    for (i, pattern) in patterns.enumerated() {
+      let start = inOrder ? position : 0
+      guard let index = events[start...].firstIndex(where: pattern.matches) else {
+        let previous = i > 0 ? " after '\(texts[i - 1])'" : ""
+        let elsewhere = events.firstIndex(where: pattern.matches)
+        let found =
+          "'\(texts[i])' did not occur\(previous)" + (elsewhere.map { _ in " (it occurs earlier)" } ?? "")
+        let around = Array(events[max(0, start - 3)..<min(events.count, start + 3)])
+        return ExpectationResult(path: path, expected: expected, passed: false, found: found, nearby: around)
+      }
+      position = index + 1
+    }
+    return ExpectationResult(path: path, expected: expected, passed: true, found: "", nearby: [])
+  }
+
+  private func finalState(of task: String, _ mine: [TraceEvent]) -> (ExpectedTaskState, SimTime?) {
+    if let end = mine.last(where: { Self.terminalKinds.contains($0.kind) }) {
+      switch end.kind {
+      case "task.finished": return (.completed, end.time)
+      case "task.failed": return (.failed, end.time)
+      default: return (.cancelled, end.time)
+      }
+    }
+    guard mine.contains(where: { $0.kind == "task.resume" }) else { return (.suspended, nil) }
+    let running = mine.last { ["task.started", "task.retry", "task.interrupted", "task.deferred"].contains($0.kind) }
+    return (running.map { $0.kind == "task.started" || $0.kind == "task.retry" } == true ? .running : .waiting, nil)
+  }
+
+  private func count(_ counter: AppCounter) -> Int64 {
+    func n(_ kind: String, _ reason: String? = nil) -> Int64 {
+      Int64(events.filter { $0.kind == kind && (reason == nil || $0["reason"] == .string(reason!)) }.count)
+    }
+    switch counter {
+    case .backgroundLaunches: return n("app.launch", "background")
+    case .backgroundResumes: return n("app.resume", "background")
+    case .userLaunches: return n("app.launch", "user")
+    case .wakes: return n("app.launch", "background") + n("app.resume", "background")
+    case .suspensions: return n("app.suspend")
+    case .terminations: return n("app.terminate")
+    case .completionHandlerCalls: return n("app.completionHandlerCalled")
+    }
+  }
+
+  private func describe(_ comparison: Comparison) -> String {
+    switch comparison {
+    case .equals(let v): return "equals \(v)"
+    case .atLeast(let v): return "at least \(v)"
+    case .atMost(let v): return "at most \(v)"
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import SimKernel
+
+/// A trace pattern of `expect`: an event kind followed by `key=value` pairs that must match the
+/// event's fields; `*` matches any run of characters in the kind or a value.
+public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
+  public let kind: String
+  public let fields: [(key: String, value: String)]
+  public let description: String
+
+  /// Parses `"delegate.didComplete task=book status=2*"`; nil if a pair has no `=` or is empty.
+  public init?(_ text: String) {
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    guard let first = words.first else { return nil }
+    kind = String(first)
+    var pairs: [(String, String)] = []
+    for word in words.dropFirst() {
+      guard let eq = word.firstIndex(of: "="), eq != word.startIndex else { return nil }
+      pairs.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
+    }
+    fields = pairs
+    description = text
+  }
+
+  public func matches(_ event: TraceEvent) -> Bool {
+    guard Self.wildcardMatch(kind, event.kind) else { return false }
+    for (key, value) in fields {
+      guard let actual = event[key], Self.wildcardMatch(value, actual.description) else { return false }
+    }
+    return true
+  }
+
+  public static func == (a: TracePattern, b: TracePattern) -> Bool { a.description == b.description }
+  public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+
+  /// Glob match where `*` is any run of characters (iterative, linear backtracking).
+  public static func wildcardMatch(_ pattern: String, _ text: String) -> Bool {
+    let p = Array(pattern.unicodeScalars)
+    let t = Array(text.unicodeScalars)
+    var pi = 0
+    var ti = 0
+    var star = -1
+    var mark = 0
+    while ti < t.count {
+      if pi < p.count && p[pi] != "*" && p[pi] == t[ti] {
+        pi += 1
+        ti += 1
+      } else if pi < p.count && p[pi] == "*" {
+        star = pi
+        mark = ti
+        pi += 1
+      } else if star >= 0 {
+        pi = star + 1
+        mark += 1
+        ti = mark
+      } else {
+        return false
+      }
+    }
+    while pi < p.count && p[pi] == "*" { pi += 1 }
+    return pi == p.count
+  }
+}

@@ -1,0 +1,46 @@
+import SimKernel
+import TransferEngine
+
+/// What one run of a scenario produced.
+public struct RunResult: Sendable {
+  public var scenario: Scenario
+  public var seed: UInt64
+  public var trace: TraceLog
+  /// Simulated time when the run ended.
+  public var endTime: SimTime
+  public var expectations: [ExpectationResult]
+  /// A timeline or reaction entry that could not be played (app not running, unknown task...).
+  public var runError: String?
+
+  /// True when the scenario could be played and every expectation held.
+  public var passed: Bool { runError == nil && expectations.allSatisfy(\.passed) }
+}
+
+/// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
+/// schedules the timeline, runs to `duration` (or until nothing is pending) and checks `expect`.
+public enum ScenarioRunner {
+  public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false) -> RunResult {
+    let seed = seed ?? scenario.seed
+    let sim = Simulation(
+      seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
+    sim.checksInvariants = checksInvariants
+    let app = ScriptedApp(spec: scenario.app, simulation: sim)
+    sim.install(app)
+    for entry in scenario.timeline {
+      sim.schedule(at: entry.at) { sim in
+        switch entry.action {
+        case .launch: sim.launchApp()
+        case .background: sim.backgroundApp()
+        case .terminate: sim.terminateApp()
+        case .forceQuit: sim.forceQuitApp()
+        case .app(let action): app.perform(action, path: entry.path)
+        }
+      }
+    }
+    sim.run(until: SimTime(scenario.duration))
+    let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
+    return RunResult(
+      scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
+      runError: app.runError.map { "\(scenario.file): \($0)" })
+  }
+}

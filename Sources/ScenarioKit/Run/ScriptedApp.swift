@@ -1,0 +1,225 @@
+import SimKernel
+import TransferEngine
+
+/// The app a scenario's `app` section describes: plays `app.behavior` (recreating sessions,
+/// keeping and calling the completion handler, moving files, `on` reactions) and performs the
+/// timeline's app actions through the engine's URLSession-like API.
+///
+/// Buggy behaviours (`storesCompletionHandler: false`, `callsCompletionHandler: "never"`, ...)
+/// are played faithfully; the engine's lints say which rule the app broke.
+final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
+  let spec: AppSpec
+  unowned let simulation: Simulation
+  /// Live session objects by identifier; emptied when the process ends.
+  private var sessions: [String: SimURLSession] = [:]
+  private var handlers: [String: BackgroundCompletionHandler] = [:]
+  /// The scenario's task handles, across relaunches.
+  private(set) var tasks: [String: SimURLSessionTask] = [:]
+  /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error.
+  private var resumeData: [String: ResumeData] = [:]
+  /// `{n}` counters, one per reaction.
+  private var reactionCounts: [Int] = []
+  /// The first problem that makes the scenario impossible to play, with its JSON path.
+  private(set) var runError: String?
+
+  init(spec: AppSpec, simulation: Simulation) {
+    self.spec = spec
+    self.simulation = simulation
+    self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
+  }
+
+  private var context: AppContext { AppContext(simulation: simulation) }
+
+  // MARK: AppUnderTest
+
+  func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
+    sessions = [:]
+    handlers = [:]
+    if spec.behavior.recreatesSessionsOnLaunch {
+      for configuration in spec.sessions where sessions[configuration.identifier] == nil {
+        _ = session(configuration.identifier, path: "app.sessions")
+      }
+    }
+    react(to: .didLaunch, task: nil)
+  }
+
+  func handleEventsForBackgroundURLSession(
+    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
+  ) {
+    switch spec.behavior.callsCompletionHandler {
+    case .immediately: completionHandler()
+    case .afterEvents, .never:
+      if spec.behavior.storesCompletionHandler { handlers[identifier] = completionHandler }
+    }
+    react(to: .handleEvents, task: nil)
+  }
+
+  // MARK: SimURLSessionDelegate
+
+  func urlSession(
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
+  ) {
+    if spec.behavior.movesDownloadedFile { location.move(to: "Documents/\(downloadTask.name)") }
+    react(to: .didFinishDownloading, task: downloadTask.name)
+  }
+
+  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?) {
+    if let data = error?.resumeData { resumeData[task.name] = data }
+    react(to: .didComplete, task: task.name)
+  }
+
+  func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
+    if spec.behavior.callsCompletionHandler == .afterEvents {
+      handlers.removeValue(forKey: session.identifier)?()
+    }
+    react(to: .didFinishEvents, task: nil)
+  }
+
+  // MARK: Actions
+
+  /// Performs one app action; `path` names the timeline entry or reaction for messages.
+  func perform(_ action: AppAction, path: String, n: Int? = nil) {
+    guard runError == nil else { return }
+    guard simulation.appState.isRunning else {
+      fail(
+        "\(path): the app is \(simulation.appState.rawValue) at \(simulation.now), so it cannot perform "
+          + "'\(action.name)'; add a 'launch' entry before it")
+      return
+    }
+    switch action {
+    case .download(let request):
+      guard let session = session(request.session, path: path) else { return }
+      let url = substitute(request.url, n)
+      let name = substitute(request.name, n)
+      do {
+        let task = try session.downloadTask(with: url, name: name)
+        start(task, request, name: name)
+      } catch { fail("\(path): \(error.message)") }
+    case .upload(let request, let from, let size):
+      guard let session = session(request.session, path: path) else { return }
+      let url = substitute(request.url, n)
+      let name = substitute(request.name, n)
+      do {
+        let task =
+          from == .file
+          ? try session.uploadTask(with: url, fromFileOfSize: size, name: name)
+          : try session.uploadTask(with: url, fromDataOfSize: size, name: name)
+        start(task, request, name: name)
+      } catch { fail("\(path): \(error.message)") }
+    case .cancel(let name, let produce):
+      guard let task = task(name, path: path) else { return }
+      if produce {
+        task.cancel(byProducingResumeData: { data in
+          if let data { self.resumeData[name] = data }
+        })
+      } else {
+        task.cancel()
+      }
+    case .resumeFromData(let from, let name):
+      guard let data = resumeData[from] else {
+        simulation.emitNote(
+          "app.resumeDataUnavailable",
+          [TraceField("task", .string(from)), TraceField("path", .string(path))])
+        return
+      }
+      guard let session = session(data.sessionIdentifier, path: path) else { return }
+      do {
+        let task = try session.downloadTask(withResumeData: data, name: substitute(name, n))
+        tasks[task.name] = task
+        task.resume()
+      } catch { fail("\(path): \(error.message)") }
+    case .getAllTasks(let identifier):
+      session(identifier, path: path)?.getAllTasks { _ in }
+    case .invalidate(let identifier, let cancelTasks):
+      guard let session = session(identifier, path: path) else { return }
+      if cancelTasks { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
+      sessions[identifier] = nil
+    }
+  }
+
+  private func start(_ task: SimURLSessionTask, _ request: TaskRequest, name: String) {
+    task.earliestBeginDate = request.earliestBegin?.resolve(now: simulation.now)
+    task.countOfBytesClientExpectsToSend = request.expectsToSend ?? task.countOfBytesClientExpectsToSend
+    task.countOfBytesClientExpectsToReceive = request.expectsToReceive
+    task.taskDescription = request.description
+    if let priority = request.priority { task.priority = priority }
+    tasks[name] = task
+    task.resume()
+  }
+
+  /// The live session object for `identifier`, creating it on first use in this process.
+  private func session(_ identifier: String, path: String) -> SimURLSession? {
+    if let live = sessions[identifier], !live.isInvalidated { return live }
+    guard let configuration = spec.sessions.first(where: { $0.identifier == identifier }) else {
+      fail("\(path): no session '\(identifier)' in app.sessions")
+      return nil
+    }
+    do {
+      let session = try context.makeSession(configuration: configuration, delegate: self)
+      sessions[identifier] = session
+      return session
+    } catch {
+      fail("\(path): \(error.message)")
+      return nil
+    }
+  }
+
+  private func task(_ name: String, path: String) -> SimURLSessionTask? {
+    if let task = tasks[name] { return task }
+    fail("\(path): no task named '\(name)' has been created by this point of the run")
+    return nil
+  }
+
+  private func react(to event: Reaction.Event, task: String?) {
+    for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == event {
+      if let pattern = reaction.task {
+        guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
+      }
+      reactionCounts[i] += 1
+      for (j, action) in reaction.actions.enumerated() {
+        perform(action, path: "\(reaction.path).do[\(j)]", n: reactionCounts[i])
+      }
+    }
+  }
+
+  private func substitute(_ text: String, _ n: Int?) -> String {
+    guard let n else { return text }
+    return text.replacingAll("{n}", with: String(n))
+  }
+
+  private func fail(_ message: String) {
+    guard runError == nil else { return }
+    runError = message
+    simulation.requestStop()
+  }
+}
+
+extension AppAction {
+  /// The action's name as the format writes it.
+  var name: String {
+    switch self {
+    case .download: return "download"
+    case .upload: return "upload"
+    case .cancel: return "cancel"
+    case .resumeFromData: return "resumeFromData"
+    case .getAllTasks: return "getAllTasks"
+    case .invalidate: return "invalidate"
+    }
+  }
+}
+
+extension String {
+  /// Every occurrence of `target` replaced, without Foundation.
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var out = ""
+    var rest = self[...]
+    while let range = rest.firstRange(of: target) {
+      out += rest[..<range.lowerBound]
+      out += replacement
+      rest = rest[range.upperBound...]
+    }
+    out += rest
+    return out
+  }
+}
