@@ -42,9 +42,10 @@ extension Simulation {
         [TraceField("task", .string(task.name)), TraceField("offset", .int(offset)), TraceField("total", .int(total))])
       delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: total)
     case .didFinishDownloading(let task):
-      emit(
-        "delegate.didFinishDownloading",
-        [TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived))])
+      var fields = [TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived))]
+      // The app identifies a download after a relaunch by what it stored in taskDescription (seed 003).
+      if let description = task.taskDescription { fields.append(TraceField("description", .string(description))) }
+      emit("delegate.didFinishDownloading", fields)
       let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived)
       delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
       if file.movedTo == nil {
