@@ -56,6 +56,8 @@ public final class Simulation {
   /// Checked after every event when on (tests and fuzzing).
   public var checksInvariants = false
   var lastEventTime = SimTime.zero
+  /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
+  public private(set) var processedEvents = 0
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -104,6 +106,7 @@ public final class Simulation {
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
     while let event = scheduler.next(notAfter: limit) {
+      processedEvents += 1
       handle(event)
       if checksInvariants { checkInvariants() }
     }
