@@ -62,6 +62,14 @@ public final class SimURLSessionTask {
     /// Paused with its app (default sessions only).
     case paused
     case done
+
+    /// Connecting or moving bytes: holding a connection.
+    var isActive: Bool {
+      switch self {
+      case .connecting, .transferring: return true
+      default: return false
+      }
+    }
   }
 
   // MARK: URLSessionTask's public face
@@ -95,7 +103,11 @@ public final class SimURLSessionTask {
   /// Dense number across the whole simulation: link flow id and event key.
   let uid: Int32
   unowned let session: DaemonSession
-  var phase: Phase = .created
+  var phase: Phase = .created {
+    didSet {
+      if oldValue.isActive != phase.isActive { session.activeTransfers += phase.isActive ? 1 : -1 }
+    }
+  }
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool
