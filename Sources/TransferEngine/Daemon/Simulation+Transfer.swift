@@ -55,6 +55,7 @@ extension Simulation {
       task.phase = .transferring(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
       upLink.add(task.uid, bytes: remaining, now: now)
+      task.flowBytes = remaining
       armProgress(task)
       rescheduleLinks()
     }
@@ -75,6 +76,7 @@ extension Simulation {
     }
     if offset == 0 { task.bytesWasted += task.countOfBytesReceived }
     if let data = task.resumeFrom, task.attempts == 1 {
+      task.inheritedBytes = offset
       queueDelegateEvent(.didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session)
       if offset == 0 && data.offset > 0 {
         emit(
@@ -93,6 +95,7 @@ extension Simulation {
       return
     }
     downLink.add(task.uid, bytes: size - offset, now: now)
+    task.flowBytes = size - offset
     armProgress(task)
     rescheduleLinks()
   }
@@ -112,6 +115,7 @@ extension Simulation {
     let done = up ? upLink.popFinished(now: now) : downLink.popFinished(now: now)
     for uid in done {
       let task = tasks[Int(uid)]
+      task.bytesOnWire += task.flowBytes
       if up {
         task.countOfBytesSent = task.uploadSize
         let status = server.status(for: task.currentURL, at: now)
@@ -122,6 +126,7 @@ extension Simulation {
         if body > 0 {
           task.phase = .transferring(up: false)
           downLink.add(task.uid, bytes: body, now: now)
+          task.flowBytes = body
         } else {
           finish(task)
         }
@@ -151,7 +156,8 @@ extension Simulation {
     settleBytes(task)
     switch task.phase {
     case .transferring(let up):
-      if up { upLink.remove(task.uid, now: now) } else { downLink.remove(task.uid, now: now) }
+      let remaining = up ? upLink.remove(task.uid, now: now) : downLink.remove(task.uid, now: now)
+      task.bytesOnWire += task.flowBytes - Int64(remaining.rounded(.up))
     default: break
     }
     task.generation &+= 1

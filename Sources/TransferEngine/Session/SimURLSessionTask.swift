@@ -122,6 +122,12 @@ public final class SimURLSessionTask {
   var offset: Int64 = 0
   /// Bytes moved and then thrown away by restarts at zero.
   var bytesWasted: Int64 = 0
+  /// Bytes moved on the wire by every attempt, both directions (byte accounting).
+  var bytesOnWire: Int64 = 0
+  /// Bytes the current link flow had to move when it joined the link.
+  var flowBytes: Int64 = 0
+  /// Bytes already on disk from the resume data this task continued from.
+  var inheritedBytes: Int64 = 0
   /// Bump to invalidate scheduled per-attempt events (connect, retry, progress).
   var generation: UInt32 = 0
   var resourceTimeoutHandle: EventHandle?
