@@ -66,16 +66,19 @@ extension Simulation {
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     let validator = server.validator(task.currentURL)
+    // Resume data sets the offset of the task's first response only; a later attempt continues
+    // from the bytes this task received, of the version it was fetching.
+    let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     // A range request continues only if the server still has the same version and honours ranges.
     var offset: Int64 = 0
-    let wanted = task.resumeFrom.map(\.offset) ?? task.countOfBytesReceived
+    let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
     if wanted > 0, success, resource?.acceptsRanges == true, let v = validator,
-      v == (task.resumeFrom?.validator ?? task.fetchingValidator), wanted <= size
+      v == (resumeData?.validator ?? task.fetchingValidator), wanted <= size
     {
       offset = wanted
     }
     if offset == 0 { task.bytesWasted += task.countOfBytesReceived }
-    if let data = task.resumeFrom, task.attempts == 1 {
+    if let data = resumeData {
       task.inheritedBytes = offset
       queueDelegateEvent(.didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session)
       if offset == 0 && data.offset > 0 {
