@@ -190,10 +190,7 @@ extension Simulation {
       fail(task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
       return
     }
-    if !task.isDownload {
-      task.bytesWasted += task.countOfBytesSent
-      task.countOfBytesSent = 0
-    }
+    if !task.isDownload { discardUploadProgress(task) }
     task.phase = .backoff
     task.lastWaitReason = .retryBackoff
     let exponent = min(task.attempts - 1, 30)
@@ -201,6 +198,14 @@ extension Simulation {
     if wait > policy.retry.maxBackoff { wait = policy.retry.maxBackoff }
     scheduler.schedule(.retry(uid: task.uid, generation: task.generation), after: wait)
     releaseConnection(of: task)
+  }
+
+  /// An upload cannot continue where it stopped: its next attempt sends the body again and
+  /// receives the whole response, so what both directions moved so far is wasted.
+  func discardUploadProgress(_ task: SimURLSessionTask) {
+    task.bytesWasted += task.countOfBytesSent + task.countOfBytesReceived
+    task.countOfBytesSent = 0
+    task.countOfBytesReceived = 0
   }
 
   func backoffEnded(_ task: SimURLSessionTask) {
