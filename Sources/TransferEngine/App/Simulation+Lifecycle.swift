@@ -118,10 +118,7 @@ extension Simulation {
       for task in record.tasks where isHoldingConnection(task) {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
-        if task.isDownload == false {
-          task.bytesWasted += task.countOfBytesSent
-          task.countOfBytesSent = 0
-        }
+        if !task.isDownload { discardUploadProgress(task) }
         task.phase = .paused
         emit("task.paused", [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
         task.requestTimeoutHandle = scheduler.schedule(

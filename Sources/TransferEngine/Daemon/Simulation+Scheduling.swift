@@ -47,10 +47,14 @@ extension Simulation {
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
   /// which keeps a completion O(1) in the common case however long the queue.
   func startWaiting(key: String, full: Bool = false) {
-    guard var queue = waitQueues[key], !queue.isEmpty else { return }
+    guard let running = waitQueues[key]?.running, waitQueues[key]?.isEmpty == false else { return }
+    // Take the queue out (a placeholder keeps the key) so it is not copied when it changes.
+    var queue = waitQueues.updateValue(WaitQueue(running: running), forKey: key)!
     var started: [SimURLSessionTask] = []
     var failed: [SimURLSessionTask] = []
+    var scanned = 0
     for task in queue.tasks {
+      scanned += 1
       if let reason = waitReason(task, running: queue.running) {
         if task.session.configuration.kind == .default, task.startedAt == nil,
           reason == .connectivity || reason == .cellularNotAllowed || reason == .expensiveNotAllowed
@@ -71,9 +75,12 @@ extension Simulation {
         started.append(task)
       }
     }
-    if !started.isEmpty || !failed.isEmpty {
+    if started.count + failed.count == 1 {
+      let gone = (started.first ?? failed.first)!
+      queue.removeFirst(scanned) { $0 === gone }
+    } else if !started.isEmpty || !failed.isEmpty {
       let gone = Set((started + failed).map(\.uid))
-      queue.removeAll { gone.contains($0.uid) }
+      queue.removeFirst(scanned) { gone.contains($0.uid) }
     }
     waitQueues[key] = queue
     for task in started { beginAttempt(task) }

@@ -55,6 +55,7 @@ extension Simulation {
       task.phase = .transferring(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
       upLink.add(task.uid, bytes: remaining, now: now)
+      task.flowBytes = remaining
       armProgress(task)
       rescheduleLinks()
     }
@@ -65,16 +66,20 @@ extension Simulation {
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     let validator = server.validator(task.currentURL)
+    // Resume data sets the offset of the task's first response only; a later attempt continues
+    // from the bytes this task received, of the version it was fetching.
+    let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     // A range request continues only if the server still has the same version and honours ranges.
     var offset: Int64 = 0
-    let wanted = task.resumeFrom.map(\.offset) ?? task.countOfBytesReceived
+    let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
     if wanted > 0, success, resource?.acceptsRanges == true, let v = validator,
-      v == (task.resumeFrom?.validator ?? task.fetchingValidator), wanted <= size
+      v == (resumeData?.validator ?? task.fetchingValidator), wanted <= size
     {
       offset = wanted
     }
     if offset == 0 { task.bytesWasted += task.countOfBytesReceived }
-    if let data = task.resumeFrom, task.attempts == 1 {
+    if let data = resumeData {
+      task.inheritedBytes = offset
       queueDelegateEvent(.didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session)
       if offset == 0 && data.offset > 0 {
         emit(
@@ -93,6 +98,7 @@ extension Simulation {
       return
     }
     downLink.add(task.uid, bytes: size - offset, now: now)
+    task.flowBytes = size - offset
     armProgress(task)
     rescheduleLinks()
   }
@@ -112,6 +118,7 @@ extension Simulation {
     let done = up ? upLink.popFinished(now: now) : downLink.popFinished(now: now)
     for uid in done {
       let task = tasks[Int(uid)]
+      task.bytesOnWire += task.flowBytes
       if up {
         task.countOfBytesSent = task.uploadSize
         let status = server.status(for: task.currentURL, at: now)
@@ -122,6 +129,7 @@ extension Simulation {
         if body > 0 {
           task.phase = .transferring(up: false)
           downLink.add(task.uid, bytes: body, now: now)
+          task.flowBytes = body
         } else {
           finish(task)
         }
@@ -151,7 +159,8 @@ extension Simulation {
     settleBytes(task)
     switch task.phase {
     case .transferring(let up):
-      if up { upLink.remove(task.uid, now: now) } else { downLink.remove(task.uid, now: now) }
+      let remaining = up ? upLink.remove(task.uid, now: now) : downLink.remove(task.uid, now: now)
+      task.bytesOnWire += task.flowBytes - Int64(remaining.rounded(.up))
     default: break
     }
     task.generation &+= 1
@@ -181,10 +190,7 @@ extension Simulation {
       fail(task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
       return
     }
-    if !task.isDownload {
-      task.bytesWasted += task.countOfBytesSent
-      task.countOfBytesSent = 0
-    }
+    if !task.isDownload { discardUploadProgress(task) }
     task.phase = .backoff
     task.lastWaitReason = .retryBackoff
     let exponent = min(task.attempts - 1, 30)
@@ -192,6 +198,14 @@ extension Simulation {
     if wait > policy.retry.maxBackoff { wait = policy.retry.maxBackoff }
     scheduler.schedule(.retry(uid: task.uid, generation: task.generation), after: wait)
     releaseConnection(of: task)
+  }
+
+  /// An upload cannot continue where it stopped: its next attempt sends the body again and
+  /// receives the whole response, so what both directions moved so far is wasted.
+  func discardUploadProgress(_ task: SimURLSessionTask) {
+    task.bytesWasted += task.countOfBytesSent + task.countOfBytesReceived
+    task.countOfBytesSent = 0
+    task.countOfBytesReceived = 0
   }
 
   func backoffEnded(_ task: SimURLSessionTask) {

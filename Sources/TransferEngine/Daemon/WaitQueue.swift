@@ -1,33 +1,63 @@
 /// The tasks of one (session, host) pair that want to run, in start order: higher `priority`
 /// first, then the order `resume()` was called. Also counts the pair's open connections, which
 /// `httpMaximumConnectionsPerHost` bounds.
+///
+/// Tasks leave mostly from the front (they start in order), so the waiting tasks are
+/// `storage[head...]` and taking started tasks off the front costs O(1) amortised, however long
+/// the queue.
 struct WaitQueue {
-  private(set) var tasks: [SimURLSessionTask] = []
+  /// Slots before `head` are spent; compacted once they are half the storage.
+  private var storage: [SimURLSessionTask] = []
+  private var head = 0
   var running = 0
 
-  var isEmpty: Bool { tasks.isEmpty }
+  init(running: Int = 0) { self.running = running }
+
+  var isEmpty: Bool { head == storage.count }
+  var count: Int { storage.count - head }
+  /// The waiting tasks, in start order.
+  var tasks: ArraySlice<SimURLSessionTask> { storage[head...] }
 
   /// Inserts keeping start order. O(log n) to find the place; appends in the common case.
   mutating func insert(_ task: SimURLSessionTask) {
-    if let last = tasks.last, !Self.startsBefore(task, last) {
-      tasks.append(task)
+    if let last = storage.last, head < storage.count, !Self.startsBefore(task, last) {
+      storage.append(task)
       return
     }
-    var low = 0
-    var high = tasks.count
+    var low = head
+    var high = storage.count
     while low < high {
       let mid = (low + high) / 2
-      if Self.startsBefore(task, tasks[mid]) { high = mid } else { low = mid + 1 }
+      if Self.startsBefore(task, storage[mid]) { high = mid } else { low = mid + 1 }
     }
-    tasks.insert(task, at: low)
+    storage.insert(task, at: low)
   }
 
   mutating func remove(_ task: SimURLSessionTask) {
-    if let i = tasks.firstIndex(where: { $0 === task }) { tasks.remove(at: i) }
+    if let i = storage[head...].firstIndex(where: { $0 === task }) { storage.remove(at: i) }
   }
 
-  mutating func removeAll(where predicate: (SimURLSessionTask) -> Bool) {
-    tasks.removeAll(where: predicate)
+  /// Removes the tasks among the first `prefix` waiting ones for which `isGone` holds, keeping
+  /// the order of the rest. O(prefix) amortised.
+  mutating func removeFirst(_ prefix: Int, where isGone: (SimURLSessionTask) -> Bool) {
+    precondition(prefix <= count, "internal inconsistency: removing past the end of a wait queue")
+    var read = head + prefix
+    var write = read
+    while read > head {
+      read -= 1
+      if !isGone(storage[read]) {
+        write -= 1
+        storage[write] = storage[read]
+      }
+    }
+    head = write
+    if head == storage.count {
+      storage.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 32 && head * 2 >= storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
   }
 
   static func startsBefore(_ a: SimURLSessionTask, _ b: SimURLSessionTask) -> Bool {

@@ -12,6 +12,8 @@ final class DaemonSession {
   var tasks: [SimURLSessionTask] = []
   /// Tasks not yet finished.
   var outstanding = 0
+  /// Tasks connecting or moving bytes (kept by `SimURLSessionTask.phase`).
+  var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
   var pending: [DelegateEvent] = []
   /// The app's live session object, while the app has one.

@@ -62,6 +62,14 @@ public final class SimURLSessionTask {
     /// Paused with its app (default sessions only).
     case paused
     case done
+
+    /// Connecting or moving bytes: holding a connection.
+    var isActive: Bool {
+      switch self {
+      case .connecting, .transferring: return true
+      default: return false
+      }
+    }
   }
 
   // MARK: URLSessionTask's public face
@@ -95,7 +103,11 @@ public final class SimURLSessionTask {
   /// Dense number across the whole simulation: link flow id and event key.
   let uid: Int32
   unowned let session: DaemonSession
-  var phase: Phase = .created
+  var phase: Phase = .created {
+    didSet {
+      if oldValue.isActive != phase.isActive { session.activeTransfers += phase.isActive ? 1 : -1 }
+    }
+  }
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool
@@ -110,6 +122,12 @@ public final class SimURLSessionTask {
   var offset: Int64 = 0
   /// Bytes moved and then thrown away by restarts at zero.
   var bytesWasted: Int64 = 0
+  /// Bytes moved on the wire by every attempt, both directions (byte accounting).
+  var bytesOnWire: Int64 = 0
+  /// Bytes the current link flow had to move when it joined the link.
+  var flowBytes: Int64 = 0
+  /// Bytes already on disk from the resume data this task continued from.
+  var inheritedBytes: Int64 = 0
   /// Bump to invalidate scheduled per-attempt events (connect, retry, progress).
   var generation: UInt32 = 0
   var resourceTimeoutHandle: EventHandle?

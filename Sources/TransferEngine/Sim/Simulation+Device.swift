@@ -18,7 +18,12 @@ extension Simulation {
     downLink.setCapacity(next.isUp ? next.down.bytesPerSecond : 0, now: now)
     upLink.setCapacity(next.isUp ? next.up.bytesPerSecond : 0, now: now)
     let interfaceChanged = previous.interface != next.interface
-    for task in activeTransfers() {
+    // Only a session with transfers running that the new network cuts needs the O(tasks) scan;
+    // a rate-only step re-rates the links and nothing else.
+    let cuts = sessionRecords.contains { record in
+      record.activeTransfers > 0 && (interfaceChanged || !interfaceAllowed(for: record.configuration))
+    }
+    for task in cuts ? activeTransfers() : [] {
       if interfaceChanged {
         interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost")
       } else if !interfaceAllowed(for: task.session.configuration) {

@@ -57,6 +57,8 @@ public final class Simulation {
   public var checksInvariants = false
   var lastEventTime = SimTime.zero
   var stopRequested = false
+  /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
+  public private(set) var processedEvents = 0
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -106,6 +108,7 @@ public final class Simulation {
   public func run(until limit: SimTime) {
     stopRequested = false
     while !stopRequested, let event = scheduler.next(notAfter: limit) {
+      processedEvents += 1
       handle(event)
       if checksInvariants { checkInvariants() }
     }
