@@ -19,10 +19,15 @@ extension Simulation {
     {
       return  // The handler came back early: the rest waits for the next wake or launch.
     }
-    while !record.pending.isEmpty && lifecycle.state.isRunning && record.attached === session {
-      let event = record.pending.removeFirst()
+    // Index through the queue (delegates may append to it) and drop the delivered prefix once:
+    // removing one at a time would make a wake with thousands of queued events quadratic.
+    var delivered = 0
+    while delivered < record.pending.count && lifecycle.state.isRunning && record.attached === session {
+      let event = record.pending[delivered]
+      delivered += 1
       deliver(event, to: session)
     }
+    record.pending.removeFirst(delivered)
     guard var current = wake, record.pending.isEmpty,
       current.sessions.contains(record.identifier), !current.finishedEventsDelivered.contains(record.identifier),
       lifecycle.state.isRunning
