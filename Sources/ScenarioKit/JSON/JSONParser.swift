@@ -16,10 +16,16 @@ public struct JSONParser {
     return try parser.parseDocument()
   }
 
-  /// An array or object that is open while its elements are parsed.
-  private enum Frame {
-    case array(JSONPosition, [JSONValue])
-    case object(JSONPosition, [JSONMember], Set<String>, key: String, keyPosition: JSONPosition)
+  /// An array or object that is open while its elements are parsed. Mutated in place on the
+  /// stack (never copied out and back) so that appending stays O(1).
+  private struct Frame {
+    var start: JSONPosition
+    var isObject: Bool
+    var items: [JSONValue] = []
+    var members: [JSONMember] = []
+    var keys: Set<String> = []
+    var key = ""
+    var keyPosition = JSONPosition(line: 0, column: 0)
   }
 
   let bytes: [UInt8]
@@ -83,7 +89,7 @@ public struct JSONParser {
           value = JSONValue(.object([]), at: start)
         } else {
           let (key, keyPosition) = try parseKey(afterComma: false)
-          stack.append(.object(start, [], [key], key: key, keyPosition: keyPosition))
+          stack.append(Frame(start: start, isObject: true, keys: [key], key: key, keyPosition: keyPosition))
           continue
         }
       case UInt8(ascii: "["):
@@ -94,7 +100,7 @@ public struct JSONParser {
           advance()
           value = JSONValue(.array([]), at: start)
         } else {
-          stack.append(.array(start, []))
+          stack.append(Frame(start: start, isObject: false))
           continue
         }
       case UInt8(ascii: "\""): value = JSONValue(.string(try parseString()), at: start)
@@ -108,45 +114,42 @@ public struct JSONParser {
       }
       // Attach the value to the open containers, closing those that end here.
       while true {
-        guard let frame = stack.popLast() else {
+        guard !stack.isEmpty else {
           skipWhitespace()
           if index < bytes.count { throw fail("unexpected \(found) after the end of the JSON value") }
           return value
         }
+        let top = stack.count - 1
         skipWhitespace()
-        switch frame {
-        case .array(let open, var items):
-          items.append(value)
+        if !stack[top].isObject {
+          stack[top].items.append(value)
           if peek == UInt8(ascii: ",") {
             advance()
             skipWhitespace()
             if peek == UInt8(ascii: "]") { throw fail("expected a value after ',' (JSON allows no trailing comma)") }
-            stack.append(.array(open, items))
-          } else if peek == UInt8(ascii: "]") {
-            advance()
-            value = JSONValue(.array(items), at: open)
-            continue
-          } else {
-            throw fail("expected ',' or ']' after array element, found \(found)")
+            break
           }
-        case .object(let open, var members, var keys, let key, let keyPosition):
-          members.append(JSONMember(key: key, keyPosition: keyPosition, value: value))
+          guard peek == UInt8(ascii: "]") else { throw fail("expected ',' or ']' after array element, found \(found)") }
+          advance()
+          let frame = stack.removeLast()
+          value = JSONValue(.array(frame.items), at: frame.start)
+        } else {
+          stack[top].members.append(JSONMember(key: stack[top].key, keyPosition: stack[top].keyPosition, value: value))
           if peek == UInt8(ascii: ",") {
             advance()
             let (next, nextPosition) = try parseKey(afterComma: true)
-            if !keys.insert(next).inserted {
+            if !stack[top].keys.insert(next).inserted {
               throw JSONParseError(.syntax("duplicate key \"\(next)\"", nextPosition))
             }
-            stack.append(.object(open, members, keys, key: next, keyPosition: nextPosition))
-          } else if peek == UInt8(ascii: "}") {
-            advance()
-            value = JSONValue(.object(members), at: open)
-            continue
-          } else {
-            throw fail("expected ',' or '}' after object member, found \(found)")
+            stack[top].key = next
+            stack[top].keyPosition = nextPosition
+            break
           }
+          guard peek == UInt8(ascii: "}") else { throw fail("expected ',' or '}' after object member, found \(found)") }
+          advance()
+          let frame = stack.removeLast()
+          value = JSONValue(.object(frame.members), at: frame.start)
         }
-        break
       }
     }
   }

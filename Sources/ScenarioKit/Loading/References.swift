@@ -34,7 +34,8 @@ struct References {
   func check(duration: SimDuration, context: DecodeContext) {
     let declared = declaredSessions
     let resources = declaredResources
-    for use in sessions where !declared.contains(use.name) {
+    let declaredSet = Set(declared)
+    for use in sessions where !declaredSet.contains(use.name) {
       let hint =
         Suggestion.didYouMean(use.name, among: declared).map { "did you mean '\($0)'?" }
         ?? (declared.isEmpty
@@ -42,13 +43,17 @@ struct References {
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
     }
     let literalNames = createdTasks.filter { !$0.contains("{n}") }
-    for use in tasks where !createdTasks.contains(where: { References.name(use.name, matches: $0) }) {
+    let literalSet = Set(literalNames)
+    let patterns = createdTasks.filter { $0.contains("{n}") }
+    for use in tasks
+    where !literalSet.contains(use.name) && !patterns.contains(where: { References.name(use.name, matches: $0) }) {
       let hint = Suggestion.didYouMean(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
         "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
     }
     let urlStrings = resources.map(\.string)
+    let urlSet = Set(urlStrings)
     for use in urls where !use.name.contains("{n}") {
       guard let url = SimURL(use.name) else {
         context.report(
@@ -62,14 +67,15 @@ struct References {
           "'\(use.name)' is not an http or https URL; the system rejects other schemes when the task is created")
         continue
       }
-      if !urlStrings.contains(url.string) {
+      if !urlSet.contains(url.string) {
         let hint =
           Suggestion.didYouMean(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
         context.report(.reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
       }
     }
-    for (url, path, position) in resourceUses where !resources.contains(url) {
+    let resourceSet = Set(resources)
+    for (url, path, position) in resourceUses where !resourceSet.contains(url) {
       let hint =
         Suggestion.didYouMean(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
         ?? "add it to server.resources"
