@@ -115,6 +115,9 @@ public enum Literals {
   private static func quantities(
     _ text: String, what: String, units: [(String, Int64)], example: String
   ) throws(LiteralError) -> [(ExactDecimal, String, Int64)] {
+    if text.contains(where: \.isWhitespace) {
+      throw LiteralError("\(what) \"\(text)\" contains spaces; write it without them, like \(example)")
+    }
     var parts: [(ExactDecimal, String, Int64)] = []
     var rest = Substring(text)
     while !rest.isEmpty {
@@ -134,7 +137,10 @@ public enum Literals {
         throw LiteralError("missing unit after '\(numberText)' in \(what) \"\(text)\"; units are \(unitList)\(bare)")
       }
       guard let factor = units.first(where: { $0.0 == unit })?.1 else {
-        let hint = Suggestion.didYouMean(String(unit), among: units.map(\.0)).map { "did you mean '\($0)'? " } ?? ""
+        // Only a difference of case is suggested: a unit one letter off ('TB' for 'GB') is
+        // another magnitude, not a typo.
+        let sameLetters = units.first { $0.0.lowercased() == unit.lowercased() }?.0
+        let hint = sameLetters.map { "did you mean '\($0)'? " } ?? ""
         throw LiteralError("unknown unit '\(unit)' in \(what) \"\(text)\"; \(hint)units are \(unitList)")
       }
       parts.append((number, String(unit), factor))
