@@ -45,8 +45,10 @@ enum BenchCommand {
     case _ where workloads.contains(workload):
       throw .unavailable("workload '\(workload)' is not available yet; available: hold")
     default:
-      let hint = Suggestion.didYouMean(workload, among: workloads).map { "; did you mean '\($0)'?" } ?? ""
-      throw .usage("unknown workload '\(workload)'\(hint); workloads are \(workloads.joined(separator: ", "))", command: command.name)
+      let hint =
+        Suggestion.didYouMean(workload, among: workloads).map { "did you mean '\($0)'?" }
+        ?? "workloads are \(workloads.joined(separator: ", "))"
+      throw .usage("unknown workload '\(workload)'; \(hint)", command: command.name)
     }
   }
 

@@ -120,7 +120,7 @@ import TransferEngine
 
   @Test(arguments: [
     ("forcequit", ["launch", "forceQuit"], "forceQuit"), ("dwnload", ["download", "upload"], "download"),
-    ("xyz", ["download", "upload"], nil), ("MySesion", ["MySession", "Other"], "MySession"),
+    ("xyz", ["download", "upload"], nil), ("hodl", ["hold", "fleet"], "hold"), ("", ["a"], nil), ("MySesion", ["MySession", "Other"], "MySession"),
   ] as [(String, [String], String?)])
   func suggestions(word: String, candidates: [String], expected: String?) {
     #expect(Suggestion.didYouMean(word, among: candidates) == expected)

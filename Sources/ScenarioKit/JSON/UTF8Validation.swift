@@ -1,7 +1,8 @@
 /// Checks that bytes are well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, at most
 /// U+10FFFF), so the parser can work on bytes and report the offset of the first bad one.
 enum UTF8Validation {
-  /// The offset of the first byte that is not part of a well-formed sequence, or nil.
+  /// The offset of the first ill-formed sequence (its first byte, where the bad character
+  /// starts), or nil.
   /// - Complexity: O(n), no allocation.
   static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = 0
@@ -37,7 +38,7 @@ enum UTF8Validation {
         guard i + k < n else { return i }  // truncated at the end of the file
         let b = bytes[i + k]
         let (lo, hi) = k == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-        if b < lo || b > hi { return i + k }
+        if b < lo || b > hi { return i }
       }
       i += length
     }

@@ -6,6 +6,7 @@ public enum Suggestion {
   /// Only the first `maxCandidates` are compared, and candidates whose length alone rules them
   /// out are skipped, so a file with thousands of names still validates quickly.
   public static func didYouMean(_ word: String, among candidates: [String]) -> String? {
+    guard !word.isEmpty else { return nil }
     let lowered = word.lowercased()
     if let sameLetters = candidates.first(where: { $0.lowercased() == lowered }) { return sameLetters }
     var best: (String, Int)?
@@ -21,23 +22,29 @@ public enum Suggestion {
 
   static let maxCandidates = 2_000
 
-  /// Levenshtein distance between two strings, by Unicode scalars, with one row of memory.
-  /// - Complexity: O(m x n).
+  /// Edit distance counting an insertion, deletion, substitution or swap of two neighbouring
+  /// characters as one edit (optimal string alignment), by Unicode scalars: `hodl` is one
+  /// edit from `hold`, as a typist would expect.
+  /// - Complexity: O(m x n) time, O(n) memory.
   public static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars)
     let b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    var row = Array(0...b.count)
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
-      var diagonal = row[0]
-      row[0] = i
+      current[0] = i
       for j in 1...b.count {
-        let above = row[j]
-        row[j] = min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-        diagonal = above
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previous2[j - 2] + 1)
+        }
       }
+      (previous2, previous, current) = (previous, current, previous2)
     }
-    return row[b.count]
+    return previous[b.count]
   }
 }
