@@ -64,7 +64,8 @@ enum BenchCommand {
   static func hold() -> Measurement {
     let (outcome, seconds) = ProcessMetrics.wallSeconds { HoldBenchmark.run() }
     return Measurement(
-      workload: "hold", events: outcome.events, wallSeconds: seconds, peakRSSBytes: ProcessMetrics.peakResidentBytes())
+      workload: "hold", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes())
   }
 
   static func report(_ m: Measurement, json: Bool) {

@@ -18,7 +18,8 @@ enum RunCommand {
 
         Exit codes: 0 all expectations hold, 1 one failed, 2 invalid scenario or usage.
         """,
-      flags: ["--quiet"], options: [.init(name: "--trace-out", valueName: "F"), .init(name: "--seed", valueName: "N")],
+      flags: ["--quiet"],
+      options: [.init(name: "--trace-out", valueName: "F"), .init(name: "--seed", valueName: "N")],
       run: run)
   }
 
@@ -47,7 +48,8 @@ enum RunCommand {
     }
     if let seed { scenario.seed = seed }
     let options = RunOptions(
-      file: file, traceOut: arguments.options["--trace-out"], seed: seed, quiet: arguments.flags.contains("--quiet"))
+      file: file, traceOut: arguments.options["--trace-out"], seed: seed,
+      quiet: arguments.flags.contains("--quiet"))
     return simulateLoadedScenario(scenario, options: options)
   }
 }

@@ -19,7 +19,9 @@ enum ValidateCommand {
   }
 
   static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
-    guard !arguments.positionals.isEmpty else { throw .usage("missing the scenario FILE to validate", command: command.name) }
+    guard !arguments.positionals.isEmpty else {
+      throw .usage("missing the scenario FILE to validate", command: command.name)
+    }
     var status = ExitCode.ok
     for file in arguments.positionals {
       do {

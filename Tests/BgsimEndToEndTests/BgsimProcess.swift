@@ -14,7 +14,8 @@ struct BgsimSandbox {
   let directory: URL
 
   init() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgsim-e2e-\(UUID().uuidString)")
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bgsim-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
@@ -44,7 +45,8 @@ struct BgsimSandbox {
     try process.run()
     process.waitUntilExit()
     return BgsimResult(
-      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8),
+      stdout: try String(contentsOf: out, encoding: .utf8),
+      stderr: try String(contentsOf: err, encoding: .utf8),
       status: process.terminationStatus)
   }
 
@@ -61,7 +63,8 @@ struct BgsimSandbox {
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     candidates.append(packageRoot.appendingPathComponent(".build/debug/bgsim"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+    else {
       throw BgsimNotFound(searched: candidates.map(\.path))
     }
     return found

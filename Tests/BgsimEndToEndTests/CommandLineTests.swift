@@ -41,8 +41,14 @@ import TransferEngine
   }
 
   @Test(arguments: [
-    (["rn", "x.json"], "bgsim: unknown command 'rn'; did you mean 'run'?\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"),
-    (["--verbose"], "bgsim: unknown option '--verbose'\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"),
+    (
+      ["rn", "x.json"],
+      "bgsim: unknown command 'rn'; did you mean 'run'?\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"
+    ),
+    (
+      ["--verbose"],
+      "bgsim: unknown option '--verbose'\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"
+    ),
     (
       ["run", "x.json", "--sed", "3"],
       "bgsim: unknown option '--sed' for 'bgsim run'; did you mean '--seed'?\n"
@@ -69,7 +75,10 @@ import TransferEngine
         + "See 'bgsim run --help'.\n"
     ),
     (["run", "missing.json"], "missing.json: no such file\n"),
-    (["validate"], "bgsim: missing the scenario FILE to validate\nusage: bgsim validate FILE...\nSee 'bgsim validate --help'.\n"),
+    (
+      ["validate"],
+      "bgsim: missing the scenario FILE to validate\nusage: bgsim validate FILE...\nSee 'bgsim validate --help'.\n"
+    ),
     (
       ["policy"],
       "bgsim: missing --defaults (the only form of 'policy' in this version)\nusage: bgsim policy --defaults\n"

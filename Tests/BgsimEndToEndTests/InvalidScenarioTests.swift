@@ -40,7 +40,8 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "missing key in a list entry", #"{"name": "x", "device": {"network": [{"at": "0s"}]}}"#,
       "s.json: device.network[0]: missing required key 'interface' (one of wifi, cellular, wired, none)"),
     .init(
-      "unknown key", #"{"name": "x", "duraton": "1h"}"#, "s.json: unknown key 'duraton'; did you mean 'duration'?"),
+      "unknown key", #"{"name": "x", "duraton": "1h"}"#,
+      "s.json: unknown key 'duraton'; did you mean 'duration'?"),
     .init(
       "unknown key without suggestion", #"{"name": "x", "device": {"network": [], "colour": "red"}}"#,
       "s.json: device: unknown key 'colour'; expected network, power, backgroundAppRefresh "
@@ -57,12 +58,14 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
         + #"{"at": "2m", "do": "launch"}, {"at": "3m", "do": "background"}, {"at": "4m", "do": "forcequit"}]}"#,
       "Scenarios/x.json: timeline[4].do: unknown action 'forcequit'; did you mean 'forceQuit'?"),
     .init(
-      "ftp URL", #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+      "ftp URL",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
         + #""session": "MySession", "url": "ftp://example.com/book.zip", "name": "book"}]}"#,
       "s.json: timeline[0].url: 'ftp://example.com/book.zip' is not an http or https URL; "
         + "the system rejects other schemes when the task is created"),
     .init(
-      "URL not on the server", #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+      "URL not on the server",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
         + #""session": "MySession", "url": "https://example.com/bok.zip", "name": "book"}]}"#,
       "s.json: timeline[0].url: no resource 'https://example.com/bok.zip' in server.resources; "
         + "did you mean 'https://example.com/book.zip'?"),
@@ -75,25 +78,30 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       ["s.json: the file is not valid UTF-8: byte 0xE9 at byte offset 13; save it as UTF-8"]),
     .init(
       "10 MB file",
-      bytes: Array(#"{"name": "big", "description": ""#.utf8) + [UInt8](repeating: 0x61, count: 10 * 1024 * 1024)
+      bytes: Array(#"{"name": "big", "description": ""#.utf8)
+        + [UInt8](repeating: 0x61, count: 10 * 1024 * 1024)
         + Array(#""}"#.utf8),
       ["s.json: the file is 10485794 bytes; scenario files are limited to 8388608 bytes (8 MiB)"]),
     .init(
       "arrays nested 100,000 deep",
-      bytes: [UInt8](repeating: UInt8(ascii: "["), count: 100_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000),
+      bytes: [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+        + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000),
       [
         "s.json: arrays and objects nested more than 128 deep at line 1, column 129; "
           + "a scenario never needs that many levels"
       ]),
     .init(
-      "unknown session", #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+      "unknown session",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
         + #""session": "Mysession", "url": "https://example.com/book.zip", "name": "book"}]}"#,
       "s.json: timeline[0].session: unknown session 'Mysession'; did you mean 'MySession'?"),
     .init(
-      "unknown task in expect", #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+      "unknown task in expect",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
         + #""session": "MySession", "url": "https://example.com/book.zip", "name": "book"}], "#
         + #""expect": [{"task": "bok", "state": "completed"}]}"#,
-      "s.json: expect[0].task: no download, upload or resumeFromData creates a task named 'bok'; did you mean 'book'?"),
+      "s.json: expect[0].task: no download, upload or resumeFromData creates a task named 'bok'; did you mean 'book'?"
+    ),
     .init(
       "unknown task in cancel", #"{"name": "x", "timeline": [{"at": "0s", "do": "cancel", "task": "book"}]}"#,
       "s.json: timeline[0].task: no download, upload or resumeFromData creates a task named 'book'"),
@@ -139,7 +147,10 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
     #expect(result.status == 2)
   }
 
-  @Test(arguments: cases.filter { ["unknown action", "malformed JSON", "reboot", "multiple problems at once"].contains($0.name) })
+  @Test(
+    arguments: cases.filter {
+      ["unknown action", "malformed JSON", "reboot", "multiple problems at once"].contains($0.name)
+    })
   func runReportsTheSameAndDoesNotRun(_ c: InvalidScenarioCase) throws {
     let sandbox = try BgsimSandbox()
     defer { sandbox.remove() }
@@ -156,7 +167,8 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
     try sandbox.write("bad.json", #"{"name": ""}"#)
     let result = try sandbox.run(["validate", "good.json", "bad.json", "missing.json"])
     #expect(result.stdout == "good.json: ok\n")
-    #expect(result.stderr == "bad.json: name: the scenario's name must not be empty\nmissing.json: no such file\n")
+    #expect(
+      result.stderr == "bad.json: name: the scenario's name must not be empty\nmissing.json: no such file\n")
     #expect(result.status == 2)
   }
 }

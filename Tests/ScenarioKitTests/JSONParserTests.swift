@@ -23,7 +23,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("0", true), ("-12", true), ("9223372036854775807", true), ("1.5", false), ("1e3", false), ("-0.0", false),
+    ("0", true), ("-12", true), ("9223372036854775807", true), ("1.5", false), ("1e3", false),
+    ("-0.0", false),
     ("2E-2", false),
   ])
   func numbersKeepTheirTextAndKind(text: String, isInteger: Bool) throws {
@@ -61,12 +62,17 @@ import Testing
     ("[30s]", "unexpected 's' after a number; units go inside a string, as in \"30s\" at line 1, column 4"),
     ("\"abc", "unterminated string: expected '\"' before the end of file at line 1, column 5"),
     ("\"a\nb\"", "unterminated string: expected '\"' before the end of the line at line 1, column 3"),
-    ("\"\\x\"", "invalid escape '\\x' in string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX at line 1, column 3"),
+    (
+      "\"\\x\"",
+      "invalid escape '\\x' in string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX at line 1, column 3"
+    ),
     ("\"\\ud800\"", "unpaired surrogate \\uD800 in string at line 1, column 8"),
     ("\"\\u12\"", "expected 4 hex digits after \\u at line 1, column 6"),
     ("{} {}", "unexpected '{' after the end of the JSON value at line 1, column 4"),
     ("[", "expected a value, found end of file at line 1, column 2"),
-    ("{\n  \"a\": [1,\n   2\n  }\n", "expected ',' or ']' after array element, found '}' at line 4, column 3"),
+    (
+      "{\n  \"a\": [1,\n   2\n  }\n", "expected ',' or ']' after array element, found '}' at line 4, column 3"
+    ),
     ("'a'", "expected a value, found ''' at line 1, column 1"),
   ])
   func syntaxErrors(text: String, message: String) {
@@ -78,10 +84,11 @@ import Testing
     #expect(throws: JSONParseError(.empty)) { try parse(text) }
   }
 
-  @Test(arguments: [
-    ([0x7B, 0xFF, 0x7D], 1, 0xFF), ([0x22, 0xC3, 0x28, 0x22], 1, 0xC3), ([0x22, 0xE2, 0x82], 1, 0xE2),
-    ([0x22, 0xED, 0xA0, 0x80, 0x22], 1, 0xED), ([0xC0, 0xAF], 0, 0xC0),
-  ] as [([UInt8], Int, UInt8)])
+  @Test(
+    arguments: [
+      ([0x7B, 0xFF, 0x7D], 1, 0xFF), ([0x22, 0xC3, 0x28, 0x22], 1, 0xC3), ([0x22, 0xE2, 0x82], 1, 0xE2),
+      ([0x22, 0xED, 0xA0, 0x80, 0x22], 1, 0xED), ([0xC0, 0xAF], 0, 0xC0),
+    ] as [([UInt8], Int, UInt8)])
   func invalidUTF8ReportsTheByteOffset(bytes: [UInt8], offset: Int, byte: UInt8) {
     #expect(throws: JSONParseError(.invalidUTF8(byte: byte, offset: offset))) { try JSONParser.parse(bytes) }
   }
@@ -92,7 +99,9 @@ import Testing
 
   @Test func deepNestingIsAnErrorNotACrash() {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-    #expect(throws: JSONParseError(.tooDeep(limit: 128, JSONPosition(line: 1, column: 129)))) { try parse(deep) }
+    #expect(throws: JSONParseError(.tooDeep(limit: 128, JSONPosition(line: 1, column: 129)))) {
+      try parse(deep)
+    }
     let ok = String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
     #expect(throws: Never.self) { try parse(ok) }
   }

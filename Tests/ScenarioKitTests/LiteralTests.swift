@@ -5,18 +5,23 @@ import TransferEngine
 
 /// Every literal form of scenario-format.md, valid and invalid, with the exact message.
 @Suite struct LiteralTests {
-  @Test(arguments: [
-    ("0s", 0), ("30s", 30_000_000_000), ("250ms", 250_000_000), ("1h30m", 5_400_000_000_000),
-    ("2m0.5s", 120_500_000_000), ("1.5ms", 1_500_000), ("7d", 604_800_000_000_000), ("10us", 10_000), ("5ns", 5),
-    ("0.000000001s", 1), ("0.3s", 300_000_000), ("1d2h3m4s5ms6us7ns", 93_784_005_006_007), ("0.25h", 900_000_000_000),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("0s", 0), ("30s", 30_000_000_000), ("250ms", 250_000_000), ("1h30m", 5_400_000_000_000),
+      ("2m0.5s", 120_500_000_000), ("1.5ms", 1_500_000), ("7d", 604_800_000_000_000), ("10us", 10_000),
+      ("5ns", 5),
+      ("0.000000001s", 1), ("0.3s", 300_000_000), ("1d2h3m4s5ms6us7ns", 93_784_005_006_007),
+      ("0.25h", 900_000_000_000),
+    ] as [(String, Int64)])
   func durationStrings(text: String, nanoseconds: Int64) throws {
     #expect(try Literals.duration(text) == SimDuration(nanoseconds: nanoseconds))
   }
 
-  @Test(arguments: [
-    ("90", 90_000_000_000), ("0.1", 100_000_000), ("1e3", 1_000_000_000_000), ("1.5e-3", 1_500_000), ("0", 0),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("90", 90_000_000_000), ("0.1", 100_000_000), ("1e3", 1_000_000_000_000), ("1.5e-3", 1_500_000),
+      ("0", 0),
+    ] as [(String, Int64)])
   func bareNumbersAreSeconds(text: String, nanoseconds: Int64) throws {
     let number = JSONNumber(text: text, isInteger: !text.contains(".") && !text.contains("e"))
     #expect(try Literals.duration(seconds: number) == SimDuration(nanoseconds: nanoseconds))
@@ -65,10 +70,11 @@ import TransferEngine
     }
   }
 
-  @Test(arguments: [
-    ("512B", 512), ("1KB", 1_000), ("50MB", 50_000_000), ("2GB", 2_000_000_000), ("1KiB", 1_024),
-    ("1.5MB", 1_500_000), ("1.5MiB", 1_572_864), ("3GiB", 3_221_225_472), ("0B", 0), ("0.5KiB", 512),
-  ] as [(String, Int64)])
+  @Test(
+    arguments: [
+      ("512B", 512), ("1KB", 1_000), ("50MB", 50_000_000), ("2GB", 2_000_000_000), ("1KiB", 1_024),
+      ("1.5MB", 1_500_000), ("1.5MiB", 1_572_864), ("3GiB", 3_221_225_472), ("0B", 0), ("0.5KiB", 512),
+    ] as [(String, Int64)])
   func sizes(text: String, bytes: Int64) throws {
     #expect(try Literals.size(text) == bytes)
   }
@@ -87,10 +93,12 @@ import TransferEngine
     #expect(throws: LiteralError(message)) { try Literals.size(text) }
   }
 
-  @Test(arguments: [
-    ("20Mbps", 20e6), ("500kbps", 500e3), ("1Gbps", 1e9), ("800bps", 800), ("2MB/s", 16e6), ("500KB/s", 4e6),
-    ("1KiB/s", 8_192), ("1.5Mbps", 1.5e6), ("0bps", 0), ("1MiB/s", 8_388_608),
-  ] as [(String, Double)])
+  @Test(
+    arguments: [
+      ("20Mbps", 20e6), ("500kbps", 500e3), ("1Gbps", 1e9), ("800bps", 800), ("2MB/s", 16e6),
+      ("500KB/s", 4e6),
+      ("1KiB/s", 8_192), ("1.5Mbps", 1.5e6), ("0bps", 0), ("1MiB/s", 8_388_608),
+    ] as [(String, Double)])
   func rates(text: String, bitsPerSecond: Double) throws {
     #expect(try Literals.rate(text) == DataRate(bitsPerSecond: bitsPerSecond))
   }
@@ -103,7 +111,8 @@ import TransferEngine
     ),
     ("-1Mbps", "negative rate \"-1Mbps\"; a rate must be 0 or more"),
     (
-      "20", "missing unit after '20' in rate \"20\"; units are bps, kbps, Mbps, Gbps, B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s"
+      "20",
+      "missing unit after '20' in rate \"20\"; units are bps, kbps, Mbps, Gbps, B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s"
     ),
     ("fast", "expected a number before 'fast' in rate \"fast\"; write it like \"20Mbps\""),
   ])
@@ -112,16 +121,20 @@ import TransferEngine
   }
 
   @Test func formattedDurationsParseBack() throws {
-    for ns: Int64 in [1, 999, 1_000, 1_500_000, 250_000_000, 1_000_000_000, 5_400_000_000_000, 93_784_005_006_007] {
+    for ns: Int64 in [
+      1, 999, 1_000, 1_500_000, 250_000_000, 1_000_000_000, 5_400_000_000_000, 93_784_005_006_007,
+    ] {
       let d = SimDuration(nanoseconds: ns)
       #expect(try Literals.duration(d.formatted) == d)
     }
   }
 
-  @Test(arguments: [
-    ("forcequit", ["launch", "forceQuit"], "forceQuit"), ("dwnload", ["download", "upload"], "download"),
-    ("xyz", ["download", "upload"], nil), ("hodl", ["hold", "fleet"], "hold"), ("", ["a"], nil), ("MySesion", ["MySession", "Other"], "MySession"),
-  ] as [(String, [String], String?)])
+  @Test(
+    arguments: [
+      ("forcequit", ["launch", "forceQuit"], "forceQuit"), ("dwnload", ["download", "upload"], "download"),
+      ("xyz", ["download", "upload"], nil), ("hodl", ["hold", "fleet"], "hold"), ("", ["a"], nil),
+      ("MySesion", ["MySession", "Other"], "MySession"),
+    ] as [(String, [String], String?)])
   func suggestions(word: String, candidates: [String], expected: String?) {
     #expect(Suggestion.didYouMean(word, among: candidates) == expected)
   }

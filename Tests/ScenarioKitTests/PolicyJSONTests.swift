@@ -26,7 +26,8 @@ import TransferEngine
       PolicyJSON.knobNames == [
         "rateLimiter.initialDelay", "rateLimiter.firstDelay", "rateLimiter.growth", "rateLimiter.maxDelay",
         "rateLimiter.resetOnForeground", "rateLimiter.idleResetFactor", "discretionary.requires",
-        "discretionary.avoidLowPowerMode", "backgroundRunTime", "completionHandlerTimeout", "maxConnectionsPerHost",
+        "discretionary.avoidLowPowerMode", "backgroundRunTime", "completionHandlerTimeout",
+        "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff",
       ])
   }
@@ -60,7 +61,10 @@ import TransferEngine
       "rateLimiter.growth: expected a factor from 0 to 1000 like 2.0, found the string \"fast\""
     ),
     ("backgroundRunTime=-5s", "backgroundRunTime: negative duration \"-5s\"; a duration must be 0 or more"),
-    ("maxConnectionsPerHost=0", "maxConnectionsPerHost: 0 is out of range; expected a number of connections from 1 to 1000"),
+    (
+      "maxConnectionsPerHost=0",
+      "maxConnectionsPerHost: 0 is out of range; expected a number of connections from 1 to 1000"
+    ),
   ])
   func invalidSettings(assignment: String, message: String) {
     var policy = Policy.defaults

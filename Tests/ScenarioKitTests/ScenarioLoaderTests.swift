@@ -33,10 +33,12 @@ import TransferEngine
         Step(
           at: .zero,
           NetworkState(
-            interface: .wifi, down: .megabitsPerSecond(50), up: .megabitsPerSecond(10), latency: .milliseconds(30))),
+            interface: .wifi, down: .megabitsPerSecond(50), up: .megabitsPerSecond(10),
+            latency: .milliseconds(30))),
         Step(
           at: SimTime(.minutes(20)),
-          NetworkState(interface: .cellular, down: .megabitsPerSecond(5), up: .megabitsPerSecond(1), expensive: true)),
+          NetworkState(
+            interface: .cellular, down: .megabitsPerSecond(5), up: .megabitsPerSecond(1), expensive: true)),
         Step(at: SimTime(.minutes(40)), NetworkState(interface: .none)),
       ])
     #expect(
@@ -52,12 +54,16 @@ import TransferEngine
     let book = try #require(SimURL("https://example.com/book.zip"))
     #expect(
       s.server.resources == [
-        ServerResource(url: book, size: 50_000_000, etag: "v1", acceptsRanges: true, status: 200, responseBody: 1_000),
+        ServerResource(
+          url: book, size: 50_000_000, etag: "v1", acceptsRanges: true, status: 200, responseBody: 1_000),
         ServerResource(url: try #require(SimURL("https://example.com/next.zip")), size: 1_572_864),
         ServerResource(
           url: try #require(SimURL("https://example.com/upload")), size: 0, responseBody: 512, method: "POST"),
       ])
-    #expect(s.server.changes == [ServerChange(at: SimTime(.hours(2)), url: book, etag: .some("v2"), size: 51_000_000)])
+    #expect(
+      s.server.changes == [
+        ServerChange(at: SimTime(.hours(2)), url: book, etag: .some("v2"), size: 51_000_000)
+      ])
     #expect(
       s.server.faults == [
         .dropConnection(at: SimTime(.minutes(10)), target: .url(book), times: 1),
@@ -65,9 +71,11 @@ import TransferEngine
       ])
     let expected = Policy(
       rateLimiter: RateLimiterPolicy(
-        initialDelay: .zero, firstDelay: .minutes(1), growth: 2.5, maxDelay: .hours(2), resetOnForeground: true,
+        initialDelay: .zero, firstDelay: .minutes(1), growth: 2.5, maxDelay: .hours(2),
+        resetOnForeground: true,
         idleResetFactor: 1.5),
-      discretionary: DiscretionaryPolicy(requires: [.wifi], avoidLowPowerMode: false), backgroundRunTime: .seconds(30),
+      discretionary: DiscretionaryPolicy(requires: [.wifi], avoidLowPowerMode: false),
+      backgroundRunTime: .seconds(30),
       completionHandlerTimeout: .seconds(20), maxConnectionsPerHost: 6,
       retry: RetryPolicy(backoff: .seconds(5), maxBackoff: .minutes(5)))
     #expect(s.policy == expected)
@@ -79,7 +87,8 @@ import TransferEngine
       s.app.sessions == [
         SessionConfiguration(
           identifier: "MySession", kind: .background, isDiscretionary: true, sessionSendsLaunchEvents: true,
-          allowsCellularAccess: false, allowsExpensiveNetworkAccess: true, allowsConstrainedNetworkAccess: true,
+          allowsCellularAccess: false, allowsExpensiveNetworkAccess: true,
+          allowsConstrainedNetworkAccess: true,
           timeoutIntervalForRequest: .seconds(60), timeoutIntervalForResource: .days(7),
           httpMaximumConnectionsPerHost: 2),
         SessionConfiguration(identifier: "Fg", kind: .default, waitsForConnectivity: true),
@@ -101,7 +110,9 @@ import TransferEngine
   @Test func fullScenarioTimelineIsSortedAndKeepsPaths() throws {
     let s = try load(Fixtures.fullScenario)
     #expect(s.timeline.map(\.path) == [1, 2, 3, 4, 0, 5, 6, 7, 8, 9, 10].map { "timeline[\($0)]" })
-    #expect(s.timeline.map(\.at.nanoseconds) == [0, 10, 10, 20, 60, 120, 180, 240, 300, 360, 420].map { $0 * 1_000_000_000 })
+    #expect(
+      s.timeline.map(\.at.nanoseconds)
+        == [0, 10, 10, 20, 60, 120, 180, 240, 300, 360, 420].map { $0 * 1_000_000_000 })
     let descriptions = s.timeline.map { entry -> String in
       switch entry.action {
       case .launch: return "launch"
@@ -133,7 +144,8 @@ import TransferEngine
     let s = try load(Fixtures.fullScenario)
     let forms = s.expectations.map { e -> String in
       switch e.form {
-      case .taskState(let t, let state, let by): return "\(e.path) \(t) \(state) \(by.map(\.description) ?? "-")"
+      case .taskState(let t, let state, let by):
+        return "\(e.path) \(t) \(state) \(by.map(\.description) ?? "-")"
       case .startsAfter(let t, let at): return "\(e.path) \(t) startsAfter \(at)"
       case .error(let t, let name, let reason): return "\(e.path) \(t) error \(name) \(reason ?? "-")"
       case .resumedAtOffset(let t, let bytes): return "\(e.path) \(t) offset \(bytes)"
@@ -149,11 +161,13 @@ import TransferEngine
       forms == [
         "expect[0] book completed 2h", "expect[1] book startsAfter 1h",
         "expect[2] book error cancelled userForceQuitApplication", "expect[3] book2 offset 12000000",
-        "expect[4] book status 503", "expect[5] next-1 completed -", "expect[6] app backgroundLaunches equals(1)",
+        "expect[4] book status 503", "expect[5] next-1 completed -",
+        "expect[6] app backgroundLaunches equals(1)",
         "expect[7] app backgroundResumes atLeast(2)", "expect[8] wake 3 4m",
         "expect[9] trace [\"app.launch reason=background\", \"delegate.handleEvents session=MySession\"] true",
         "expect[10] count delegate.didComplete task=book equals(1)",
-        "expect[11] count delegate.didComplete task=* atLeast(2)", "expect[12] trace [\"task.started task=book\"] true",
+        "expect[11] count delegate.didComplete task=* atLeast(2)",
+        "expect[12] trace [\"task.started task=book\"] true",
         "expect[13] lint completionHandlerNeverCalled true",
       ])
   }
@@ -170,15 +184,42 @@ import TransferEngine
   }
 
   @Test(arguments: [
-    (#"{"name": "x", "expect": [{"app": "wakes", "atLeast": 1, "atMost": 3}]}"#, "s.json: expect[0]: give one comparison; found atLeast and atMost"),
-    (#"{"name": "x", "expect": [{"lint": "uploadFromData", "task": "a"}]}"#, "s.json: expect[0]: an expectation is about one thing; found task and lint, split it into separate items"),
-    (#"{"name": "x", "expect": [{"trace": "kind a=b", "count": -1}]}"#, "s.json: expect[0].count: -1 is out of range; expected a count of 0 or more"),
-    (#"{"name": "x", "expect": [{"trace": "a=b c=d"}]}"#, "s.json: expect[0].trace: trace pattern \"a=b c=d\" must start with an event kind such as task.started"),
-    (#"{"name": "x", "server": {"resources": [{"url": "https://h/a", "size": 1}], "faults": [{"kind": "status", "from": "2h", "to": "1h", "host": "h", "status": 503}]}}"#, "s.json: server.faults[0].to: 'to' (1h) must be after 'from' (2h)"),
-    (#"{"name": "x", "policy": {"rateLimiter": {"groth": 3}}}"#, "s.json: policy.rateLimiter: unknown key 'groth'; did you mean 'growth'?"),
-    (#"{"name": "x", "policy": {"discretionary": {"requires": ["wfi"]}}}"#, "s.json: policy.discretionary.requires[0]: unknown discretionary condition 'wfi'; did you mean 'wifi'?"),
-    (#"{"name": "x", "timeline": [{"at": "8d", "do": "launch"}]}"#, "s.json: timeline[0].at: 8d is after the scenario's duration (7d); the entry would never run"),
-    (#"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#, "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate"),
+    (
+      #"{"name": "x", "expect": [{"app": "wakes", "atLeast": 1, "atMost": 3}]}"#,
+      "s.json: expect[0]: give one comparison; found atLeast and atMost"
+    ),
+    (
+      #"{"name": "x", "expect": [{"lint": "uploadFromData", "task": "a"}]}"#,
+      "s.json: expect[0]: an expectation is about one thing; found task and lint, split it into separate items"
+    ),
+    (
+      #"{"name": "x", "expect": [{"trace": "kind a=b", "count": -1}]}"#,
+      "s.json: expect[0].count: -1 is out of range; expected a count of 0 or more"
+    ),
+    (
+      #"{"name": "x", "expect": [{"trace": "a=b c=d"}]}"#,
+      "s.json: expect[0].trace: trace pattern \"a=b c=d\" must start with an event kind such as task.started"
+    ),
+    (
+      #"{"name": "x", "server": {"resources": [{"url": "https://h/a", "size": 1}], "faults": [{"kind": "status", "from": "2h", "to": "1h", "host": "h", "status": 503}]}}"#,
+      "s.json: server.faults[0].to: 'to' (1h) must be after 'from' (2h)"
+    ),
+    (
+      #"{"name": "x", "policy": {"rateLimiter": {"groth": 3}}}"#,
+      "s.json: policy.rateLimiter: unknown key 'groth'; did you mean 'growth'?"
+    ),
+    (
+      #"{"name": "x", "policy": {"discretionary": {"requires": ["wfi"]}}}"#,
+      "s.json: policy.discretionary.requires[0]: unknown discretionary condition 'wfi'; did you mean 'wifi'?"
+    ),
+    (
+      #"{"name": "x", "timeline": [{"at": "8d", "do": "launch"}]}"#,
+      "s.json: timeline[0].at: 8d is after the scenario's duration (7d); the entry would never run"
+    ),
+    (
+      #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate"
+    ),
     (#"[1]"#, "s.json: expected a JSON object describing a scenario, found an array"),
   ])
   func singleProblems(text: String, message: String) {

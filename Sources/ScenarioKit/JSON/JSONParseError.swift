@@ -29,7 +29,8 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
       return "\(message) at \(position)"
     case .invalidUTF8(let byte, let offset):
       let hex = String(byte, radix: 16, uppercase: true)
-      return "the file is not valid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset); "
+      return
+        "the file is not valid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset); "
         + "save it as UTF-8"
     case .empty:
       return "the file is empty; expected a JSON object describing a scenario"

@@ -13,7 +13,9 @@ extension JSONParser {
         advance()
         try parseEscape(into: &out)
       case 0x00..<0x20:
-        if b == UInt8(ascii: "\n") { throw fail("unterminated string: expected '\"' before the end of the line") }
+        if b == UInt8(ascii: "\n") {
+          throw fail("unterminated string: expected '\"' before the end of the line")
+        }
         throw fail("control character in string; write it as an escape such as \\t or \\u0001")
       default:
         out.append(b)
@@ -34,7 +36,9 @@ extension JSONParser {
       return
     }
     guard e == UInt8(ascii: "u") else {
-      throw fail("invalid escape '\\\(Character(UnicodeScalar(e)))' in string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+      throw fail(
+        "invalid escape '\\\(Character(UnicodeScalar(e)))' in string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"
+      )
     }
     advance()
     var code = try parseHex4()
@@ -96,7 +100,9 @@ extension JSONParser {
       guard let b = peek, isDigit(b) else { throw fail("expected a digit in the exponent of a number") }
       skipDigits()
     }
-    if let b = peek, isLetter(b) { throw fail("unexpected \(found) after a number; units go inside a string, as in \"30s\"") }
+    if let b = peek, isLetter(b) {
+      throw fail("unexpected \(found) after a number; units go inside a string, as in \"30s\"")
+    }
     return JSONNumber(text: String(decoding: bytes[start..<index], as: UTF8.self), isInteger: isInteger)
   }
 

@@ -9,7 +9,9 @@ public struct JSONParser {
   /// Parses a whole document: one value, optional whitespace around it, nothing else.
   /// A UTF-8 byte order mark at the start is skipped.
   /// - Complexity: O(n) in the number of bytes.
-  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
+    -> JSONValue
+  {
     let invalid = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
     if let offset = invalid { throw JSONParseError(.invalidUTF8(byte: bytes[offset], offset: offset)) }
     var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
@@ -126,15 +128,20 @@ public struct JSONParser {
           if peek == UInt8(ascii: ",") {
             advance()
             skipWhitespace()
-            if peek == UInt8(ascii: "]") { throw fail("expected a value after ',' (JSON allows no trailing comma)") }
+            if peek == UInt8(ascii: "]") {
+              throw fail("expected a value after ',' (JSON allows no trailing comma)")
+            }
             break
           }
-          guard peek == UInt8(ascii: "]") else { throw fail("expected ',' or ']' after array element, found \(found)") }
+          guard peek == UInt8(ascii: "]") else {
+            throw fail("expected ',' or ']' after array element, found \(found)")
+          }
           advance()
           let frame = stack.removeLast()
           value = JSONValue(.array(frame.items), at: frame.start)
         } else {
-          stack[top].members.append(JSONMember(key: stack[top].key, keyPosition: stack[top].keyPosition, value: value))
+          stack[top].members.append(
+            JSONMember(key: stack[top].key, keyPosition: stack[top].keyPosition, value: value))
           if peek == UInt8(ascii: ",") {
             advance()
             let (next, nextPosition) = try parseKey(afterComma: true)
@@ -145,7 +152,9 @@ public struct JSONParser {
             stack[top].keyPosition = nextPosition
             break
           }
-          guard peek == UInt8(ascii: "}") else { throw fail("expected ',' or '}' after object member, found \(found)") }
+          guard peek == UInt8(ascii: "}") else {
+            throw fail("expected ',' or '}' after object member, found \(found)")
+          }
           advance()
           let frame = stack.removeLast()
           value = JSONValue(.object(frame.members), at: frame.start)
@@ -166,17 +175,25 @@ public struct JSONParser {
     let keyPosition = position
     let key = try parseString()
     skipWhitespace()
-    guard peek == UInt8(ascii: ":") else { throw fail("expected ':' after object key \"\(key)\", found \(found)") }
+    guard peek == UInt8(ascii: ":") else {
+      throw fail("expected ':' after object key \"\(key)\", found \(found)")
+    }
     advance()
     return (key, keyPosition)
   }
 
-  private mutating func parseWord(_ word: String, _ start: JSONPosition) throws(JSONParseError) -> JSONPosition {
+  private mutating func parseWord(_ word: String, _ start: JSONPosition) throws(JSONParseError)
+    -> JSONPosition
+  {
     for expected in word.utf8 {
-      guard peek == expected else { throw JSONParseError(.syntax("expected a value, found an unknown word", start)) }
+      guard peek == expected else {
+        throw JSONParseError(.syntax("expected a value, found an unknown word", start))
+      }
       advance()
     }
-    if let b = peek, isWordByte(b) { throw JSONParseError(.syntax("expected a value, found an unknown word", start)) }
+    if let b = peek, isWordByte(b) {
+      throw JSONParseError(.syntax("expected a value, found an unknown word", start))
+    }
     return start
   }
 

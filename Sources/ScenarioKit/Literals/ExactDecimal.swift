@@ -46,7 +46,8 @@ struct ExactDecimal: Hashable, Sendable {
         i = text.index(after: i)
       }
       let rest = text[i...]
-      guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.count <= 4, let e = Int(rest) else {
+      guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.count <= 4, let e = Int(rest)
+      else {
         return nil
       }
       exponent = negative ? -e : e

@@ -127,14 +127,16 @@ public enum Literals {
       rest = rest.dropFirst(unit.count)
       let unitList = units.map(\.0).joined(separator: ", ")
       guard !numberText.isEmpty else {
-        throw LiteralError("expected a number before '\(unit)' in \(what) \"\(text)\"; write it like \(example)")
+        throw LiteralError(
+          "expected a number before '\(unit)' in \(what) \"\(text)\"; write it like \(example)")
       }
       guard let number = ExactDecimal(numberText) else {
         throw LiteralError("'\(numberText)' in \(what) \"\(text)\" is not a number")
       }
       guard !unit.isEmpty else {
         let bare = what == "duration" ? " (a bare JSON number, without quotes, means seconds)" : ""
-        throw LiteralError("missing unit after '\(numberText)' in \(what) \"\(text)\"; units are \(unitList)\(bare)")
+        throw LiteralError(
+          "missing unit after '\(numberText)' in \(what) \"\(text)\"; units are \(unitList)\(bare)")
       }
       guard let factor = units.first(where: { $0.0 == unit })?.1 else {
         // Only a difference of case is suggested: a unit one letter off ('TB' for 'GB') is

@@ -7,7 +7,9 @@ enum ActionName: String, CaseIterable {
   case download, upload, cancel, resumeFromData, getAllTasks, invalidate
 
   /// Actions of the app itself, the only ones a reaction may perform.
-  static let appActions: [ActionName] = [.download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate]
+  static let appActions: [ActionName] = [
+    .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate,
+  ]
 }
 
 /// Where an action is written, which decides what it may do and whether `{n}` is allowed.
@@ -25,7 +27,9 @@ enum ActionDecoding {
     let names = allowed.map(\.rawValue)
     let path = JSONPath.member(r.path, "do")
     guard let value = r.raw("do") else {
-      r.context.report(.missingKey, r.path, at: r.value.position, "missing required key 'do' (one of \(names.joined(separator: ", ")))")
+      r.context.report(
+        .missingKey, r.path, at: r.value.position,
+        "missing required key 'do' (one of \(names.joined(separator: ", ")))")
       r.acceptAll()
       return nil
     }
@@ -36,19 +40,24 @@ enum ActionDecoding {
     }
     guard let name = ActionName(rawValue: text) else {
       let hint = Suggestion.didYouMean(text, among: names).map { "did you mean '\($0)'?" }
-      r.context.invalid(path, value, "unknown action '\(text)'; \(hint ?? "expected one of \(names.joined(separator: ", "))")")
+      r.context.invalid(
+        path, value, "unknown action '\(text)'; \(hint ?? "expected one of \(names.joined(separator: ", "))")"
+      )
       r.acceptAll()
       return nil
     }
     if name == .reboot {
-      r.context.report(.unsupported, path, at: value.position, "action 'reboot' is not supported in version 1 of the scenario format")
+      r.context.report(
+        .unsupported, path, at: value.position,
+        "action 'reboot' is not supported in version 1 of the scenario format")
       r.acceptAll()
       return nil
     }
     if place == .reaction && !ActionName.appActions.contains(name) {
       r.context.invalid(
         path, value,
-        "'\(text)' is an action of the user or the system; a reaction can only do \(names.joined(separator: ", "))")
+        "'\(text)' is an action of the user or the system; a reaction can only do \(names.joined(separator: ", "))"
+      )
       r.acceptAll()
       return nil
     }
@@ -76,7 +85,9 @@ enum ActionDecoding {
       guard let task, let newName else { return nil }
       return .app(.resumeFromData(task: task, name: newName))
     case .getAllTasks:
-      return r.reference("session", .name("a session identifier"), into: \.sessions).map { .app(.getAllTasks(session: $0)) }
+      return r.reference("session", .name("a session identifier"), into: \.sessions).map {
+        .app(.getAllTasks(session: $0))
+      }
     case .invalidate:
       let session = r.reference("session", .name("a session identifier"), into: \.sessions)
       let cancelTasks = r.required("cancelTasks", .bool)
@@ -96,7 +107,9 @@ enum ActionDecoding {
     let description = r.optional("description", .string)
     let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
     if place == .timeline, let url, url.contains("{n}"), let v = r.raw("url") {
-      r.context.invalid(JSONPath.member(r.path, "url"), v, "'{n}' numbers the tasks of a reaction; a timeline URL must be literal")
+      r.context.invalid(
+        JSONPath.member(r.path, "url"), v,
+        "'{n}' numbers the tasks of a reaction; a timeline URL must be literal")
     }
     guard let session, let url, let name else { return nil }
     return TaskRequest(
@@ -109,7 +122,8 @@ enum ActionDecoding {
     guard let name = r.required("name", .name("a task name")) else { return nil }
     if place == .timeline && name.contains("{n}"), let v = r.raw("name") {
       r.context.invalid(
-        JSONPath.member(r.path, "name"), v, "'{n}' numbers the tasks of a reaction; a timeline task needs a literal name")
+        JSONPath.member(r.path, "name"), v,
+        "'{n}' numbers the tasks of a reaction; a timeline task needs a literal name")
       return nil
     }
     r.context.references.createdTasks.append(name)

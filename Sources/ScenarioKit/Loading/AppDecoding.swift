@@ -5,7 +5,9 @@ import TransferEngine
 extension ValueType where T == AppSpec {
   static var app: ValueType<AppSpec> {
     .object("an object with sessions and behavior") { r in
-      let sessions = r.optional("sessions", .objects("a session like {\"identifier\": \"MySession\", \"kind\": \"background\"}", session))
+      let sessions = r.optional(
+        "sessions",
+        .objects("a session like {\"identifier\": \"MySession\", \"kind\": \"background\"}", session))
       let behavior = r.optional("behavior", .behavior)
       return AppSpec(sessions: sessions ?? [], behavior: behavior ?? AppBehavior())
     }
@@ -24,7 +26,8 @@ extension ValueType where T == AppSpec {
     let constrained = r.optional("allowsConstrainedNetworkAccess", .bool)
     let requestTimeout = r.optional("timeoutForRequest", .duration)
     let resourceTimeout = r.optional("timeoutForResource", .duration)
-    let connections = r.optional("httpMaximumConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"))
+    let connections = r.optional(
+      "httpMaximumConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"))
     let waits = r.optional("waitsForConnectivity", .bool)
     guard let identifier else { return nil }
     let d = SessionConfiguration(identifier: identifier, kind: kind ?? .background)
@@ -47,13 +50,16 @@ extension ValueType where T == AppBehavior {
       let d = AppBehavior()
       let recreates = r.optional("recreatesSessionsOnLaunch", .bool)
       let stores = r.optional("storesCompletionHandler", .bool)
-      let calls: AppBehavior.CompletionHandlerTiming? = r.optional("callsCompletionHandler", .enumeration("timing"))
+      let calls: AppBehavior.CompletionHandlerTiming? = r.optional(
+        "callsCompletionHandler", .enumeration("timing"))
       let moves = r.optional("movesDownloadedFile", .bool)
-      let reactions = r.optional("on", .objects("a reaction like {\"event\": \"didComplete\", \"do\": [...]}", reaction))
+      let reactions = r.optional(
+        "on", .objects("a reaction like {\"event\": \"didComplete\", \"do\": [...]}", reaction))
       return AppBehavior(
         recreatesSessionsOnLaunch: recreates ?? d.recreatesSessionsOnLaunch,
         storesCompletionHandler: stores ?? d.storesCompletionHandler,
-        callsCompletionHandler: calls ?? d.callsCompletionHandler, movesDownloadedFile: moves ?? d.movesDownloadedFile,
+        callsCompletionHandler: calls ?? d.callsCompletionHandler,
+        movesDownloadedFile: moves ?? d.movesDownloadedFile,
         reactions: reactions ?? [])
     }
   }
@@ -64,7 +70,9 @@ extension ValueType where T == AppBehavior {
     let task = r.optional("task", .name("a task name pattern"))
     let actions = r.required(
       "do",
-      .objects("an app action like {\"do\": \"download\", ...}") { a in ActionDecoding.action(&a, place: .reaction) })
+      .objects("an app action like {\"do\": \"download\", ...}") { a in
+        ActionDecoding.action(&a, place: .reaction)
+      })
     guard let event, let actions else { return nil }
     let appActions = actions.compactMap { action -> AppAction? in
       if case .app(let a) = action { return a }

@@ -87,7 +87,8 @@ struct ObjectReader {
   /// Decodes a key that must be present, reporting it as missing otherwise.
   mutating func required<T>(_ key: String, _ type: ValueType<T>) -> T? {
     guard let v = raw(key) else {
-      context.report(.missingKey, path, at: value.position, "missing required key '\(key)' (\(type.expected))")
+      context.report(
+        .missingKey, path, at: value.position, "missing required key '\(key)' (\(type.expected))")
       return nil
     }
     return type.decode(v, JSONPath.member(path, key), context)
@@ -103,7 +104,8 @@ struct ObjectReader {
     _ key: String, _ type: ValueType<String>, into list: WritableKeyPath<References, [References.Use]>
   ) -> String? {
     guard let name = required(key, type), let v = raw(key) else { return nil }
-    context.references[keyPath: list].append(.init(name: name, path: JSONPath.member(path, key), position: v.position))
+    context.references[keyPath: list].append(
+      .init(name: name, path: JSONPath.member(path, key), position: v.position))
     return name
   }
 

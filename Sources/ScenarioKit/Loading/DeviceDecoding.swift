@@ -5,7 +5,8 @@ import TransferEngine
 extension ValueType where T == DeviceModel {
   static var device: ValueType<DeviceModel> {
     .object("an object with network, power and backgroundAppRefresh") { r in
-      let network = r.optional("network", .objects("a network step like {\"at\": \"0s\", \"interface\": \"wifi\"}", networkStep))
+      let network = r.optional(
+        "network", .objects("a network step like {\"at\": \"0s\", \"interface\": \"wifi\"}", networkStep))
       let power = r.optional("power", .array(.powerEntry)).map(carryPowerForward)
       let refresh = r.optional("backgroundAppRefresh", .bool)
       let defaults = DeviceModel.wifi
@@ -36,7 +37,8 @@ extension ValueType where T == DeviceModel {
   private static func carryPowerForward(_ entries: [PowerEntry]) -> [Step<PowerState>] {
     var current = PowerState()
     var steps: [Step<PowerState>] = []
-    for entry in entries.enumerated().sorted(by: { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }) {
+    for entry in entries.enumerated().sorted(by: { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) })
+    {
       let e = entry.element
       current = PowerState(
         charging: e.charging ?? current.charging, battery: e.battery ?? current.battery,

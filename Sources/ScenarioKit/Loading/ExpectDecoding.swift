@@ -39,7 +39,9 @@ enum ExpectDecoding {
     "backgroundSessionWasDisconnected",
   ]
   /// `NSURLErrorBackgroundTaskCancelledReasonKey` values.
-  static let cancelReasons = ["userForceQuitApplication", "backgroundUpdatesDisabled", "insufficientSystemResources"]
+  static let cancelReasons = [
+    "userForceQuitApplication", "backgroundUpdatesDisabled", "insufficientSystemResources",
+  ]
 
   static func task(_ r: inout ObjectReader) -> Expectation.Form? {
     let task = r.reference("task", .name("a task name"), into: \.tasks)
@@ -113,8 +115,10 @@ enum ExpectDecoding {
     guard r.has("count") else { return pattern.map { .trace(patterns: [$0], inOrder: true) } }
     let count = r.optional(
       "count",
-      .object("a count: an integer, or {\"atLeast\": n}, {\"atMost\": n} or {\"equals\": n}") { c in comparison(&c) }
-        .orInteger)
+      .object("a count: an integer, or {\"atLeast\": n}, {\"atMost\": n} or {\"equals\": n}") { c in
+        comparison(&c)
+      }
+      .orInteger)
     guard let pattern, let count else { return nil }
     return .traceCount(pattern: pattern, count)
   }
@@ -155,7 +159,9 @@ extension ValueType where T == Comparison {
     let object = self
     return ValueType(expected: expected) { v, path, ctx in
       guard v.number != nil else { return object.decode(v, path, ctx) }
-      return ValueType<Int64>.integer(0...Int64.max, "a count of 0 or more").decode(v, path, ctx).map { .equals($0) }
+      return ValueType<Int64>.integer(0...Int64.max, "a count of 0 or more").decode(v, path, ctx).map {
+        .equals($0)
+      }
     }
   }
 }
@@ -167,7 +173,8 @@ extension ValueType where T == String {
     return ValueType(expected: expected) { v, path, ctx in
       guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
       if names.contains(s) { return s }
-      let hint = Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
+      let hint =
+        Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
       return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(s)'; \(hint)"))
     }
   }
@@ -179,7 +186,8 @@ extension ValueType where T == String {
       guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
       let words = s.split(separator: " ")
       guard let kind = words.first, !kind.contains("=") else {
-        return nilAfter(ctx.invalid(path, v, "trace pattern \"\(s)\" must start with an event kind such as task.started"))
+        return nilAfter(
+          ctx.invalid(path, v, "trace pattern \"\(s)\" must start with an event kind such as task.started"))
       }
       if let bad = words.dropFirst().first(where: { !$0.contains("=") || $0.hasPrefix("=") }) {
         return nilAfter(ctx.invalid(path, v, "'\(bad)' in trace pattern \"\(s)\" is not a key=value field"))

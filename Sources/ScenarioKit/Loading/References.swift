@@ -46,7 +46,9 @@ struct References {
     let literalSet = Set(literalNames)
     let patterns = createdTasks.filter { $0.contains("{n}") }
     for use in tasks
-    where !literalSet.contains(use.name) && !patterns.contains(where: { References.name(use.name, matches: $0) }) {
+    where !literalSet.contains(use.name)
+      && !patterns.contains(where: { References.name(use.name, matches: $0) })
+    {
       let hint = Suggestion.didYouMean(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
@@ -64,14 +66,16 @@ struct References {
       guard url.isHTTP else {
         context.report(
           .value, use.path, at: use.position,
-          "'\(use.name)' is not an http or https URL; the system rejects other schemes when the task is created")
+          "'\(use.name)' is not an http or https URL; the system rejects other schemes when the task is created"
+        )
         continue
       }
       if !urlSet.contains(url.string) {
         let hint =
           Suggestion.didYouMean(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
-        context.report(.reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
+        context.report(
+          .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
       }
     }
     let resourceSet = Set(resources)
@@ -85,7 +89,8 @@ struct References {
     for url in resources where !hosts.contains(url.host) { hosts.append(url.host) }
     for (host, path, position) in hostUses where !hosts.contains(host.lowercased()) {
       let hint = Suggestion.didYouMean(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
-      context.report(.reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
+      context.report(
+        .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
     }
     for (time, use) in timelineInstants where time.sinceStart > duration {
       context.report(

@@ -18,7 +18,9 @@ public enum ScenarioLoader {
   }
 
   /// Loads a scenario from bytes; `file` is the name messages use.
-  public static func load<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors) -> Scenario {
+  public static func load<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors)
+    -> Scenario
+  {
     let root = try parse(data, file: file)
     let context = DecodeContext(file: file)
     let scenario = decodeScenario(root, file: file, context: context)
@@ -28,7 +30,9 @@ public enum ScenarioLoader {
 
   /// Loads a JSON object of policy knobs, as a scenario's `policy` section or the output of
   /// `bgsim policy --defaults`; knobs left out keep their defaults.
-  public static func loadPolicy<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors) -> Policy {
+  public static func loadPolicy<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors)
+    -> Policy
+  {
     let root = try parse(data, file: file)
     let context = DecodeContext(file: file)
     let policy = ValueType<Policy>.policy.decode(root, "policy", context)
@@ -62,20 +66,24 @@ public enum ScenarioLoader {
       file, "the file is \(size) bytes; scenario files are limited to \(maxFileSize) bytes (8 MiB)")
   }
 
-  private static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, file: String) throws(ScenarioErrors) -> JSONValue {
+  private static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, file: String) throws(ScenarioErrors)
+    -> JSONValue
+  {
     if data.count > maxFileSize { throw tooLarge(file, data.count) }
     do {
       return try JSONParser.parse(Array(data))
     } catch {
       throw ScenarioErrors([
-        ScenarioProblem(kind: .file, file: file, path: "", position: error.position, message: error.description)
+        ScenarioProblem(
+          kind: .file, file: file, path: "", position: error.position, message: error.description)
       ])
     }
   }
 
   /// The top level, then the checks that need the whole file.
   private static func decodeScenario(_ root: JSONValue, file: String, context: DecodeContext) -> Scenario? {
-    guard var r = ObjectReader(root, path: "", context: context, expected: "a JSON object describing a scenario")
+    guard
+      var r = ObjectReader(root, path: "", context: context, expected: "a JSON object describing a scenario")
     else { return nil }
     let name = r.required("name", .name("the scenario's name"))
     let description = r.optional("description", .string)
@@ -96,7 +104,8 @@ public enum ScenarioLoader {
     let sorted = (timeline ?? []).enumerated()
       .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
     return Scenario(
-      file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0), duration: resolvedDuration,
+      file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
+      duration: resolvedDuration,
       device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
       app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [])
   }

@@ -5,9 +5,13 @@ import TransferEngine
 extension ValueType where T == ServerModel {
   static var server: ValueType<ServerModel> {
     .object("an object with resources, changes and faults") { r in
-      let resources = r.optional("resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resource))
-      let changes = r.optional("changes", .objects("a change like {\"at\": \"2h\", \"url\": ..., \"etag\": \"v2\"}", change))
-      let faults = r.optional("faults", .objects("a fault like {\"at\": \"10m\", \"url\": ..., \"kind\": \"dropConnection\"}", fault))
+      let resources = r.optional(
+        "resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resource))
+      let changes = r.optional(
+        "changes", .objects("a change like {\"at\": \"2h\", \"url\": ..., \"etag\": \"v2\"}", change))
+      let faults = r.optional(
+        "faults",
+        .objects("a fault like {\"at\": \"10m\", \"url\": ..., \"kind\": \"dropConnection\"}", fault))
       let sortedChanges = (changes ?? []).enumerated()
         .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
       if resources != nil, let raw = r.raw("resources")?.array {
@@ -17,7 +21,9 @@ extension ValueType where T == ServerModel {
     }
   }
 
-  private static var statusType: ValueType<Int> { ValueType<Int>.int(100...599, "an HTTP status from 100 to 599") }
+  private static var statusType: ValueType<Int> {
+    ValueType<Int>.int(100...599, "an HTTP status from 100 to 599")
+  }
 
   private static func resource(_ r: inout ObjectReader) -> ServerResource? {
     let url = r.required("url", .httpURL)
@@ -33,7 +39,9 @@ extension ValueType where T == ServerModel {
     let responseBody = r.optional("responseBody", .size)
     if let method, !["GET", "POST", "PUT"].contains(method), let v = r.raw("method") {
       let hint = Suggestion.didYouMean(method, among: ["GET", "POST", "PUT"]).map { "did you mean '\($0)'?" }
-      r.context.invalid(JSONPath.member(r.path, "method"), v, "unknown method '\(method)'; \(hint ?? "expected GET, POST or PUT")")
+      r.context.invalid(
+        JSONPath.member(r.path, "method"), v,
+        "unknown method '\(method)'; \(hint ?? "expected GET, POST or PUT")")
       return nil
     }
     guard let url else { return nil }
@@ -52,7 +60,9 @@ extension ValueType where T == ServerModel {
     let status = r.optional("status", statusType)
     let acceptsRanges = r.optional("acceptsRanges", .bool)
     let redirectTo = r.optional("redirectTo", .nullable(.httpURL))
-    if let url, let v = r.raw("url") { r.context.references.resourceUses.append((url, JSONPath.member(r.path, "url"), v.position)) }
+    if let url, let v = r.raw("url") {
+      r.context.references.resourceUses.append((url, JSONPath.member(r.path, "url"), v.position))
+    }
     guard let at, let url else { return nil }
     return ServerChange(
       at: at, url: url, etag: etag, lastModified: lastModified, size: size, status: status,
@@ -90,16 +100,22 @@ extension ValueType where T == ServerModel {
     let host = r.optional("host", .name("a host name"))
     switch (url, host, r.has("url"), r.has("host")) {
     case (let url?, nil, _, false):
-      if let v = r.raw("url") { r.context.references.resourceUses.append((url, JSONPath.member(r.path, "url"), v.position)) }
+      if let v = r.raw("url") {
+        r.context.references.resourceUses.append((url, JSONPath.member(r.path, "url"), v.position))
+      }
       return .url(url)
     case (nil, let host?, false, _):
-      if let v = r.raw("host") { r.context.references.hostUses.append((host, JSONPath.member(r.path, "host"), v.position)) }
+      if let v = r.raw("host") {
+        r.context.references.hostUses.append((host, JSONPath.member(r.path, "host"), v.position))
+      }
       return .host(host.lowercased())
     case (_, _, true, true):
       r.context.report(.value, r.path, at: r.value.position, "a fault names either 'url' or 'host', not both")
       return nil
     case (_, _, false, false):
-      r.context.report(.missingKey, r.path, at: r.value.position, "missing required key 'url' or 'host' (what the fault applies to)")
+      r.context.report(
+        .missingKey, r.path, at: r.value.position,
+        "missing required key 'url' or 'host' (what the fault applies to)")
       return nil
     default: return nil
     }
@@ -111,7 +127,8 @@ extension ValueType where T == ServerModel {
     for (i, item) in raw.enumerated() {
       guard let text = item["url"]?.string, let url = SimURL(text) else { continue }
       if !seen.insert(url).inserted, let v = item["url"] {
-        context.invalid(JSONPath.member(JSONPath.element(path, i), "url"), v, "resource '\(text)' is declared twice")
+        context.invalid(
+          JSONPath.member(JSONPath.element(path, i), "url"), v, "resource '\(text)' is declared twice")
       }
     }
   }

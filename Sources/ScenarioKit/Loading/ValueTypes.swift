@@ -13,7 +13,9 @@ extension ValueType where T == String {
   /// A name or identifier: a string that is not empty.
   static func name(_ what: String) -> ValueType<String> {
     ValueType(expected: "\(what), a non-empty string") { v, path, ctx in
-      guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: "\(what), a non-empty string")) }
+      guard let s = v.string else {
+        return nilAfter(ctx.wrongType(path, v, expected: "\(what), a non-empty string"))
+      }
       guard !s.isEmpty else { return nilAfter(ctx.invalid(path, v, "\(what) must not be empty")) }
       return s
     }
@@ -53,12 +55,14 @@ extension ValueType where T == Int64 {
         }
       case .number(let n) where n.isInteger:
         guard let i = n.int64, i >= 0 else {
-          return nilAfter(ctx.invalid(path, v, "size \(n.text) is out of range; a size must be 0 or more bytes"))
+          return nilAfter(
+            ctx.invalid(path, v, "size \(n.text) is out of range; a size must be 0 or more bytes"))
         }
         return i
       case .number(let n):
         return nilAfter(
-          ctx.invalid(path, v, "size \(n.text) is not a whole number of bytes; write a string such as \"\(n.text)MB\""))
+          ctx.invalid(
+            path, v, "size \(n.text) is not a whole number of bytes; write a string such as \"\(n.text)MB\""))
       default: return nilAfter(ctx.wrongType(path, v, expected: Literals.sizeExample))
       }
     }
@@ -145,7 +149,9 @@ extension ValueType where T == DataRate {
     ValueType(expected: Literals.rateExample) { v, path, ctx in
       guard let s = v.string else {
         let hint = v.number.map { "; write the unit in a string, such as \"\($0.text)Mbps\"" } ?? ""
-        return nilAfter(ctx.report(.type, path, at: v.position, "expected \(Literals.rateExample), found \(v.summary)\(hint)"))
+        return nilAfter(
+          ctx.report(
+            .type, path, at: v.position, "expected \(Literals.rateExample), found \(v.summary)\(hint)"))
       }
       do throws(LiteralError) {
         return try Literals.rate(s)
@@ -166,7 +172,8 @@ extension ValueType where T == SimURL {
         return nilAfter(ctx.invalid(path, v, "'\(s)' is not a URL; expected \(expected)"))
       }
       guard url.isHTTP else {
-        return nilAfter(ctx.invalid(path, v, "'\(s)' is not an http or https URL; the simulated server serves only those"))
+        return nilAfter(
+          ctx.invalid(path, v, "'\(s)' is not an http or https URL; the simulated server serves only those"))
       }
       return url
     }
@@ -182,7 +189,8 @@ extension ValueType {
     return ValueType(expected: expected) { v, path, ctx in
       guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
       if let value = T(rawValue: s) { return value }
-      let hint = Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
+      let hint =
+        Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
       return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(s)'; \(hint)"))
     }
   }
@@ -210,10 +218,13 @@ extension ValueType {
   static func objects<E>(_ noun: String, _ read: @escaping (inout ObjectReader) -> E?) -> ValueType<[E]>
   where T == [E] {
     ValueType(expected: "an array of \(noun)") { v, path, ctx in
-      guard let items = v.array else { return nilAfter(ctx.wrongType(path, v, expected: "an array of \(noun)")) }
+      guard let items = v.array else {
+        return nilAfter(ctx.wrongType(path, v, expected: "an array of \(noun)"))
+      }
       var out: [E] = []
       for (i, item) in items.enumerated() {
-        guard var reader = ObjectReader(item, path: JSONPath.element(path, i), context: ctx, expected: noun) else {
+        guard var reader = ObjectReader(item, path: JSONPath.element(path, i), context: ctx, expected: noun)
+        else {
           continue
         }
         if let value = read(&reader) { out.append(value) }

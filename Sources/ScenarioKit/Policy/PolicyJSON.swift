@@ -51,7 +51,8 @@ public enum PolicyJSON {
 
   /// Sets one knob from text. The text is read as JSON when it is JSON (`3`, `true`, `null`,
   /// `["wifi"]`), otherwise as a string (`2m`, `"2m"`), then checked like the `policy` section.
-  public static func set(_ name: String, to text: String, in policy: inout Policy) throws(PolicySettingError) {
+  public static func set(_ name: String, to text: String, in policy: inout Policy) throws(PolicySettingError)
+  {
     guard let knob = PolicyKnob.all.first(where: { $0.name == name }) else {
       let hint =
         Suggestion.didYouMean(name, among: knobNames).map { "did you mean '\($0)'?" }

@@ -15,7 +15,10 @@ struct PolicyKnob {
   /// Decodes `value` and stores it, or reports a problem at `path`.
   let apply: (inout Policy, JSONValue, String, DecodeContext) -> Void
 
-  init<T>(_ name: String, _ type: ValueType<T>, _ keyPath: WritableKeyPath<Policy, T>, render: @escaping (T) -> String) {
+  init<T>(
+    _ name: String, _ type: ValueType<T>, _ keyPath: WritableKeyPath<Policy, T>,
+    render: @escaping (T) -> String
+  ) {
     self.name = name
     self.expected = type.expected
     self.render = { render($0[keyPath: keyPath]) }
@@ -44,7 +47,8 @@ struct PolicyKnob {
       PolicyKnob("backgroundRunTime", .duration, \.backgroundRunTime, render: duration),
       PolicyKnob("completionHandlerTimeout", .duration, \.completionHandlerTimeout, render: duration),
       PolicyKnob(
-        "maxConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"), \.maxConnectionsPerHost,
+        "maxConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"),
+        \.maxConnectionsPerHost,
         render: { String($0) }),
       PolicyKnob("retry.backoff", .duration, \.retry.backoff, render: duration),
       PolicyKnob("retry.maxBackoff", .duration, \.retry.maxBackoff, render: duration),
@@ -85,9 +89,13 @@ extension ValueType where T == Policy {
         knob.apply(&policy, value, path, r.context)
         continue
       }
-      let inner = knobs.filter { $0.name.hasPrefix(prefix + key + ".") }.map { $0.name.split(separator: ".").last! }
+      let inner = knobs.filter { $0.name.hasPrefix(prefix + key + ".") }.map {
+        $0.name.split(separator: ".").last!
+      }
       let expected = "an object with \(inner.joined(separator: ", "))"
-      guard var sub = ObjectReader(value, path: path, context: r.context, expected: expected) else { continue }
+      guard var sub = ObjectReader(value, path: path, context: r.context, expected: expected) else {
+        continue
+      }
       readKnobs(&sub, prefix: prefix + key + ".", into: &policy)
       sub.finish()
     }
