@@ -20,7 +20,7 @@ public enum Suggestion {
     return d <= allowed ? candidate : nil
   }
 
-  static let maxCandidates = 2_000
+  static let maxCandidates = 1_000
 
   /// Edit distance counting an insertion, deletion, substitution or swap of two neighbouring
   /// characters as one edit (optimal string alignment), by Unicode scalars: `hodl` is one

@@ -12,6 +12,15 @@ final class DecodeContext {
     problems.append(ScenarioProblem(kind: kind, file: file, path: path, position: position, message: message))
   }
 
+  /// After this many problems, references get no suggestions: each suggestion scans every
+  /// declared name, and a file with thousands of bad references must still be checked quickly.
+  static let suggestionLimit = 500
+
+  /// A did-you-mean for a reference to a declared name, while under `suggestionLimit`.
+  func suggest(_ word: String, among candidates: [String]) -> String? {
+    problems.count < Self.suggestionLimit ? Suggestion.didYouMean(word, among: candidates) : nil
+  }
+
   /// `expected a duration like "30s", found the number -1`.
   func wrongType(_ path: String, _ value: JSONValue, expected: String) {
     report(.type, path, at: value.position, "expected \(expected), found \(value.summary)")

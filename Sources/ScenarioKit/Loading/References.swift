@@ -37,8 +37,8 @@ struct References {
     let declaredSet = Set(declared)
     for use in sessions where !declaredSet.contains(use.name) {
       let hint =
-        Suggestion.didYouMean(use.name, among: declared).map { "did you mean '\($0)'?" }
-        ?? (declared.isEmpty
+        context.suggest(use.name, among: declared).map { "did you mean '\($0)'?" }
+        ?? (declared.isEmpty || declared.count > 10
           ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
     }
@@ -49,7 +49,7 @@ struct References {
     where !literalSet.contains(use.name)
       && !patterns.contains(where: { References.name(use.name, matches: $0) })
     {
-      let hint = Suggestion.didYouMean(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
+      let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
         "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
@@ -72,7 +72,7 @@ struct References {
       }
       if !urlSet.contains(url.string) {
         let hint =
-          Suggestion.didYouMean(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
+          context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
         context.report(
           .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
@@ -81,14 +81,14 @@ struct References {
     let resourceSet = Set(resources)
     for (url, path, position) in resourceUses where !resourceSet.contains(url) {
       let hint =
-        Suggestion.didYouMean(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
+        context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
         ?? "add it to server.resources"
       context.report(.reference, path, at: position, "no resource '\(url)' in server.resources; \(hint)")
     }
     var hosts: [String] = []
     for url in resources where !hosts.contains(url.host) { hosts.append(url.host) }
     for (host, path, position) in hostUses where !hosts.contains(host.lowercased()) {
-      let hint = Suggestion.didYouMean(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
+      let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
     }
