@@ -7,8 +7,8 @@ enum ValidateCommand {
       name: "validate", synopsis: "bgsim validate FILE...",
       summary: "Check scenario files against the format without running them.",
       details: """
-        Prints 'FILE: ok' for each valid file and every problem of each invalid one, each naming
-        the file, the JSON path and what was expected.
+        Prints 'FILE: ok' on standard output for each valid file, and every problem of each
+        invalid one on standard error, each naming the file, the JSON path and what was expected.
 
         Options:
           -h, --help    show this help

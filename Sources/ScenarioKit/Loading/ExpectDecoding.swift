@@ -97,7 +97,10 @@ enum ExpectDecoding {
     return .delayAtWake(wake: wake, delay)
   }
 
-  /// A pattern list (`inOrder`, default true) or one pattern (optionally with `count`).
+  /// A pattern list (`inOrder`, default true: the patterns must match events in that order;
+  /// false: each must match some event) or one pattern that must match some event. With one
+  /// pattern, `count` bounds the number of matching events: a plain integer means exactly
+  /// that many, or an object `{"atLeast": n}`, `{"atMost": n}` or `{"equals": n}`.
   static func trace(_ r: inout ObjectReader) -> Expectation.Form? {
     guard let value = r.raw("trace") else { return nil }
     let path = JSONPath.member(r.path, "trace")
