@@ -23,7 +23,8 @@ let package = Package(
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
-    .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit"]),
+    // Depends on the executable so that `swift test` builds `bgsim` before running it.
+    .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],
   swiftLanguageModes: [.v6]
 )

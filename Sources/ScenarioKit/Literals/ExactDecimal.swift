@@ -1,0 +1,95 @@
+/// A non-negative decimal number read digit by digit, so `0.1` is exactly one tenth.
+///
+/// The scenario format promises integer nanoseconds and exact byte counts; going through
+/// `Double` would turn `"0.3s"` into 299,999,999 ns. Arithmetic is done in `Int128`.
+struct ExactDecimal: Hashable, Sendable {
+  /// The digits as an integer: `12.5` has mantissa 125.
+  var mantissa: Int128
+  /// Powers of ten to divide by: `12.5` has scale 1; `1e3` has scale -3.
+  var scale: Int
+
+  /// The most significant digits kept exactly; more is refused rather than rounded.
+  static let maxDigits = 36
+
+  /// Reads `digits[.digits][(e|E)[+-]digits]`; nil when the text is not of that shape
+  /// or has too many digits. No sign: callers handle `-` so they can name the problem.
+  init?(_ text: Substring) {
+    var mantissa: Int128 = 0
+    var digits = 0
+    var fraction = 0
+    var seenDigit = false
+    var i = text.startIndex
+    var inFraction = false
+    while i < text.endIndex {
+      let c = text[i]
+      if let d = c.wholeNumberValue, c.isASCII {
+        seenDigit = true
+        if mantissa != 0 || d != 0 { digits += 1 }
+        if digits > ExactDecimal.maxDigits { return nil }
+        mantissa = mantissa * 10 + Int128(d)
+        if inFraction { fraction += 1 }
+      } else if c == "." && !inFraction {
+        inFraction = true
+      } else {
+        break
+      }
+      i = text.index(after: i)
+    }
+    guard seenDigit, text[text.index(before: i)] != "." else { return nil }
+    var exponent = 0
+    if i < text.endIndex {
+      guard text[i] == "e" || text[i] == "E" else { return nil }
+      i = text.index(after: i)
+      var negative = false
+      if i < text.endIndex && (text[i] == "+" || text[i] == "-") {
+        negative = text[i] == "-"
+        i = text.index(after: i)
+      }
+      let rest = text[i...]
+      guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.count <= 4, let e = Int(rest)
+      else {
+        return nil
+      }
+      exponent = negative ? -e : e
+    }
+    self.mantissa = mantissa
+    self.scale = fraction - exponent
+  }
+
+  /// `self * factor` as an integer, or nil when it is not a whole number or does not fit `Int64`.
+  func times(_ factor: Int64) -> Result<Int64, Failure> {
+    var value = mantissa
+    let (product, overflow) = value.multipliedReportingOverflow(by: Int128(factor))
+    if overflow { return .failure(.tooLarge) }
+    value = product
+    if scale < 0 {
+      for _ in 0..<(-scale) where value != 0 {
+        let (v, o) = value.multipliedReportingOverflow(by: 10)
+        if o { return .failure(.tooLarge) }
+        value = v
+      }
+    } else if scale > 0 {
+      for _ in 0..<scale {
+        if value % 10 != 0 { return .failure(.notWhole) }
+        value /= 10
+      }
+    }
+    guard value <= Int128(Int64.max) else { return .failure(.tooLarge) }
+    return .success(Int64(value))
+  }
+
+  /// `self * factor` as the nearest `Double` (for rates, which the engine keeps as `Double`).
+  func double(times factor: Int64) -> Double {
+    var value = Double(mantissa) * Double(factor)
+    if scale > 0 {
+      for _ in 0..<scale { value /= 10 }
+    } else {
+      for _ in 0..<(-scale) { value *= 10 }
+    }
+    return value
+  }
+
+  enum Failure: Error {
+    case tooLarge, notWhole
+  }
+}

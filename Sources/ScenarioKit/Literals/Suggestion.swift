@@ -1,0 +1,50 @@
+/// "Did you mean" suggestions for misspelt keys, actions, enum values and names.
+public enum Suggestion {
+  /// The candidate closest to `word`, if it is close enough to be a likely typo: the same
+  /// letters in another case, or within an edit distance of about a third of the word.
+  /// Ties go to the earlier candidate, so suggestions are deterministic.
+  /// Only the first `maxCandidates` are compared, and candidates whose length alone rules them
+  /// out are skipped, so a file with thousands of names still validates quickly.
+  public static func didYouMean(_ word: String, among candidates: [String]) -> String? {
+    guard !word.isEmpty else { return nil }
+    let lowered = word.lowercased()
+    if let sameLetters = candidates.first(where: { $0.lowercased() == lowered }) { return sameLetters }
+    var best: (String, Int)?
+    let length = word.count
+    for candidate in candidates.prefix(maxCandidates) where abs(candidate.count - length) <= 3 {
+      let d = distance(lowered, candidate.lowercased())
+      if d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    guard let (candidate, d) = best else { return nil }
+    let allowed = max(1, min(3, max(word.count, candidate.count) / 3))
+    return d <= allowed ? candidate : nil
+  }
+
+  static let maxCandidates = 1_000
+
+  /// Edit distance counting an insertion, deletion, substitution or swap of two neighbouring
+  /// characters as one edit (optimal string alignment), by Unicode scalars: `hodl` is one
+  /// edit from `hold`, as a typist would expect.
+  /// - Complexity: O(m x n) time, O(n) memory.
+  public static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars)
+    let b = Array(b.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previous2[j - 2] + 1)
+        }
+      }
+      (previous2, previous, current) = (previous, current, previous2)
+    }
+    return previous[b.count]
+  }
+}

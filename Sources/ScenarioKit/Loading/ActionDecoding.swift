@@ -1,0 +1,148 @@
+import SimKernel
+import TransferEngine
+
+/// The actions a timeline entry or a reaction can `do`.
+enum ActionName: String, CaseIterable {
+  case launch, background, terminate, forceQuit, reboot
+  case download, upload, cancel, resumeFromData, getAllTasks, invalidate
+
+  /// Actions of the app itself, the only ones a reaction may perform.
+  static let appActions: [ActionName] = [
+    .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate,
+  ]
+}
+
+/// Where an action is written, which decides what it may do and whether `{n}` is allowed.
+enum ActionPlace {
+  /// A timeline entry: user, system and app actions.
+  case timeline
+  /// A reaction's `do` list: app actions only, run in response to a delegate callback.
+  case reaction
+}
+
+/// Reading one action object (`{"do": "download", "session": ..., ...}`).
+enum ActionDecoding {
+  static func action(_ r: inout ObjectReader, place: ActionPlace) -> TimelineAction? {
+    let allowed = place == .timeline ? ActionName.allCases.filter { $0 != .reboot } : ActionName.appActions
+    let names = allowed.map(\.rawValue)
+    let path = JSONPath.member(r.path, "do")
+    guard let value = r.raw("do") else {
+      r.context.report(
+        .missingKey, r.path, at: r.value.position,
+        "missing required key 'do' (one of \(names.joined(separator: ", ")))")
+      r.acceptAll()
+      return nil
+    }
+    guard let text = value.string else {
+      r.context.wrongType(path, value, expected: "an action, one of \(names.joined(separator: ", "))")
+      r.acceptAll()
+      return nil
+    }
+    guard let name = ActionName(rawValue: text) else {
+      let hint = Suggestion.didYouMean(text, among: names).map { "did you mean '\($0)'?" }
+      r.context.invalid(
+        path, value, "unknown action '\(text)'; \(hint ?? "expected one of \(names.joined(separator: ", "))")"
+      )
+      r.acceptAll()
+      return nil
+    }
+    if name == .reboot {
+      r.context.report(
+        .unsupported, path, at: value.position,
+        "action 'reboot' is not supported in version 1 of the scenario format")
+      r.acceptAll()
+      return nil
+    }
+    if place == .reaction && !ActionName.appActions.contains(name) {
+      r.context.invalid(
+        path, value,
+        "'\(text)' is an action of the user or the system; a reaction can only do \(names.joined(separator: ", "))"
+      )
+      r.acceptAll()
+      return nil
+    }
+    switch name {
+    case .launch: return .launch
+    case .background: return .background
+    case .terminate: return .terminate
+    case .forceQuit: return .forceQuit
+    case .reboot: return nil
+    case .download: return request(&r, place: place).map { .app(.download($0)) }
+    case .upload:
+      let request = request(&r, place: place)
+      let from: UploadSource? = r.required("from", .enumeration("upload source"))
+      let size = r.required("size", .size)
+      guard let request, let from, let size else { return nil }
+      return .app(.upload(request, from: from, size: size))
+    case .cancel:
+      let task = r.reference("task", .name("a task name"), into: \.tasks)
+      let resumeData = r.optional("produceResumeData", .bool)
+      guard let task else { return nil }
+      return .app(.cancel(task: task, produceResumeData: resumeData ?? false))
+    case .resumeFromData:
+      let task = r.reference("task", .name("a task name"), into: \.tasks)
+      let newName = createdName(&r, place: place)
+      guard let task, let newName else { return nil }
+      return .app(.resumeFromData(task: task, name: newName))
+    case .getAllTasks:
+      return r.reference("session", .name("a session identifier"), into: \.sessions).map {
+        .app(.getAllTasks(session: $0))
+      }
+    case .invalidate:
+      let session = r.reference("session", .name("a session identifier"), into: \.sessions)
+      let cancelTasks = r.required("cancelTasks", .bool)
+      guard let session, let cancelTasks else { return nil }
+      return .app(.invalidate(session: session, cancelTasks: cancelTasks))
+    }
+  }
+
+  /// The fields `download` and `upload` share.
+  private static func request(_ r: inout ObjectReader, place: ActionPlace) -> TaskRequest? {
+    let session = r.reference("session", .name("a session identifier"), into: \.sessions)
+    let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
+    let name = createdName(&r, place: place)
+    let earliestBegin = r.optional("earliestBegin", .instantOrRelative)
+    let expectsToSend = r.optional("expectsToSend", .size)
+    let expectsToReceive = r.optional("expectsToReceive", .size)
+    let description = r.optional("description", .string)
+    let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
+    if place == .timeline, let url, url.contains("{n}"), let v = r.raw("url") {
+      r.context.invalid(
+        JSONPath.member(r.path, "url"), v,
+        "'{n}' numbers the tasks of a reaction; a timeline URL must be literal")
+    }
+    guard let session, let url, let name else { return nil }
+    return TaskRequest(
+      session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
+      expectsToReceive: expectsToReceive, description: description, priority: priority)
+  }
+
+  /// The `name` of a task the action creates; `{n}` is allowed only in reactions.
+  private static func createdName(_ r: inout ObjectReader, place: ActionPlace) -> String? {
+    guard let name = r.required("name", .name("a task name")) else { return nil }
+    if place == .timeline && name.contains("{n}"), let v = r.raw("name") {
+      r.context.invalid(
+        JSONPath.member(r.path, "name"), v,
+        "'{n}' numbers the tasks of a reaction; a timeline task needs a literal name")
+      return nil
+    }
+    r.context.references.createdTasks.append(name)
+    return name
+  }
+}
+
+extension ValueType where T == [TimelineEntry] {
+  /// `timeline`: entries sorted by time, file order for equal times, each keeping its original path.
+  static var timeline: ValueType<[TimelineEntry]> {
+    .objects("a timeline entry like {\"at\": \"1m\", \"do\": \"launch\"}") { r in
+      let at = r.required("at", .instant)
+      if let at, let v = r.raw("at") {
+        r.context.references.timelineInstants.append(
+          (at, .init(name: "", path: JSONPath.member(r.path, "at"), position: v.position)))
+      }
+      let action = ActionDecoding.action(&r, place: .timeline)
+      guard let at, let action else { return nil }
+      return TimelineEntry(at: at, action: action, path: r.path)
+    }
+  }
+}

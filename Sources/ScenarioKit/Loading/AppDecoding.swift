@@ -1,0 +1,83 @@
+import SimKernel
+import TransferEngine
+
+/// `app`: the sessions the app creates and how the scripted app behaves.
+extension ValueType where T == AppSpec {
+  static var app: ValueType<AppSpec> {
+    .object("an object with sessions and behavior") { r in
+      let sessions = r.optional(
+        "sessions",
+        .objects("a session like {\"identifier\": \"MySession\", \"kind\": \"background\"}", session))
+      let behavior = r.optional("behavior", .behavior)
+      return AppSpec(sessions: sessions ?? [], behavior: behavior ?? AppBehavior())
+    }
+  }
+
+  /// One entry of `app.sessions`, in `URLSessionConfiguration`'s terms. Duplicate identifiers
+  /// are allowed here: creating a second live session is an app bug the engine lints.
+  private static func session(_ r: inout ObjectReader) -> SessionConfiguration? {
+    let identifier = r.required("identifier", .name("a session identifier"))
+    if let identifier { r.context.references.declaredSessions.append(identifier) }
+    let kind: SessionConfiguration.Kind? = r.optional("kind", .enumeration("session kind"))
+    let discretionary = r.optional("discretionary", .bool)
+    let sendsLaunchEvents = r.optional("sendsLaunchEvents", .bool)
+    let cellular = r.optional("allowsCellularAccess", .bool)
+    let expensive = r.optional("allowsExpensiveNetworkAccess", .bool)
+    let constrained = r.optional("allowsConstrainedNetworkAccess", .bool)
+    let requestTimeout = r.optional("timeoutForRequest", .duration)
+    let resourceTimeout = r.optional("timeoutForResource", .duration)
+    let connections = r.optional(
+      "httpMaximumConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"))
+    let waits = r.optional("waitsForConnectivity", .bool)
+    guard let identifier else { return nil }
+    let d = SessionConfiguration(identifier: identifier, kind: kind ?? .background)
+    return SessionConfiguration(
+      identifier: identifier, kind: d.kind, isDiscretionary: discretionary ?? d.isDiscretionary,
+      sessionSendsLaunchEvents: sendsLaunchEvents ?? d.sessionSendsLaunchEvents,
+      allowsCellularAccess: cellular ?? d.allowsCellularAccess,
+      allowsExpensiveNetworkAccess: expensive ?? d.allowsExpensiveNetworkAccess,
+      allowsConstrainedNetworkAccess: constrained ?? d.allowsConstrainedNetworkAccess,
+      timeoutIntervalForRequest: requestTimeout ?? d.timeoutIntervalForRequest,
+      timeoutIntervalForResource: resourceTimeout ?? d.timeoutIntervalForResource,
+      httpMaximumConnectionsPerHost: connections, waitsForConnectivity: waits ?? d.waitsForConnectivity)
+  }
+}
+
+extension ValueType where T == AppBehavior {
+  /// `app.behavior`: what the scripted app does right or wrong, and its `on` reactions.
+  static var behavior: ValueType<AppBehavior> {
+    .object("an object describing the app's behavior") { r in
+      let d = AppBehavior()
+      let recreates = r.optional("recreatesSessionsOnLaunch", .bool)
+      let stores = r.optional("storesCompletionHandler", .bool)
+      let calls: AppBehavior.CompletionHandlerTiming? = r.optional(
+        "callsCompletionHandler", .enumeration("timing"))
+      let moves = r.optional("movesDownloadedFile", .bool)
+      let reactions = r.optional(
+        "on", .objects("a reaction like {\"event\": \"didComplete\", \"do\": [...]}", reaction))
+      return AppBehavior(
+        recreatesSessionsOnLaunch: recreates ?? d.recreatesSessionsOnLaunch,
+        storesCompletionHandler: stores ?? d.storesCompletionHandler,
+        callsCompletionHandler: calls ?? d.callsCompletionHandler,
+        movesDownloadedFile: moves ?? d.movesDownloadedFile,
+        reactions: reactions ?? [])
+    }
+  }
+
+  /// `{"event": "didFinishDownloading", "task": "chapter-*", "do": [ ...app actions... ]}`.
+  private static func reaction(_ r: inout ObjectReader) -> Reaction? {
+    let event: Reaction.Event? = r.required("event", .enumeration("event"))
+    let task = r.optional("task", .name("a task name pattern"))
+    let actions = r.required(
+      "do",
+      .objects("an app action like {\"do\": \"download\", ...}") { a in
+        ActionDecoding.action(&a, place: .reaction)
+      })
+    guard let event, let actions else { return nil }
+    let appActions = actions.compactMap { action -> AppAction? in
+      if case .app(let a) = action { return a }
+      return nil
+    }
+    return Reaction(event: event, task: task, actions: appActions, path: r.path)
+  }
+}

@@ -1,0 +1,76 @@
+import SimKernel
+import TransferEngine
+
+/// `device`: network and power as step functions, and Background App Refresh.
+extension ValueType where T == DeviceModel {
+  static var device: ValueType<DeviceModel> {
+    .object("an object with network, power and backgroundAppRefresh") { r in
+      let network = r.optional(
+        "network", .objects("a network step like {\"at\": \"0s\", \"interface\": \"wifi\"}", networkStep))
+      let power = r.optional("power", .array(.powerEntry)).map(carryPowerForward)
+      let refresh = r.optional("backgroundAppRefresh", .bool)
+      let defaults = DeviceModel.wifi
+      return DeviceModel(
+        network: network.map(sortedSteps) ?? defaults.network, power: power ?? defaults.power,
+        backgroundAppRefresh: refresh ?? defaults.backgroundAppRefresh)
+    }
+  }
+
+  /// One network entry; omitted rates and latency take the interface's defaults (`NetworkState.init`).
+  private static func networkStep(_ r: inout ObjectReader) -> Step<NetworkState>? {
+    let at = r.required("at", .instant)
+    let interface: InterfaceKind? = r.required("interface", .enumeration("interface"))
+    let down = r.optional("down", .rate)
+    let up = r.optional("up", .rate)
+    let latency = r.optional("latency", .duration)
+    let expensive = r.optional("expensive", .bool)
+    let constrained = r.optional("constrained", .bool)
+    guard let at, let interface else { return nil }
+    let state = NetworkState(
+      interface: interface, down: down, up: up, latency: latency, expensive: expensive,
+      constrained: constrained ?? false)
+    return Step(at: at, state)
+  }
+
+  /// Power entries in time order, each omitted field carrying the previous entry's value
+  /// (the first entry's omitted fields take `PowerState()`'s).
+  private static func carryPowerForward(_ entries: [PowerEntry]) -> [Step<PowerState>] {
+    var current = PowerState()
+    var steps: [Step<PowerState>] = []
+    for entry in entries.enumerated().sorted(by: { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) })
+    {
+      let e = entry.element
+      current = PowerState(
+        charging: e.charging ?? current.charging, battery: e.battery ?? current.battery,
+        lowPowerMode: e.lowPowerMode ?? current.lowPowerMode)
+      steps.append(Step(at: e.at, current))
+    }
+    return steps
+  }
+
+  /// Steps in time order, file order for equal times (the later entry then wins).
+  static func sortedSteps<V>(_ steps: [Step<V>]) -> [Step<V>] {
+    steps.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+  }
+}
+
+/// A power entry as written, before omitted fields are filled from the previous entry.
+struct PowerEntry {
+  var at: SimTime
+  var charging: Bool?
+  var battery: Double?
+  var lowPowerMode: Bool?
+}
+
+extension ValueType where T == PowerEntry {
+  static var powerEntry: ValueType<PowerEntry> {
+    .object("a power step like {\"at\": \"0s\", \"charging\": false, \"battery\": 0.62}") { r in
+      let at = r.required("at", .instant)
+      let charging = r.optional("charging", .bool)
+      let battery = r.optional("battery", .number(0...1, "a battery level from 0 to 1"))
+      let lowPowerMode = r.optional("lowPowerMode", .bool)
+      guard let at else { return nil }
+      return PowerEntry(at: at, charging: charging, battery: battery, lowPowerMode: lowPowerMode)
+    }
+  }
+}

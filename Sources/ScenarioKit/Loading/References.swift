@@ -1,0 +1,118 @@
+import SimKernel
+import TransferEngine
+
+/// Names, sessions and URLs that actions and expectations refer to, gathered while decoding
+/// and checked once the whole file is read (a reference may come before its declaration).
+struct References {
+  /// One use of a name, with where it was written.
+  struct Use {
+    var name: String
+    var path: String
+    var position: JSONPosition
+  }
+
+  /// Session identifiers of `app.sessions`, recorded even when another field of the entry is wrong.
+  var declaredSessions: [String] = []
+  /// URLs of `server.resources`, recorded even when another field of the entry is wrong.
+  var declaredResources: [SimURL] = []
+  /// `session` of every action.
+  var sessions: [Use] = []
+  /// `task` of `cancel`, `resumeFromData` and expectations.
+  var tasks: [Use] = []
+  /// `url` of `download` and `upload`.
+  var urls: [Use] = []
+  /// Names given to tasks by `download`, `upload` and `resumeFromData`; may hold `{n}`.
+  var createdTasks: [String] = []
+  /// URLs of server changes and faults, which must be resources.
+  var resourceUses: [(SimURL, String, JSONPosition)] = []
+  /// Hosts of server faults, which must serve some resource.
+  var hostUses: [(String, String, JSONPosition)] = []
+  /// Timeline instants, to check them against the scenario's duration.
+  var timelineInstants: [(SimTime, Use)] = []
+
+  /// Reports every reference to something the scenario does not declare.
+  func check(duration: SimDuration, context: DecodeContext) {
+    let declared = declaredSessions
+    let resources = declaredResources
+    let declaredSet = Set(declared)
+    for use in sessions where !declaredSet.contains(use.name) {
+      let hint =
+        context.suggest(use.name, among: declared).map { "did you mean '\($0)'?" }
+        ?? (declared.isEmpty || declared.count > 10
+          ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
+      context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
+    }
+    let literalNames = createdTasks.filter { !$0.contains("{n}") }
+    let literalSet = Set(literalNames)
+    let patterns = createdTasks.filter { $0.contains("{n}") }
+    for use in tasks
+    where !literalSet.contains(use.name)
+      && !patterns.contains(where: { References.name(use.name, matches: $0) })
+    {
+      let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
+      context.report(
+        .reference, use.path, at: use.position,
+        "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
+    }
+    let urlStrings = resources.map(\.string)
+    let urlSet = Set(urlStrings)
+    for use in urls where !use.name.contains("{n}") {
+      guard let url = SimURL(use.name) else {
+        context.report(
+          .value, use.path, at: use.position,
+          "'\(use.name)' is not a URL; expected a URL like \"https://example.com/file.zip\"")
+        continue
+      }
+      guard url.isHTTP else {
+        context.report(
+          .value, use.path, at: use.position,
+          "'\(use.name)' is not an http or https URL; the system rejects other schemes when the task is created"
+        )
+        continue
+      }
+      if !urlSet.contains(url.string) {
+        let hint =
+          context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
+          ?? "add it to server.resources"
+        context.report(
+          .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
+      }
+    }
+    let resourceSet = Set(resources)
+    for (url, path, position) in resourceUses where !resourceSet.contains(url) {
+      let hint =
+        context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
+        ?? "add it to server.resources"
+      context.report(.reference, path, at: position, "no resource '\(url)' in server.resources; \(hint)")
+    }
+    var hosts: [String] = []
+    for url in resources where !hosts.contains(url.host) { hosts.append(url.host) }
+    for (host, path, position) in hostUses where !hosts.contains(host.lowercased()) {
+      let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
+      context.report(
+        .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
+    }
+    for (time, use) in timelineInstants where time.sinceStart > duration {
+      context.report(
+        .value, use.path, at: use.position,
+        "\(time) is after the scenario's duration (\(duration)); the entry would never run")
+    }
+  }
+
+  /// Whether a referenced name fits a created one, where `{n}` in either stands for a task number.
+  static func name(_ reference: String, matches created: String) -> Bool {
+    if reference == created { return true }
+    guard created.contains("{n}"), !reference.contains("{n}") else { return false }
+    let parts = created.split(separator: "{n}", omittingEmptySubsequences: false)
+    var rest = Substring(reference)
+    for (i, part) in parts.enumerated() {
+      guard rest.hasPrefix(part) else { return false }
+      rest = rest.dropFirst(part.count)
+      if i == parts.count - 1 { return rest.isEmpty }
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty else { return false }
+      rest = rest.dropFirst(digits.count)
+    }
+    return rest.isEmpty
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SimKernel
+import TransferEngine
+
+/// Reads a scenario file into a validated `Scenario`, reporting every problem at once.
+///
+/// The steps: read at most `maxFileSize` bytes, check UTF-8 and parse JSON (`JSONParser`),
+/// decode each section (collecting problems instead of stopping), then check cross-references
+/// (sessions, task names, URLs) once everything is known.
+public enum ScenarioLoader {
+  /// Largest file accepted: scenarios are hand-written and small, and refusing early keeps a
+  /// wrong argument (a log, a disk image) from taking memory and time.
+  public static let maxFileSize = 8 * 1024 * 1024
+
+  /// Loads the file at `path`; messages name the file as `path` is written.
+  public static func load(path: String) throws(ScenarioErrors) -> Scenario {
+    try load(data: try read(path: path), file: path)
+  }
+
+  /// Loads a scenario from bytes; `file` is the name messages use.
+  public static func load<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors)
+    -> Scenario
+  {
+    let root = try parse(data, file: file)
+    let context = DecodeContext(file: file)
+    let scenario = decodeScenario(root, file: file, context: context)
+    if let scenario, context.problems.isEmpty { return scenario }
+    throw ScenarioErrors(context.sortedProblems)
+  }
+
+  /// Loads a JSON object of policy knobs, as a scenario's `policy` section or the output of
+  /// `bgsim policy --defaults`; knobs left out keep their defaults.
+  public static func loadPolicy<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors)
+    -> Policy
+  {
+    let root = try parse(data, file: file)
+    let context = DecodeContext(file: file)
+    let policy = ValueType<Policy>.policy.decode(root, "policy", context)
+    if let policy, context.problems.isEmpty { return policy }
+    throw ScenarioErrors(context.sortedProblems)
+  }
+
+  private static func fileProblem(_ file: String, _ message: String) -> ScenarioErrors {
+    ScenarioErrors([ScenarioProblem(kind: .file, file: file, path: "", position: nil, message: message)])
+  }
+
+  /// Reads the file, refusing directories, unreadable files and files over the size limit
+  /// before reading them.
+  private static func read(path: String) throws(ScenarioErrors) -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw fileProblem(path, "no such file")
+    }
+    if isDirectory.boolValue { throw fileProblem(path, "is a directory; expected a scenario file (.json)") }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    if size > maxFileSize { throw tooLarge(path, size) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw fileProblem(path, "cannot be read") }
+    defer { try? handle.close() }
+    let data = (try? handle.read(upToCount: maxFileSize + 1)) ?? Data()
+    if data.count > maxFileSize { throw tooLarge(path, data.count) }
+    return data
+  }
+
+  private static func tooLarge(_ file: String, _ size: Int) -> ScenarioErrors {
+    fileProblem(
+      file, "the file is \(size) bytes; scenario files are limited to \(maxFileSize) bytes (8 MiB)")
+  }
+
+  private static func parse<Bytes: Collection<UInt8>>(_ data: Bytes, file: String) throws(ScenarioErrors)
+    -> JSONValue
+  {
+    if data.count > maxFileSize { throw tooLarge(file, data.count) }
+    do {
+      return try JSONParser.parse(Array(data))
+    } catch {
+      throw ScenarioErrors([
+        ScenarioProblem(
+          kind: .file, file: file, path: "", position: error.position, message: error.description)
+      ])
+    }
+  }
+
+  /// The top level, then the checks that need the whole file.
+  private static func decodeScenario(_ root: JSONValue, file: String, context: DecodeContext) -> Scenario? {
+    guard
+      var r = ObjectReader(root, path: "", context: context, expected: "a JSON object describing a scenario")
+    else { return nil }
+    let name = r.required("name", .name("the scenario's name"))
+    let description = r.optional("description", .string)
+    let seed = r.optional("seed", .integer(0...Int64.max, "a seed, an integer of 0 or more"))
+    let duration = r.optional("duration", .duration)
+    let device = r.optional("device", .device)
+    let server = r.optional("server", .server)
+    let policy = r.optional("policy", .policy)
+    let app = r.optional("app", .app)
+    let timeline = r.optional("timeline", .timeline)
+    let expectations = r.optional("expect", .expectations)
+    r.finish()
+
+    let defaults = Scenario(file: file, name: "")
+    let resolvedDuration = duration ?? defaults.duration
+    context.references.check(duration: resolvedDuration, context: context)
+    guard let name else { return nil }
+    let sorted = (timeline ?? []).enumerated()
+      .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    return Scenario(
+      file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
+      duration: resolvedDuration,
+      device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
+      app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [])
+  }
+}

@@ -1,0 +1,103 @@
+import SimKernel
+import TransferEngine
+
+/// One knob of `Policy` under its dotted name in the scenario format (`rateLimiter.growth`).
+///
+/// The one table below drives reading the `policy` section, printing `bgsim policy --defaults`,
+/// and setting a knob from the command line (sweeps), so the three can never disagree.
+struct PolicyKnob {
+  /// Dotted name: `rateLimiter.maxDelay`, `backgroundRunTime`.
+  let name: String
+  /// For messages: `a duration like "30s"`.
+  let expected: String
+  /// The knob's value in `policy` as JSON text.
+  let render: (Policy) -> String
+  /// Decodes `value` and stores it, or reports a problem at `path`.
+  let apply: (inout Policy, JSONValue, String, DecodeContext) -> Void
+
+  init<T>(
+    _ name: String, _ type: ValueType<T>, _ keyPath: WritableKeyPath<Policy, T>,
+    render: @escaping (T) -> String
+  ) {
+    self.name = name
+    self.expected = type.expected
+    self.render = { render($0[keyPath: keyPath]) }
+    self.apply = { policy, value, path, context in
+      if let decoded = type.decode(value, path, context) { policy[keyPath: keyPath] = decoded }
+    }
+  }
+
+  /// Every knob, in the order the format lists them.
+  static var all: [PolicyKnob] {
+    let duration: (SimDuration) -> String = { JSONText.quoted($0.formatted) }
+    let factor = ValueType<Double>.number(0...1_000, "a factor from 0 to 1000 like 2.0")
+    return [
+      PolicyKnob("rateLimiter.initialDelay", .duration, \.rateLimiter.initialDelay, render: duration),
+      PolicyKnob("rateLimiter.firstDelay", .duration, \.rateLimiter.firstDelay, render: duration),
+      PolicyKnob("rateLimiter.growth", factor, \.rateLimiter.growth, render: number),
+      PolicyKnob(
+        "rateLimiter.maxDelay", .nullable(.duration), \.rateLimiter.maxDelay,
+        render: { $0.map(duration) ?? "null" }),
+      PolicyKnob("rateLimiter.resetOnForeground", .bool, \.rateLimiter.resetOnForeground, render: bool),
+      PolicyKnob("rateLimiter.idleResetFactor", factor, \.rateLimiter.idleResetFactor, render: number),
+      PolicyKnob(
+        "discretionary.requires", .array(.enumeration("discretionary condition")), \.discretionary.requires,
+        render: { "[" + $0.map { JSONText.quoted($0.rawValue) }.joined(separator: ", ") + "]" }),
+      PolicyKnob("discretionary.avoidLowPowerMode", .bool, \.discretionary.avoidLowPowerMode, render: bool),
+      PolicyKnob("backgroundRunTime", .duration, \.backgroundRunTime, render: duration),
+      PolicyKnob("completionHandlerTimeout", .duration, \.completionHandlerTimeout, render: duration),
+      PolicyKnob(
+        "maxConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"),
+        \.maxConnectionsPerHost,
+        render: { String($0) }),
+      PolicyKnob("retry.backoff", .duration, \.retry.backoff, render: duration),
+      PolicyKnob("retry.maxBackoff", .duration, \.retry.maxBackoff, render: duration),
+    ]
+  }
+
+  static func bool(_ b: Bool) -> String { b ? "true" : "false" }
+
+  /// A real factor, always with a fraction or exponent so readers see it is not an integer.
+  static func number(_ d: Double) -> String {
+    if d == d.rounded() && abs(d) < 1e15 { return "\(Int64(d)).0" }
+    return "\(d)"
+  }
+}
+
+extension ValueType where T == Policy {
+  /// The `policy` section: any subset of the knobs, the rest keep their defaults.
+  static var policy: ValueType<Policy> {
+    .object("an object of policy knobs (see bgsim policy --defaults)") { r in
+      var policy = Policy.defaults
+      readKnobs(&r, prefix: "", into: &policy)
+      return policy
+    }
+  }
+
+  /// Reads the knobs under `prefix` from one object level, descending into groups.
+  private static func readKnobs(_ r: inout ObjectReader, prefix: String, into policy: inout Policy) {
+    let knobs = PolicyKnob.all.filter { $0.name.hasPrefix(prefix) }
+    var keys: [String] = []
+    for knob in knobs {
+      let key = String(knob.name.dropFirst(prefix.count).prefix { $0 != "." })
+      if !keys.contains(key) { keys.append(key) }
+    }
+    for key in keys {
+      let path = JSONPath.member(r.path, key)
+      guard let value = r.raw(key) else { continue }
+      if let knob = knobs.first(where: { $0.name == prefix + key }) {
+        knob.apply(&policy, value, path, r.context)
+        continue
+      }
+      let inner = knobs.filter { $0.name.hasPrefix(prefix + key + ".") }.map {
+        $0.name.split(separator: ".").last!
+      }
+      let expected = "an object with \(inner.joined(separator: ", "))"
+      guard var sub = ObjectReader(value, path: path, context: r.context, expected: expected) else {
+        continue
+      }
+      readKnobs(&sub, prefix: prefix + key + ".", into: &policy)
+      sub.finish()
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import ScenarioKit
+
+/// The arguments of one command, split into positionals, flags and options with values.
+struct ParsedArguments {
+  var positionals: [String] = []
+  var flags: Set<String> = []
+  var options: [String: String] = [:]
+}
+
+/// A small, strict scanner for `--flag`, `--option VALUE`, `--option=VALUE` and `--`.
+///
+/// Hand-written because the package has no dependencies; strictness (unknown or repeated
+/// options are errors) keeps a typo from silently changing a run.
+struct ArgumentScanner {
+  let command: Command
+
+  func scan(_ arguments: [String]) throws(CommandLineError) -> ParsedArguments {
+    var result = ParsedArguments()
+    var i = 0
+    var optionsEnded = false
+    while i < arguments.count {
+      let argument = arguments[i]
+      i += 1
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+        result.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let eq = argument.firstIndex(of: "=") {
+        name = String(argument[..<eq])
+        inlineValue = String(argument[argument.index(after: eq)...])
+      }
+      if command.flags.contains(name) {
+        if inlineValue != nil { throw usage("option '\(name)' takes no value") }
+        if !result.flags.insert(name).inserted { throw usage("option '\(name)' given twice") }
+      } else if command.options.contains(where: { $0.name == name }) {
+        if result.options[name] != nil { throw usage("option '\(name)' given twice") }
+        if let inlineValue {
+          result.options[name] = inlineValue
+        } else if i < arguments.count {
+          result.options[name] = arguments[i]
+          i += 1
+        } else {
+          throw usage("option '\(name)' needs a value")
+        }
+      } else {
+        let known = command.flags + command.options.map(\.name)
+        let hint = Suggestion.didYouMean(name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        throw usage("unknown option '\(name)' for 'bgsim \(command.name)'\(hint)")
+      }
+    }
+    return result
+  }
+
+  private func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
+}

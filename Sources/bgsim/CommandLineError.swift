@@ -1,0 +1,36 @@
+import ScenarioKit
+
+/// Everything that can stop a command before it has done its work.
+enum CommandLineError: Error {
+  /// Wrong arguments; printed with the usage line of the command named (nil: the tool itself).
+  case usage(String, command: String?)
+  /// A scenario that failed validation.
+  case invalidScenario(ScenarioErrors)
+  /// Asked for something this build does not have yet (a benchmark workload).
+  case unavailable(String)
+}
+
+/// Turns any `CommandLineError` into its message on standard error and its exit code: the one
+/// place that decides how failures look.
+enum ErrorRenderer {
+  static func report(_ error: CommandLineError) -> Int32 {
+    switch error {
+    case .usage(let message, let command):
+      Console.error("bgsim: \(message)")
+      if let command = command.flatMap(CommandTable.named) {
+        Console.error("usage: \(command.synopsis)")
+        Console.error("See 'bgsim \(command.name) --help'.")
+      } else {
+        Console.error("usage: \(Usage.synopsis)")
+        Console.error("See 'bgsim --help'.")
+      }
+      return ExitCode.invalidInput
+    case .invalidScenario(let errors):
+      for line in errors.lines { Console.error(line) }
+      return ScenarioErrors.exitCode
+    case .unavailable(let message):
+      Console.error("bgsim: \(message)")
+      return ExitCode.invalidInput
+    }
+  }
+}

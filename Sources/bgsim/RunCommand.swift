@@ -1,0 +1,55 @@
+import ScenarioKit
+
+/// `bgsim run FILE [--trace-out F] [--seed N] [--quiet]`: load and validate, then simulate.
+enum RunCommand {
+  static var command: Command {
+    Command(
+      name: "run", synopsis: "bgsim run FILE [--trace-out F] [--seed N] [--quiet]",
+      summary: "Run one scenario: print its timeline and whether its expectations hold.",
+      details: """
+        Arguments:
+          FILE             the scenario, a JSON file (see scenario-format.md)
+
+        Options:
+          --trace-out F    also write the trace to F as JSON Lines, one event a line
+          --seed N         use seed N instead of the scenario's own (an integer of 0 or more)
+          --quiet          print only the expectation results
+          -h, --help       show this help
+
+        Exit codes: 0 all expectations hold, 1 one failed, 2 invalid scenario or usage.
+        """,
+      flags: ["--quiet"],
+      options: [.init(name: "--trace-out", valueName: "F"), .init(name: "--seed", valueName: "N")],
+      run: run)
+  }
+
+  static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
+    guard arguments.positionals.count == 1, let file = arguments.positionals.first else {
+      let problem =
+        arguments.positionals.isEmpty
+        ? "missing the scenario FILE" : "expected one scenario FILE, found \(arguments.positionals.count)"
+      throw .usage(problem, command: command.name)
+    }
+    var seed: UInt64?
+    if let text = arguments.options["--seed"] {
+      guard let value = UInt64(text) else {
+        throw .usage("--seed expects an integer of 0 or more, found '\(text)'", command: command.name)
+      }
+      seed = value
+    }
+    if let traceOut = arguments.options["--trace-out"], traceOut.isEmpty {
+      throw .usage("--trace-out needs a file name", command: command.name)
+    }
+    var scenario: Scenario
+    do {
+      scenario = try ScenarioLoader.load(path: file)
+    } catch {
+      throw .invalidScenario(error)
+    }
+    if let seed { scenario.seed = seed }
+    let options = RunOptions(
+      file: file, traceOut: arguments.options["--trace-out"], seed: seed,
+      quiet: arguments.flags.contains("--quiet"))
+    return simulateLoadedScenario(scenario, options: options)
+  }
+}

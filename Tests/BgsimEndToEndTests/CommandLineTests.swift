@@ -1,0 +1,109 @@
+import Foundation
+import ScenarioKit
+import Testing
+import TransferEngine
+
+/// The command line itself: help, version, usage errors, `policy`, `bench`, valid files.
+@Suite struct CommandLineTests {
+  private func run(_ arguments: String...) throws -> BgsimResult {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    return try sandbox.run(arguments)
+  }
+
+  @Test func fullScenarioValidates() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("Scenarios/full.json", EndToEndFixtures.fullScenario)
+    let result = try sandbox.run(["validate", "Scenarios/full.json"])
+    #expect(result.stdout == "Scenarios/full.json: ok\n")
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+  }
+
+  @Test func policyDefaultsParseBackToTheDefaults() throws {
+    let result = try run("policy", "--defaults")
+    #expect(result.status == 0)
+    #expect(try ScenarioLoader.loadPolicy(data: Array(result.stdout.utf8), file: "stdout") == Policy.defaults)
+    #expect(result.stdout == PolicyJSON.render(.defaults) + "\n")
+  }
+
+  @Test func versionAndHelp() throws {
+    #expect(try run("--version").stdout == "bgsim 0.1.0 (scenario format version 1)\n")
+    let help = try run("--help")
+    #expect(help.status == 0 && help.stdout.hasPrefix("usage: bgsim <command> [options]\n"))
+    for command in ["run", "validate", "policy", "bench"] {
+      let result = try run(command, "-h")
+      #expect(result.status == 0)
+      #expect(result.stdout.hasPrefix("usage: bgsim \(command)"))
+      #expect(try run("help", command).stdout == result.stdout)
+    }
+  }
+
+  @Test(arguments: [
+    (
+      ["rn", "x.json"],
+      "bgsim: unknown command 'rn'; did you mean 'run'?\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"
+    ),
+    (
+      ["--verbose"],
+      "bgsim: unknown option '--verbose'\nusage: bgsim <command> [options]\nSee 'bgsim --help'.\n"
+    ),
+    (
+      ["run", "x.json", "--sed", "3"],
+      "bgsim: unknown option '--sed' for 'bgsim run'; did you mean '--seed'?\n"
+        + "usage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\nSee 'bgsim run --help'.\n"
+    ),
+    (
+      ["run"],
+      "bgsim: missing the scenario FILE\nusage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\n"
+        + "See 'bgsim run --help'.\n"
+    ),
+    (
+      ["run", "x.json", "--seed", "-1"],
+      "bgsim: --seed expects an integer of 0 or more, found '-1'\n"
+        + "usage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\nSee 'bgsim run --help'.\n"
+    ),
+    (
+      ["run", "x.json", "--trace-out"],
+      "bgsim: option '--trace-out' needs a value\nusage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\n"
+        + "See 'bgsim run --help'.\n"
+    ),
+    (
+      ["run", "a.json", "b.json"],
+      "bgsim: expected one scenario FILE, found 2\nusage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\n"
+        + "See 'bgsim run --help'.\n"
+    ),
+    (["run", "missing.json"], "missing.json: no such file\n"),
+    (
+      ["validate"],
+      "bgsim: missing the scenario FILE to validate\nusage: bgsim validate FILE...\nSee 'bgsim validate --help'.\n"
+    ),
+    (
+      ["policy"],
+      "bgsim: missing --defaults (the only form of 'policy' in this version)\nusage: bgsim policy --defaults\n"
+        + "See 'bgsim policy --help'.\n"
+    ),
+    (["bench", "fleet"], "bgsim: workload 'fleet' is not available yet; available: hold\n"),
+    (["bench", "share", "1000"], "bgsim: workload 'share' is not available yet; available: hold\n"),
+    (
+      ["bench", "hodl"],
+      "bgsim: unknown workload 'hodl'; did you mean 'hold'?\n"
+        + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
+  ])
+  func usageErrorsExitWithTwo(arguments: [String], stderr: String) throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    let result = try sandbox.run(arguments)
+    #expect(result.stderr == stderr)
+    #expect(result.stdout == "")
+    #expect(result.status == 2)
+  }
+
+  @Test func noArgumentsPrintsHelpAndFails() throws {
+    let result = try run()
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("usage: bgsim <command> [options]\n"))
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+/// One invalid scenario file and the exact messages `bgsim` must print for it.
+struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
+  var name: String
+  var file = "s.json"
+  var content: [UInt8]
+  /// The full standard error, line by line.
+  var messages: [String]
+
+  init(_ name: String, file: String = "s.json", _ text: String, _ messages: String...) {
+    self.init(name, file: file, bytes: Array(text.utf8), messages)
+  }
+
+  init(_ name: String, file: String = "s.json", bytes: [UInt8], _ messages: [String]) {
+    self.name = name
+    self.file = file
+    self.content = bytes
+    self.messages = messages
+  }
+
+  var testDescription: String { name }
+}
+
+/// Invalid scenarios run through the built binary: exact text, exit code 2, never a crash.
+@Suite struct InvalidScenarioTests {
+  /// A session and a resource most cases can refer to.
+  static let app = #""app": {"sessions": [{"identifier": "MySession"}]}"#
+  static let server = #""server": {"resources": [{"url": "https://example.com/book.zip", "size": "5MB"}]}"#
+
+  static let cases: [InvalidScenarioCase] = [
+    .init(
+      "wrong type", #"{"name": "x", "seed": "42"}"#,
+      #"s.json: seed: expected a seed, an integer of 0 or more, found the string "42""#),
+    .init(
+      "missing key", #"{"description": "no name"}"#,
+      "s.json: missing required key 'name' (the scenario's name, a non-empty string)"),
+    .init(
+      "missing key in a list entry", #"{"name": "x", "device": {"network": [{"at": "0s"}]}}"#,
+      "s.json: device.network[0]: missing required key 'interface' (one of wifi, cellular, wired, none)"),
+    .init(
+      "unknown key", #"{"name": "x", "duraton": "1h"}"#,
+      "s.json: unknown key 'duraton'; did you mean 'duration'?"),
+    .init(
+      "unknown key without suggestion", #"{"name": "x", "device": {"network": [], "colour": "red"}}"#,
+      "s.json: device: unknown key 'colour'; expected network, power, backgroundAppRefresh "
+        + #"(keys starting with "x-" are ignored)"#),
+    .init(
+      "negative duration", #"{"name": "x", "duration": "-1h"}"#,
+      #"s.json: duration: negative duration "-1h"; a duration must be 0 or more"#),
+    .init(
+      "unknown unit", #"{"name": "x", "duration": "2hours"}"#,
+      #"s.json: duration: unknown unit 'hours' in duration "2hours"; units are ns, us, ms, s, m, h, d"#),
+    .init(
+      "unknown action", file: "Scenarios/x.json",
+      #"{"name": "x", "timeline": [{"at": "0s", "do": "launch"}, {"at": "1m", "do": "background"},"#
+        + #"{"at": "2m", "do": "launch"}, {"at": "3m", "do": "background"}, {"at": "4m", "do": "forcequit"}]}"#,
+      "Scenarios/x.json: timeline[4].do: unknown action 'forcequit'; did you mean 'forceQuit'?"),
+    .init(
+      "ftp URL",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+        + #""session": "MySession", "url": "ftp://example.com/book.zip", "name": "book"}]}"#,
+      "s.json: timeline[0].url: 'ftp://example.com/book.zip' is not an http or https URL; "
+        + "the system rejects other schemes when the task is created"),
+    .init(
+      "URL not on the server",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+        + #""session": "MySession", "url": "https://example.com/bok.zip", "name": "book"}]}"#,
+      "s.json: timeline[0].url: no resource 'https://example.com/bok.zip' in server.resources; "
+        + "did you mean 'https://example.com/book.zip'?"),
+    .init(
+      "malformed JSON", "{\n  \"name\": \"x\",\n  \"seed\": 1\n  \"duration\": \"1h\"\n}\n",
+      #"s.json: expected ',' or '}' after object member, found '"' at line 4, column 3"#),
+    .init("empty file", "", "s.json: the file is empty; expected a JSON object describing a scenario"),
+    .init(
+      "non-UTF-8 bytes", bytes: Array(#"{"name": "caf"#.utf8) + [0xE9] + Array(#""}"#.utf8),
+      ["s.json: the file is not valid UTF-8: byte 0xE9 at byte offset 13; save it as UTF-8"]),
+    .init(
+      "10 MB file",
+      bytes: Array(#"{"name": "big", "description": ""#.utf8)
+        + [UInt8](repeating: 0x61, count: 10 * 1024 * 1024)
+        + Array(#""}"#.utf8),
+      ["s.json: the file is 10485794 bytes; scenario files are limited to 8388608 bytes (8 MiB)"]),
+    .init(
+      "arrays nested 100,000 deep",
+      bytes: [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+        + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000),
+      [
+        "s.json: arrays and objects nested more than 128 deep at line 1, column 129; "
+          + "a scenario never needs that many levels"
+      ]),
+    .init(
+      "unknown session",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+        + #""session": "Mysession", "url": "https://example.com/book.zip", "name": "book"}]}"#,
+      "s.json: timeline[0].session: unknown session 'Mysession'; did you mean 'MySession'?"),
+    .init(
+      "unknown task in expect",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+        + #""session": "MySession", "url": "https://example.com/book.zip", "name": "book"}], "#
+        + #""expect": [{"task": "bok", "state": "completed"}]}"#,
+      "s.json: expect[0].task: no download, upload or resumeFromData creates a task named 'bok'; did you mean 'book'?"
+    ),
+    .init(
+      "unknown task in cancel", #"{"name": "x", "timeline": [{"at": "0s", "do": "cancel", "task": "book"}]}"#,
+      "s.json: timeline[0].task: no download, upload or resumeFromData creates a task named 'book'"),
+    .init(
+      "reboot", #"{"name": "x", "timeline": [{"at": "1h", "do": "reboot"}]}"#,
+      "s.json: timeline[0].do: action 'reboot' is not supported in version 1 of the scenario format"),
+    .init(
+      "multiple problems at once",
+      """
+      {
+        "name": "x",
+        "duration": "1 day",
+        "device": {"network": [{"at": "0s", "interface": "wifii", "down": 50}]},
+        \(app),
+        "timeline": [
+          {"at": "+5s", "do": "launch"},
+          {"at": "1m", "do": "getAllTasks", "session": "Other"}
+        ],
+        "expect": [{"app": "wakes", "equals": 1.5}]
+      }
+      """,
+      #"s.json: duration: duration "1 day" contains spaces; write it without them, like "30s""#,
+      "s.json: device.network[0].interface: unknown interface 'wifii'; did you mean 'wifi'?",
+      #"s.json: device.network[0].down: expected a rate like "20Mbps", "500kbps" or "2MB/s", found the number 50; "#
+        + #"write the unit in a string, such as "50Mbps""#,
+      #"s.json: timeline[0].at: relative instant "+5s" is not allowed here; write a time since the scenario's start "#
+        + #"such as "5s" (only earliestBegin accepts "+...")"#,
+      "s.json: timeline[1].session: unknown session 'Other'; declared sessions are MySession",
+      "s.json: expect[0].equals: expected a count of 0 or more, found the number 1.5"),
+  ]
+
+  @Test(arguments: cases)
+  func validateReportsExactly(_ c: InvalidScenarioCase) throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write(c.file, c.content)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = try sandbox.run(["validate", c.file])
+    #expect(clock.now - start < .seconds(10), "bad input must fail fast, never hang")
+    #expect(result.stderr == c.messages.map { $0 + "\n" }.joined())
+    #expect(result.stdout == "")
+    #expect(result.status == 2)
+  }
+
+  @Test(
+    arguments: cases.filter {
+      ["unknown action", "malformed JSON", "reboot", "multiple problems at once"].contains($0.name)
+    })
+  func runReportsTheSameAndDoesNotRun(_ c: InvalidScenarioCase) throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write(c.file, c.content)
+    let result = try sandbox.run(["run", c.file, "--quiet"])
+    #expect(result.stderr == c.messages.map { $0 + "\n" }.joined())
+    #expect(result.status == 2)
+  }
+
+  @Test func validateChecksEveryFileAndReportsEach() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("good.json", EndToEndFixtures.fullScenario)
+    try sandbox.write("bad.json", #"{"name": ""}"#)
+    let result = try sandbox.run(["validate", "good.json", "bad.json", "missing.json"])
+    #expect(result.stdout == "good.json: ok\n")
+    #expect(
+      result.stderr == "bad.json: name: the scenario's name must not be empty\nmissing.json: no such file\n")
+    #expect(result.status == 2)
+  }
+}

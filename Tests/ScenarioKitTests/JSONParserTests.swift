@@ -1,0 +1,113 @@
+import ScenarioKit
+import Testing
+
+/// The parser's contract: positions, key order, integers apart from floats, and clear errors.
+@Suite struct JSONParserTests {
+  private func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    try JSONParser.parse(Array(text.utf8))
+  }
+
+  @Test func keepsKeyOrderAndPositions() throws {
+    let value = try parse("{\n  \"b\": 1,\n  \"a\": [true, null, \"x\"]\n}")
+    let members = try #require(value.members)
+    #expect(members.map(\.key) == ["b", "a"])
+    #expect(members[0].keyPosition == JSONPosition(line: 2, column: 3))
+    #expect(members[1].value.position == JSONPosition(line: 3, column: 8))
+    #expect(members[1].value.array?[2].position == JSONPosition(line: 3, column: 21))
+    #expect(value.position == JSONPosition(line: 1, column: 1))
+  }
+
+  @Test func columnsCountCharactersNotBytes() throws {
+    let value = try parse("{\"é\": \"ü\", \"k\": 1}")
+    #expect(value["k"]?.position == JSONPosition(line: 1, column: 17))
+  }
+
+  @Test(arguments: [
+    ("0", true), ("-12", true), ("9223372036854775807", true), ("1.5", false), ("1e3", false),
+    ("-0.0", false),
+    ("2E-2", false),
+  ])
+  func numbersKeepTheirTextAndKind(text: String, isInteger: Bool) throws {
+    let number = try #require(try parse(text).number)
+    #expect(number.text == text)
+    #expect(number.isInteger == isInteger)
+  }
+
+  @Test func integerOutOfInt64RangeHasNoInt64Value() throws {
+    let number = try #require(try parse("9223372036854775808").number)
+    #expect(number.isInteger && number.int64 == nil)
+  }
+
+  @Test(arguments: [
+    ("\"a\\nb\"", "a\nb"), ("\"\\u00e9\"", "é"), ("\"\\ud83d\\ude00\"", "😀"), ("\"\\/\\\\\\\"\"", "/\\\""),
+    ("\"tab\\there\"", "tab\there"),
+  ])
+  func stringEscapes(text: String, expected: String) throws {
+    #expect(try parse(text).string == expected)
+  }
+
+  @Test(arguments: [
+    ("{\"a\": 1 \"b\": 2}", "expected ',' or '}' after object member, found '\"' at line 1, column 9"),
+    ("[1 2]", "expected ',' or ']' after array element, found '2' at line 1, column 4"),
+    ("[1,]", "expected a value after ',' (JSON allows no trailing comma) at line 1, column 4"),
+    ("{\"a\": 1,}", "expected a key after ',' (JSON allows no trailing comma) at line 1, column 9"),
+    ("{a: 1}", "expected a string key in double quotes, found 'a' at line 1, column 2"),
+    ("{\"a\" 1}", "expected ':' after object key \"a\", found '1' at line 1, column 6"),
+    ("{\"a\": 1, \"a\": 2}", "duplicate key \"a\" at line 1, column 10"),
+    ("[tru]", "expected a value, found an unknown word at line 1, column 2"),
+    ("[01]", "numbers cannot have leading zeros at line 1, column 3"),
+    ("[1.]", "expected a digit after '.' in number at line 1, column 4"),
+    ("[-]", "expected a digit after '-' at line 1, column 3"),
+    ("[1e]", "expected a digit in the exponent of a number at line 1, column 4"),
+    ("[30s]", "unexpected 's' after a number; units go inside a string, as in \"30s\" at line 1, column 4"),
+    ("\"abc", "unterminated string: expected '\"' before the end of file at line 1, column 5"),
+    ("\"a\nb\"", "unterminated string: expected '\"' before the end of the line at line 1, column 3"),
+    (
+      "\"\\x\"",
+      "invalid escape '\\x' in string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX at line 1, column 3"
+    ),
+    ("\"\\ud800\"", "unpaired surrogate \\uD800 in string at line 1, column 8"),
+    ("\"\\u12\"", "expected 4 hex digits after \\u at line 1, column 6"),
+    ("{} {}", "unexpected '{' after the end of the JSON value at line 1, column 4"),
+    ("[", "expected a value, found end of file at line 1, column 2"),
+    (
+      "{\n  \"a\": [1,\n   2\n  }\n", "expected ',' or ']' after array element, found '}' at line 4, column 3"
+    ),
+    ("'a'", "expected a value, found ''' at line 1, column 1"),
+  ])
+  func syntaxErrors(text: String, message: String) {
+    #expect(performing: { try parse(text) }, throws: { ($0 as? JSONParseError)?.description == message })
+  }
+
+  @Test(arguments: ["", "   \n\t "])
+  func emptyDocuments(text: String) {
+    #expect(throws: JSONParseError(.empty)) { try parse(text) }
+  }
+
+  @Test(
+    arguments: [
+      ([0x7B, 0xFF, 0x7D], 1, 0xFF), ([0x22, 0xC3, 0x28, 0x22], 1, 0xC3), ([0x22, 0xE2, 0x82], 1, 0xE2),
+      ([0x22, 0xED, 0xA0, 0x80, 0x22], 1, 0xED), ([0xC0, 0xAF], 0, 0xC0),
+    ] as [([UInt8], Int, UInt8)])
+  func invalidUTF8ReportsTheByteOffset(bytes: [UInt8], offset: Int, byte: UInt8) {
+    #expect(throws: JSONParseError(.invalidUTF8(byte: byte, offset: offset))) { try JSONParser.parse(bytes) }
+  }
+
+  @Test func byteOrderMarkIsSkipped() throws {
+    #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{\"a\": 1}".utf8))["a"]?.number?.text == "1")
+  }
+
+  @Test func deepNestingIsAnErrorNotACrash() {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect(throws: JSONParseError(.tooDeep(limit: 128, JSONPosition(line: 1, column: 129)))) {
+      try parse(deep)
+    }
+    let ok = String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
+    #expect(throws: Never.self) { try parse(ok) }
+  }
+
+  @Test func largeArraysParse() throws {
+    let text = "[" + Array(repeating: "{\"a\": [1, 2.5, \"s\"]}", count: 20_000).joined(separator: ",") + "]"
+    #expect(try parse(text).array?.count == 20_000)
+  }
+}
