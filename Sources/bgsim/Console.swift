@@ -3,8 +3,8 @@ import Foundation
 /// Where the tool writes: results to standard output, problems to standard error, so that
 /// scripts can capture one without the other.
 enum Console {
-  static func out(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  static func out(_ text: String, terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((text + terminator).utf8))
   }
 
   static func error(_ text: String) {

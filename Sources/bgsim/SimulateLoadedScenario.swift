@@ -1,8 +1,36 @@
+import Foundation
 import ScenarioKit
+import SimReport
 
 /// Runs a validated scenario and prints its timeline and expectation results; returns the
-/// exit code (0 all expectations hold, 1 some failed). Replaced when the engine is wired in.
+/// exit code (0 all expectations hold, 1 some failed, 2 the scenario could not be played).
 func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 {
-  Console.error("bgsim: the engine is not wired yet")
-  return 1
+  let result = ScenarioRunner.run(scenario)
+  if let path = options.traceOut {
+    do {
+      try Data(result.trace.jsonLines.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+      Console.error("bgsim: cannot write the trace to '\(path)': \(error.localizedDescription)")
+      return ExitCode.invalidInput
+    }
+  }
+  if !options.quiet {
+    Console.out("\(scenario.name) (seed \(result.seed)): \(scenario.description)")
+    Console.out("")
+    Console.out(TimelineText.render(result.trace.events), terminator: "")
+    Console.out("")
+  }
+  if let error = result.runError {
+    Console.error(error)
+    return ExitCode.invalidInput
+  }
+  if !result.expectations.isEmpty {
+    Console.out("Expectations:")
+    Console.out(TimelineText.render(result.expectations), terminator: "")
+  }
+  let held = result.expectations.filter(\.passed).count
+  Console.out(
+    "\(held) of \(result.expectations.count) expectations hold; simulated \(result.endTime), "
+      + "\(result.trace.count) trace events")
+  return result.passed ? ExitCode.ok : ExitCode.expectationFailed
 }
