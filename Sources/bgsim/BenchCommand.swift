@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioKit
 import SimKernel
+import TransferEngine
 
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
@@ -14,8 +15,10 @@ enum BenchCommand {
       details: """
         Workloads:
           hold          the kernel alone: 10,000 pending timers, 5,000,000 events
-          fleet, share, sweep
-                        the engine workloads (not available yet)
+          fleet         the whole engine: 10,000 downloads over a simulated day, network
+                        changing every 10 minutes, the app terminated and relaunched 50 times
+          share [N]     N transfers sharing one link (N = 1000, 10000 and 100000 by default);
+                        prints time per event, which should grow like log N
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -29,21 +32,35 @@ enum BenchCommand {
 
   static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
     let json = arguments.flags.contains("--json")
-    guard let workload = arguments.positionals.first else {
+    let positionals = arguments.positionals
+    guard let workload = positionals.first else {
       warnIfDebug()
       report(hold(), json: json)
+      report(fleet(), json: json)
+      for n in shareSizes { report(share(n), json: json) }
       return ExitCode.ok
     }
     switch workload {
-    case "hold":
-      if arguments.positionals.count > 1 {
-        throw .usage("unexpected argument '\(arguments.positionals[1])'", command: command.name)
+    case "hold", "fleet":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
       }
       warnIfDebug()
-      report(hold(), json: json)
+      report(workload == "hold" ? hold() : fleet(), json: json)
+      return ExitCode.ok
+    case "share":
+      var sizes = shareSizes
+      if positionals.count > 1 {
+        guard positionals.count == 2, let n = Int(positionals[1]), n > 0 else {
+          throw .usage("share takes one positive transfer count N, found '\(positionals.dropFirst().joined(separator: " "))'", command: command.name)
+        }
+        sizes = [n]
+      }
+      warnIfDebug()
+      for n in sizes { report(share(n), json: json) }
       return ExitCode.ok
     case _ where workloads.contains(workload):
-      throw .unavailable("workload '\(workload)' is not available yet; available: hold")
+      throw .unavailable("workload '\(workload)' is not available yet; available: hold, fleet, share")
     default:
       let hint =
         Suggestion.didYouMean(workload, among: workloads).map { "did you mean '\($0)'?" }
@@ -52,12 +69,17 @@ enum BenchCommand {
     }
   }
 
+  /// The transfer counts performance.md asks `share` to be measured at.
+  static let shareSizes = [1_000, 10_000, 100_000]
+
   /// What one workload measured.
   struct Measurement {
     var workload: String
     var events: Int
     var wallSeconds: Double
     var peakRSSBytes: Int64?
+    /// Workload-specific figures, as (JSON key, JSON value text).
+    var extra: [(String, String)] = []
     var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
   }
 
@@ -68,18 +90,37 @@ enum BenchCommand {
       peakRSSBytes: ProcessMetrics.peakResidentBytes())
   }
 
+  static func fleet() -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
+    return Measurement(
+      workload: "fleet", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [("tasksFinished", "\(outcome.tasksFinished)"), ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)")])
+  }
+
+  static func share(_ n: Int) -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { ShareBenchmark.run(transfers: n) }
+    let perEvent = outcome.events > 0 ? seconds / Double(outcome.events) * 1e9 : 0
+    return Measurement(
+      workload: "share", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [("transfers", "\(n)"), ("nanosecondsPerEvent", String(format: "%.1f", perEvent))])
+  }
+
   static func report(_ m: Measurement, json: Bool) {
     let rss = m.peakRSSBytes.map(String.init) ?? "null"
     if json {
       Console.out(
         "{\"workload\": \(JSONText.quoted(m.workload)), \"events\": \(m.events), "
           + "\"wallSeconds\": \(String(format: "%.3f", m.wallSeconds)), "
-          + "\"eventsPerSecond\": \(String(format: "%.3g", m.eventsPerSecond)), \"peakRSSBytes\": \(rss)}")
+          + "\"eventsPerSecond\": \(String(format: "%.3g", m.eventsPerSecond)), \"peakRSSBytes\": \(rss)"
+          + m.extra.map { ", \(JSONText.quoted($0.0)): \($0.1)" }.joined() + "}")
     } else {
       let mib = m.peakRSSBytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unknown"
       Console.out(
         "\(m.workload): \(m.events) events in \(String(format: "%.3f", m.wallSeconds)) s, "
-          + "\(String(format: "%.3g", m.eventsPerSecond)) events/s, peak RSS \(mib)")
+          + "\(String(format: "%.3g", m.eventsPerSecond)) events/s, peak RSS \(mib)"
+          + m.extra.map { ", \($0.0) \($0.1)" }.joined())
     }
   }
 

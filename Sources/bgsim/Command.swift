@@ -25,7 +25,10 @@ struct Command {
 /// Every command, in the order the overall help lists them.
 enum CommandTable {
   static var all: [Command] {
-    [RunCommand.command, ValidateCommand.command, PolicyCommand.command, BenchCommand.command]
+    [
+      RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
+      BenchCommand.command,
+    ]
   }
 
   static func named(_ name: String) -> Command? { all.first { $0.name == name } }
