@@ -81,7 +81,7 @@ enum ActionDecoding {
       return .app(.cancel(task: task, produceResumeData: resumeData ?? false))
     case .resumeFromData:
       let task = r.reference("task", .name("a task name"), into: \.tasks)
-      let newName = createdName(&r, place: place)
+      let newName = createdName(&r, numbered: place == .reaction)
       guard let task, let newName else { return nil }
       return .app(.resumeFromData(task: task, name: newName))
     case .getAllTasks:
@@ -100,30 +100,38 @@ enum ActionDecoding {
   private static func request(_ r: inout ObjectReader, place: ActionPlace) -> TaskRequest? {
     let session = r.reference("session", .name("a session identifier"), into: \.sessions)
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
-    let name = createdName(&r, place: place)
+    let count = r.optional("count", .int(1...100_000, "a number of tasks from 1 to 100000"))
+    if place == .reaction, count != nil, let v = r.raw("count") {
+      r.context.invalid(
+        JSONPath.member(r.path, "count"), v,
+        "'count' creates numbered tasks from a timeline entry; a reaction numbers its tasks with '{n}' already")
+    }
+    let numbered = place == .reaction || count != nil
+    let name = createdName(&r, numbered: numbered)
     let earliestBegin = r.optional("earliestBegin", .instantOrRelative)
     let expectsToSend = r.optional("expectsToSend", .size)
     let expectsToReceive = r.optional("expectsToReceive", .size)
     let description = r.optional("description", .string)
     let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
-    if place == .timeline, let url, url.contains("{n}"), let v = r.raw("url") {
+    if !numbered, let url, url.contains("{n}"), let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,
-        "'{n}' numbers the tasks of a reaction; a timeline URL must be literal")
+        "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this URL must be literal")
     }
     guard let session, let url, let name else { return nil }
     return TaskRequest(
       session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
-      expectsToReceive: expectsToReceive, description: description, priority: priority)
+      expectsToReceive: expectsToReceive, description: description, priority: priority, count: count ?? 1)
   }
 
-  /// The `name` of a task the action creates; `{n}` is allowed only in reactions.
-  private static func createdName(_ r: inout ObjectReader, place: ActionPlace) -> String? {
+  /// The `name` of a task the action creates; `{n}` is allowed only where tasks are numbered
+  /// (reactions, and timeline entries with `count`).
+  private static func createdName(_ r: inout ObjectReader, numbered: Bool) -> String? {
     guard let name = r.required("name", .name("a task name")) else { return nil }
-    if place == .timeline && name.contains("{n}"), let v = r.raw("name") {
+    if !numbered && name.contains("{n}"), let v = r.raw("name") {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
-        "'{n}' numbers the tasks of a reaction; a timeline task needs a literal name")
+        "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this task needs a literal name")
       return nil
     }
     r.context.references.createdTasks.append(name)

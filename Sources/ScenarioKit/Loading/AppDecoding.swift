@@ -68,6 +68,8 @@ extension ValueType where T == AppBehavior {
   private static func reaction(_ r: inout ObjectReader) -> Reaction? {
     let event: Reaction.Event? = r.required("event", .enumeration("event"))
     let task = r.optional("task", .name("a task name pattern"))
+    let firstNumber = r.optional("firstNumber", .int(0...1_000_000, "the number {n} takes the first time"))
+    let times = r.optional("times", .int(1...1_000_000, "how many times at most the reaction runs"))
     let actions = r.required(
       "do",
       .objects("an app action like {\"do\": \"download\", ...}") { a in
@@ -78,6 +80,7 @@ extension ValueType where T == AppBehavior {
       if case .app(let a) = action { return a }
       return nil
     }
-    return Reaction(event: event, task: task, actions: appActions, path: r.path)
+    return Reaction(
+      event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1, times: times)
   }
 }

@@ -15,6 +15,8 @@ struct References {
   var declaredSessions: [String] = []
   /// URLs of `server.resources`, recorded even when another field of the entry is wrong.
   var declaredResources: [SimURL] = []
+  /// URL templates of resources with `count` (`https://example.com/img/{n}.jpg`).
+  var numberedResources: [String] = []
   /// `session` of every action.
   var sessions: [Use] = []
   /// `task` of `cancel`, `resumeFromData` and expectations.
@@ -70,7 +72,9 @@ struct References {
         )
         continue
       }
-      if !urlSet.contains(url.string) {
+      if !urlSet.contains(url.string)
+        && !numberedResources.contains(where: { References.name(url.string, matches: $0) })
+      {
         let hint =
           context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"

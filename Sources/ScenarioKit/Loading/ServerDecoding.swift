@@ -6,7 +6,8 @@ extension ValueType where T == ServerModel {
   static var server: ValueType<ServerModel> {
     .object("an object with resources, changes and faults") { r in
       let resources = r.optional(
-        "resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resource))
+        "resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resourceGroup))
+        .map { $0.flatMap { $0 } }
       let changes = r.optional(
         "changes", .objects("a change like {\"at\": \"2h\", \"url\": ..., \"etag\": \"v2\"}", change))
       let faults = r.optional(
@@ -25,9 +26,32 @@ extension ValueType where T == ServerModel {
     ValueType<Int>.int(100...599, "an HTTP status from 100 to 599")
   }
 
-  private static func resource(_ r: inout ObjectReader) -> ServerResource? {
+  /// A resource, or with `"count": N` and `{n}` in its URL, N numbered resources
+  /// (`https://example.com/img/{n}.jpg` for n = 1...N) that are otherwise alike.
+  private static func resourceGroup(_ r: inout ObjectReader) -> [ServerResource]? {
+    let count = r.optional("count", .int(1...100_000, "a number of numbered resources from 1 to 100000"))
+    guard let resource = resource(&r, numbered: count != nil) else { return nil }
+    guard let count else { return [resource] }
+    if !resource.url.string.contains("{n}"), let v = r.raw("url") {
+      r.context.invalid(
+        JSONPath.member(r.path, "url"), v,
+        "a resource with 'count' needs '{n}' in its URL, where each copy's number goes")
+      return nil
+    }
+    return (1...count).compactMap { n in
+      guard let url = SimURL(resource.url.string.replacingAll("{n}", with: String(n))) else { return nil }
+      var copy = resource
+      copy.url = url
+      return copy
+    }
+  }
+
+  private static func resource(_ r: inout ObjectReader, numbered: Bool) -> ServerResource? {
     let url = r.required("url", .httpURL)
-    if let url { r.context.references.declaredResources.append(url) }
+    if let url {
+      r.context.references.declaredResources.append(url)
+      if numbered { r.context.references.numberedResources.append(url.string) }
+    }
     let method = r.optional("method", .string)
     let isUpload = method.map { $0 != "GET" } ?? false
     let size = isUpload ? r.optional("size", .size) : r.required("size", .size)

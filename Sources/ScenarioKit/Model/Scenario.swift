@@ -94,12 +94,20 @@ public struct Reaction: Sendable {
   public var actions: [AppAction]
   /// JSON path of the reaction, for run-time messages (`app.behavior.on[0]`).
   public var path: String
+  /// The value `{n}` takes at the reaction's first run; it counts up by one at each run.
+  public var firstNumber: Int
+  /// The reaction runs at most this many times (nil: every time its event comes).
+  public var times: Int?
 
-  public init(event: Event, task: String? = nil, actions: [AppAction], path: String) {
+  public init(
+    event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1, times: Int? = nil
+  ) {
     self.event = event
     self.task = task
     self.actions = actions
     self.path = path
+    self.firstNumber = firstNumber
+    self.times = times
   }
 }
 
@@ -151,10 +159,13 @@ public struct TaskRequest: Sendable {
   public var description: String?
   /// 0...1 like `URLSessionTask.priority`; default 0.5.
   public var priority: Double?
+  /// A timeline `download`/`upload` with `count` creates that many tasks at once, numbering
+  /// `{n}` in `name`, `url` and `description` from 1 (seed 003's 256 images).
+  public var count: Int
 
   public init(
     session: String, url: String, name: String, earliestBegin: InstantSpec? = nil, expectsToSend: Int64? = nil,
-    expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil
+    expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil, count: Int = 1
   ) {
     self.session = session
     self.url = url
@@ -164,6 +175,7 @@ public struct TaskRequest: Sendable {
     self.expectsToReceive = expectsToReceive
     self.description = description
     self.priority = priority
+    self.count = count
   }
 }
 

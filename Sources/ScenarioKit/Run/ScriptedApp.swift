@@ -80,6 +80,14 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   /// Performs one app action; `path` names the timeline entry or reaction for messages.
   func perform(_ action: AppAction, path: String, n: Int? = nil) {
     guard runError == nil else { return }
+    // A timeline entry with `count` is that many numbered actions.
+    switch action {
+    case .download(let request) where request.count > 1 && n == nil,
+      .upload(let request, _, _) where request.count > 1 && n == nil:
+      for i in 1...request.count { perform(action, path: path, n: i) }
+      return
+    default: break
+    }
     guard simulation.appState.isRunning else {
       fail(
         "\(path): the app is \(simulation.appState.rawValue) at \(simulation.now), so it cannot perform "
@@ -93,7 +101,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       let name = substitute(request.name, n)
       do {
         let task = try session.downloadTask(with: url, name: name)
-        start(task, request, name: name)
+        start(task, request, name: name, n: n)
       } catch { fail("\(path): \(error.message)") }
     case .upload(let request, let from, let size):
       guard let session = session(request.session, path: path) else { return }
@@ -104,7 +112,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
           from == .file
           ? try session.uploadTask(with: url, fromFileOfSize: size, name: name)
           : try session.uploadTask(with: url, fromDataOfSize: size, name: name)
-        start(task, request, name: name)
+        start(task, request, name: name, n: n)
       } catch { fail("\(path): \(error.message)") }
     case .cancel(let name, let produce):
       guard let task = task(name, path: path) else { return }
@@ -137,11 +145,11 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
   }
 
-  private func start(_ task: SimURLSessionTask, _ request: TaskRequest, name: String) {
+  private func start(_ task: SimURLSessionTask, _ request: TaskRequest, name: String, n: Int?) {
     task.earliestBeginDate = request.earliestBegin?.resolve(now: simulation.now)
     task.countOfBytesClientExpectsToSend = request.expectsToSend ?? task.countOfBytesClientExpectsToSend
     task.countOfBytesClientExpectsToReceive = request.expectsToReceive
-    task.taskDescription = request.description
+    task.taskDescription = request.description.map { substitute($0, n) }
     if let priority = request.priority { task.priority = priority }
     tasks[name] = task
     task.resume()
@@ -175,9 +183,11 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       if let pattern = reaction.task {
         guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
       }
+      if let times = reaction.times, reactionCounts[i] >= times { continue }
+      let n = reaction.firstNumber + reactionCounts[i]
       reactionCounts[i] += 1
       for (j, action) in reaction.actions.enumerated() {
-        perform(action, path: "\(reaction.path).do[\(j)]", n: reactionCounts[i])
+        perform(action, path: "\(reaction.path).do[\(j)]", n: n)
       }
     }
   }
