@@ -36,8 +36,14 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     sessions = [:]
     handlers = [:]
     if spec.behavior.recreatesSessionsOnLaunch {
-      for configuration in spec.sessions where sessions[configuration.identifier] == nil {
-        _ = session(configuration.identifier, path: "app.sessions")
+      // Every declared entry, duplicates included: declaring one identifier twice plays the
+      // app that makes two session objects for it (the engine lints that).
+      for (i, configuration) in spec.sessions.enumerated() {
+        do {
+          sessions[configuration.identifier] = try app.makeSession(configuration: configuration, delegate: self)
+        } catch {
+          fail("app.sessions[\(i)]: \(error.message)")
+        }
       }
     }
     react(to: .didLaunch, task: nil)
