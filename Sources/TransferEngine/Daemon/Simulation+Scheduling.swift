@@ -20,6 +20,15 @@ extension Simulation {
     }
     waitQueues[key]!.insert(task)
     startWaiting(key: key)
+    // The pass stops at the first task the connection limit holds; a task queued behind it
+    // still gets its own reason traced, so every waiting task can say why.
+    if task.phase == .waiting, let queue = waitQueues[key],
+      let reason = waitReason(task, running: queue.running)
+    {
+      noteWaiting(task, reason)
+      if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
+      if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
+    }
   }
 
   /// Why `task` cannot start now, or nil when it can. Retries skip the conditions that only
