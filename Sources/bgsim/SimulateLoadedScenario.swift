@@ -15,7 +15,8 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
     }
   }
   if !options.quiet {
-    Console.out("\(scenario.name) (seed \(result.seed)): \(scenario.description)")
+    let about = scenario.description.isEmpty ? "" : ": \(scenario.description)"
+    Console.out("\(scenario.name) (seed \(result.seed))\(about)")
     Console.out("")
     Console.out(TimelineText.render(result.trace.events), terminator: "")
     Console.out("")
