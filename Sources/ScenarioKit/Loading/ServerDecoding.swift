@@ -112,6 +112,15 @@ extension ValueType where T == ServerModel {
         return nil
       }
       return .status(from: from, to: to, target: target, status: status)
+    case .stall:
+      let from = r.required("from", .instant)
+      let to = r.required("to", .instant)
+      guard let from, let to, let target else { return nil }
+      if to <= from, let v = r.raw("to") {
+        r.context.invalid(JSONPath.member(r.path, "to"), v, "'to' (\(to)) must be after 'from' (\(from))")
+        return nil
+      }
+      return .stall(from: from, to: to, target: target)
     case nil:
       r.accept("at", "times", "from", "to", "status")
       return nil
@@ -160,5 +169,5 @@ extension ValueType where T == ServerModel {
 
 /// The `kind` of a server fault.
 enum FaultKind: String, CaseIterable {
-  case dropConnection, status
+  case dropConnection, status, stall
 }

@@ -90,7 +90,7 @@ extension Simulation {
   /// Only while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
     guard lifecycle.state.isRunning, task.session.attached != nil, task.isDownload,
-      case .transferring(false) = task.phase, task.fetchingSize > 0, task.reportedDecile < 9
+      case .transferring(false) = task.phase, task.stalledSince == nil, task.fetchingSize > 0, task.reportedDecile < 9
     else { return }
     settleBytes(task)
     let target = task.fetchingSize * Int64(task.reportedDecile + 1) / 10

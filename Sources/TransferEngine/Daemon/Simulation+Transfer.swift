@@ -56,6 +56,7 @@ extension Simulation {
       let remaining = task.uploadSize - task.countOfBytesSent
       upLink.add(task.uid, bytes: remaining, now: now)
       task.flowBytes = remaining
+      if server.isStalled(task.currentURL, at: now) { stall(task) }
       armProgress(task)
       rescheduleLinks()
     }
@@ -99,6 +100,7 @@ extension Simulation {
     }
     downLink.add(task.uid, bytes: size - offset, now: now)
     task.flowBytes = size - offset
+    if server.isStalled(task.currentURL, at: now) { stall(task) }
     armProgress(task)
     rescheduleLinks()
   }
@@ -163,6 +165,7 @@ extension Simulation {
       task.bytesOnWire += task.flowBytes - Int64(remaining.rounded(.up))
     default: break
     }
+    task.stalledSince = nil
     task.generation &+= 1
     if freeConnection { releaseConnection(of: task) }
   }
@@ -224,6 +227,10 @@ extension Simulation {
 
   /// A default session's transfer stayed idle past `timeoutIntervalForRequest`.
   func requestTimedOut(_ task: SimURLSessionTask) {
+    if task.stalledSince != nil {
+      stalledRequestTimedOut(task)
+      return
+    }
     guard task.phase == .paused else { return }
     fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: false)
   }

@@ -114,6 +114,9 @@ public enum ServerFault: Hashable, Sendable {
   case dropConnection(at: SimTime, target: FaultTarget, times: Int)
   /// Every response for the target in [from, to) has this HTTP status.
   case status(from: SimTime, to: SimTime, target: FaultTarget, status: Int)
+  /// The server stops sending to the target in [from, to): connections stay open but no byte
+  /// moves, so `timeoutIntervalForRequest` (an idle timer) decides what happens.
+  case stall(from: SimTime, to: SimTime, target: FaultTarget)
 }
 
 /// The simulated server: resources, their changes over time, and faults.

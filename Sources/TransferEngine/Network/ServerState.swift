@@ -48,6 +48,14 @@ struct ServerState {
     return resources[url]?.status ?? 404
   }
 
+  /// Whether a `stall` fault holds `url` at `now`.
+  func isStalled(_ url: SimURL, at now: SimTime) -> Bool {
+    faults.contains { fault in
+      if case .stall(let from, let to, let target) = fault { return from <= now && now < to && target.matches(url) }
+      return false
+    }
+  }
+
   /// Marks a drop fault active; the simulation cuts running connections then.
   mutating func activateDrop(_ index: Int) { dropActive[index] = true }
 

@@ -141,6 +141,9 @@ public final class SimURLSessionTask {
   /// Last `didWriteData` decile reported (0...10).
   var reportedDecile = 0
   var finishedAt: SimTime?
+  /// Set while the server sends nothing to this transfer (a `stall` fault); it holds its
+  /// connection but is off the link, and its request idle timer runs.
+  var stalledSince: SimTime?
   var cancelReason: SimURLError.CancelReason?
 
   init(

@@ -7,6 +7,8 @@ enum EngineEvent {
   case powerStep(Int)
   case serverChange(Int)
   case dropFault(Int)
+  /// A `stall` fault begins or ends: stall or restart the matching transfers.
+  case stallChange(Int)
   /// A waiting task's start date or the rate limiter's expiry has come: re-decide all waits.
   case reevaluate
   /// One round trip after a start: the response headers arrive.

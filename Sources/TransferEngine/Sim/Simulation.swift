@@ -76,7 +76,13 @@ public final class Simulation {
     for (i, step) in device.power.enumerated() { scheduler.schedule(.powerStep(i), at: step.at) }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
     for (i, fault) in server.faults.enumerated() {
-      if case .dropConnection(let at, _, _) = fault { scheduler.schedule(.dropFault(i), at: at) }
+      switch fault {
+      case .dropConnection(let at, _, _): scheduler.schedule(.dropFault(i), at: at)
+      case .stall(let from, let to, _):
+        scheduler.schedule(.stallChange(i), at: from)
+        scheduler.schedule(.stallChange(i), at: to)
+      case .status: break
+      }
     }
   }
 
@@ -127,6 +133,7 @@ public final class Simulation {
     case .powerStep(let i): applyPower(deviceModel.power[i].value)
     case .serverChange(let i): applyServerChange(serverModel.changes[i])
     case .dropFault(let i): activateDropFault(i)
+    case .stallChange(let i): applyStalls(fault: i)
     case .reevaluate:
       reevaluateHandle = nil
       reevaluateAt = nil
