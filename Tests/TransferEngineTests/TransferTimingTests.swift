@@ -68,3 +68,45 @@ struct TransferTimingTests {
     #expect(Fixture.events(sim, "task.deferred").first?["reason"] == "earliestBegin")
   }
 }
+
+@Suite("Start order and session invalidation")
+struct StartOrderTests {
+  @Test("waiting tasks start by priority, then in the order they were resumed")
+  func priorityOrder() throws {
+    var configuration = SessionConfiguration.background(withIdentifier: "S")
+    configuration.httpMaximumConnectionsPerHost = 1
+    let app = TestApp([configuration])
+    let sim = Fixture.simulation(
+      resources: (1...4).map { Fixture.resource("https://example.com/f\($0)", size: 100_000) }, app: app)
+    let priorities: [Double] = [0.5, 0.2, 0.9, 0.2]
+    for (i, priority) in priorities.enumerated() {
+      let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/f\(i + 1)", name: "f\(i + 1)")
+      task.priority = priority
+      task.resume()
+    }
+    sim.run(until: SimTime(.hours(1)))
+    let order = Fixture.events(sim, "task.started").map { $0["task"]!.description }
+    #expect(order == ["f1", "f3", "f2", "f4"])
+  }
+
+  @Test("invalidateAndCancel cancels every task; finishTasksAndInvalidate lets them finish; no new tasks after")
+  func invalidation() throws {
+    let app = TestApp([.background(withIdentifier: "A"), .background(withIdentifier: "B")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 1_000_000)], app: app)
+    let a = try app.sessions["A"]!.downloadTask(with: "https://example.com/a", name: "a")
+    let b = try app.sessions["B"]!.downloadTask(with: "https://example.com/a", name: "b")
+    a.resume()
+    b.resume()
+    sim.run(until: SimTime(.milliseconds(500)))
+    var listed: [String] = []
+    app.sessions["A"]!.getAllTasks { listed = $0.map(\.name) }
+    #expect(listed == ["a"])
+    app.sessions["A"]!.invalidateAndCancel()
+    app.sessions["B"]!.finishTasksAndInvalidate()
+    sim.run(until: SimTime(.hours(1)))
+    #expect(a.error?.code == .cancelled)
+    #expect(b.error == nil && b.countOfBytesReceived == 1_000_000)
+    #expect(throws: SimAPIMisuse.self) { try app.sessions["B"]!.downloadTask(with: "https://example.com/a") }
+  }
+}
