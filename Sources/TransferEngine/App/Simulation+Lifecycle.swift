@@ -74,10 +74,7 @@ extension Simulation {
         if !record.isBackground {
           vanish(task)
         } else if case .upload(false, _) = task.kind {
-          let holding = isHoldingConnection(task)
-          if holding { detachTransfer(task, freeConnection: false) } else if task.phase == .waiting {
-            removeFromWaitQueue(task)
-          }
+          let holding = withdraw(task)
           fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
         }
       }
@@ -87,17 +84,9 @@ extension Simulation {
 
   /// A default session's task dies with its process: nothing is delivered, nobody is told.
   private func vanish(_ task: SimURLSessionTask) {
-    let holding = isHoldingConnection(task)
-    if holding { detachTransfer(task, freeConnection: false) } else if task.phase == .waiting {
-      removeFromWaitQueue(task)
-    }
+    let holding = withdraw(task)
     emit("task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
-    task.phase = .done
-    task.state = .completed
-    task.generation &+= 1
-    task.finishedAt = now
-    if let handle = task.resourceTimeoutHandle { scheduler.cancel(handle) }
-    if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
+    endTask(task)
     task.session.outstanding -= 1
     if holding { releaseConnection(of: task) }
   }

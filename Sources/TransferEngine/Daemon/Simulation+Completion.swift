@@ -45,12 +45,7 @@ extension Simulation {
     _ task: SimURLSessionTask, produceResumeData: Bool, reason: SimURLError.CancelReason?
   ) -> ResumeData? {
     guard !task.isFinished else { return nil }
-    let holding = isHoldingConnection(task)
-    if holding {
-      detachTransfer(task, freeConnection: false)
-    } else if task.phase == .waiting {
-      removeFromWaitQueue(task)
-    }
+    let holding = withdraw(task)
     let data = produceResumeData ? makeResumeData(task) : nil
     endTask(task)
     task.state = .completed
@@ -71,7 +66,20 @@ extension Simulation {
     return data
   }
 
-  private func endTask(_ task: SimURLSessionTask) {
+  /// Takes an unfinished task off its link or its wait queue; true when it held a connection,
+  /// which the caller frees once the task has ended.
+  func withdraw(_ task: SimURLSessionTask) -> Bool {
+    let holding = isHoldingConnection(task)
+    if holding {
+      detachTransfer(task, freeConnection: false)
+    } else if task.phase == .waiting {
+      removeFromWaitQueue(task)
+    }
+    return holding
+  }
+
+  /// Marks a task done and disarms its timers; the one place a task's life ends.
+  func endTask(_ task: SimURLSessionTask) {
     precondition(!task.isFinished, "internal inconsistency: task \(task.name) completed twice")
     if case .transferring = task.phase { settleBytes(task) }
     task.phase = .done

@@ -219,8 +219,7 @@ extension Simulation {
   func resourceTimedOut(_ task: SimURLSessionTask) {
     guard !task.isFinished else { return }
     task.resourceTimeoutHandle = nil
-    let wasConnected = isHoldingConnection(task)
-    if wasConnected { detachTransfer(task, freeConnection: false) } else { removeFromWaitQueue(task) }
+    let wasConnected = withdraw(task)
     fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: wasConnected)
     rescheduleLinks()
   }
