@@ -92,6 +92,7 @@ extension Simulation {
       removeFromWaitQueue(task)
     }
     emit("task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
+    task.endings += 1
     task.phase = .done
     task.state = .completed
     task.generation &+= 1

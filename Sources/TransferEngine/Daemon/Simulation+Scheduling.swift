@@ -37,7 +37,8 @@ extension Simulation {
     }
     if configuration.kind == .default && lifecycle.state == .suspended { return .appSuspended }
     if let block = interfaceBlock(for: configuration) { return block }
-    if running >= connectionLimit(task) { return .connectionLimit }
+    let slack = injectedFault == .connectionLimitOffByOne ? 1 : 0
+    if running >= connectionLimit(task) + slack { return .connectionLimit }
     return nil
   }
 
@@ -125,7 +126,7 @@ extension Simulation {
     let key = queueKey(task)
     guard waitQueues[key] != nil else { return }
     waitQueues[key]!.running -= 1
-    precondition(waitQueues[key]!.running >= 0, "internal inconsistency: negative connection count for \(key)")
+    if waitQueues[key]!.running < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }
     startWaiting(key: key)
   }
 

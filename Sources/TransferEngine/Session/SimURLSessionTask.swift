@@ -143,6 +143,15 @@ public final class SimURLSessionTask {
   var finishedAt: SimTime?
   var cancelReason: SimURLError.CancelReason?
 
+  // Invariant bookkeeping (Simulation+Invariants.swift).
+  /// Times the task ended (finished, failed, cancelled, lost): must end at 1.
+  var endings = 0
+  /// Ended by `finish` (the whole response arrived).
+  var finishedOK = false
+  /// `didComplete` and `didFinishDownloading` calls the app received for this task.
+  var completionsDelivered = 0
+  var downloadsDelivered = 0
+
   init(
     uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
     createdInBackground: Bool
