@@ -73,6 +73,7 @@ extension Simulation {
         if reason == .connectionLimit && !full { break }
       } else {
         queue.running += 1
+        task.connectionKey = key
         started.append(task)
       }
     }
@@ -123,7 +124,7 @@ extension Simulation {
 
   /// A connection slot of `task`'s (session, host) pair is free again.
   func releaseConnection(of task: SimURLSessionTask) {
-    let key = queueKey(task)
+    let key = task.connectionKey ?? queueKey(task)
     guard waitQueues[key] != nil else { return }
     waitQueues[key]!.running -= 1
     if waitQueues[key]!.running < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }

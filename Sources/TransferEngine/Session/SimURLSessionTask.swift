@@ -141,6 +141,9 @@ public final class SimURLSessionTask {
   /// Last `didWriteData` decile reported (0...10).
   var reportedDecile = 0
   var finishedAt: SimTime?
+  /// The (session, host) queue whose connection slot the current attempt holds: the host it
+  /// started for, which a redirect to another host does not change.
+  var connectionKey: String?
   var cancelReason: SimURLError.CancelReason?
 
   // Invariant bookkeeping (Simulation+Invariants.swift).

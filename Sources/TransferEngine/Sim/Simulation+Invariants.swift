@@ -121,7 +121,7 @@ extension Simulation {
     var holding: [String: Int] = [:]
     for task in tasks {
       checkTask(task)
-      if task.phase.isActive { holding[queueKey(task), default: 0] += 1 }
+      if task.phase.isActive { holding[task.connectionKey ?? queueKey(task), default: 0] += 1 }
     }
     for key in waitQueueOrder {
       let running = waitQueues[key]?.running ?? 0
@@ -166,7 +166,7 @@ extension Simulation {
         "'\(task.name)' moves bytes while \(problem)")
     }
     if task.phase.isActive {
-      let key = queueKey(task)
+      let key = task.connectionKey ?? queueKey(task)
       let limit = connectionLimit(task)
       if let running = waitQueues[key]?.running, running > limit {
         violate(.connectionLimit, "\(running) connections to '\(key)', the limit is \(limit)")
