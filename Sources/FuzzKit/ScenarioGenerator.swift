@@ -74,6 +74,11 @@ public struct ScenarioGenerator {
     return SimTime(.seconds(Int64(int(Int(low)...Int(high)))))
   }
 
+  /// An instant before `end`, on a whole second.
+  mutating func instant(before end: SimTime) -> SimTime {
+    SimTime(.seconds(Int64(int(0...max(0, Int(end.nanoseconds / 1_000_000_000) - 1)))))
+  }
+
   mutating func seconds(_ range: ClosedRange<Int>) -> SimDuration { .seconds(Int64(int(range))) }
 
   // MARK: Sections
@@ -85,7 +90,7 @@ public struct ScenarioGenerator {
       let ok = chance(0.85)
       resources.append(
         ServerResource(
-          url: url, size: size(1_000, 30_000_000), etag: chance(0.8) ? "v1" : nil,
+          url: url, size: chance(0.2) ? size(1_000, 100_000) : size(1_000_000, 200_000_000), etag: chance(0.8) ? "v1" : nil,
           lastModified: chance(0.2) ? "Mon, 01 Jan 2024 00:00:00 GMT" : nil, acceptsRanges: chance(0.75),
           status: ok ? 200 : pick([404, 500, 503]), responseBody: ok ? 0 : size(10, 2_000)))
       downloads.append(url)
@@ -110,7 +115,7 @@ public struct ScenarioGenerator {
     for version in 0..<int(0...4) {
       var change = ServerChange(at: instant(), url: pick(plain))
       if chance(0.7) { change.etag = .some(chance(0.9) ? "v\(version + 2)" : nil) }
-      if chance(0.7) { change.size = size(1_000, 30_000_000) }
+      if chance(0.7) { change.size = size(1_000_000, 200_000_000) }
       if chance(0.2) { change.status = pick([200, 404, 503]) }
       if chance(0.2) { change.acceptsRanges = chance(0.5) }
       changes.append(change)
@@ -133,7 +138,7 @@ public struct ScenarioGenerator {
   mutating func makeNetwork(allowOffline: Bool) -> NetworkState {
     let roll = random.nextUnit()
     if allowOffline && roll < 0.2 { return .offline }
-    let down = DataRate(bitsPerSecond: Double(int(200...50_000) * 1_000))
+    let down = DataRate(bitsPerSecond: Double(int(100...20_000) * 1_000))
     let up = DataRate(bitsPerSecond: Double(int(100...10_000) * 1_000))
     let latency = SimDuration.milliseconds(Int64(int(5...200)))
     let interface: InterfaceKind = roll < 0.45 ? .cellular : (roll < 0.9 ? .wifi : .wired)
@@ -144,7 +149,9 @@ public struct ScenarioGenerator {
 
   mutating func makeDevice() -> DeviceModel {
     var network = [Step(at: .zero, makeNetwork(allowOffline: chance(0.1)))]
-    for at in (0..<int(0...8)).map({ _ in instant() }).sorted() {
+    // Half the changes come in the first half hour, while the first transfers run.
+    let early = SimTime(min(duration, .minutes(30)))
+    for at in (0..<int(0...8)).map({ _ in chance(0.5) ? instant() : instant(before: early) }).sorted() {
       network.append(Step(at: at, makeNetwork(allowOffline: true)))
     }
     var power: [Step<PowerState>] = []
@@ -197,8 +204,8 @@ public struct ScenarioGenerator {
 
   mutating func makeBehavior() -> AppBehavior {
     var b = AppBehavior()
-    if chance(0.35) {
-      b.recreatesSessionsOnLaunch = chance(0.7)
+    if chance(0.5) {
+      b.recreatesSessionsOnLaunch = chance(0.6)
       b.storesCompletionHandler = chance(0.7)
       b.callsCompletionHandler = pick(AppBehavior.CompletionHandlerTiming.allCases)
       b.movesDownloadedFile = chance(0.7)
@@ -224,11 +231,26 @@ public struct ScenarioGenerator {
       guard start.sinceStart <= duration else { break }
       entries.append((start, .launch))
       let end = start + seconds(10...1_800)
+      var actions: [(SimTime, TimelineAction)] = []
       for at in (0..<int(0...6)).map({ _ in start + .seconds(Int64(int(0...Int((end - start).seconds) - 1))) })
         .sorted()
       where at.sinceStart <= duration {
-        entries.append((at, .app(makeAction(now: at))))
+        let action = makeAction(now: at)
+        actions.append((at, .app(action)))
+        // Sometimes cancel a fresh download mid-transfer and resume it from its data.
+        if case .download(let request) = action, chance(0.3) {
+          let cancelAt = at + seconds(1...20)
+          let resumeAt = cancelAt + seconds(1...60)
+          if resumeAt < end && resumeAt.sinceStart <= duration {
+            actions.append((cancelAt, .app(.cancel(task: request.name, produceResumeData: chance(0.85)))))
+            actions.append(
+              (resumeAt, .app(.resumeFromData(task: request.name, name: newName(cancellable: false)))))
+          }
+        }
       }
+      // Stable by time: a follow-up never precedes what it follows.
+      entries += actions.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+        .map(\.element)
       guard end.sinceStart <= duration else { break }
       entries.append((end, .background))
       var next = end + seconds(60...21_600)
