@@ -45,7 +45,8 @@ public enum FuzzRunner {
       loaded = try ScenarioLoader.load(data: Array(json.utf8), file: scenario.file)
     } catch {
       return FuzzFailure(
-        signature: .invalidScenario, details: error.lines.joined(separator: "\n"), scenario: scenario, json: json)
+        signature: .invalidScenario, details: error.lines.joined(separator: "\n"), scenario: scenario,
+        json: json)
     }
     return checkLoaded(loaded, json: json)
   }
@@ -56,7 +57,9 @@ public enum FuzzRunner {
     func failure(_ signature: FailureSignature, _ details: String) -> FuzzFailure {
       FuzzFailure(signature: signature, details: details, scenario: scenario, json: json)
     }
-    if let violation = first.invariantViolation { return failure(.invariant(violation.invariant), violation.description) }
+    if let violation = first.invariantViolation {
+      return failure(.invariant(violation.invariant), violation.description)
+    }
     if let error = first.runError { return failure(.runError, error) }
     let second = ScenarioRunner.run(scenario, checksInvariants: true)
     let a = first.trace.jsonLines

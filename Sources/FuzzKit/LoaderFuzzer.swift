@@ -102,9 +102,11 @@ public struct LoaderFuzzer {
 
   static let values: [String] = [
     "null", "true", "0", "-1", "1e308", "1e999", "-9223372036854775809", "99999999999999999999", "0.1",
-    "\"\"", "\"0s\"", "\"999999999999d\"", "\"1.0000000001ns\"", "\"5XB\"", "\"1e3MB\"", "\"NaN\"", "[]", "{}",
+    "\"\"", "\"0s\"", "\"999999999999d\"", "\"1.0000000001ns\"", "\"5XB\"", "\"1e3MB\"", "\"NaN\"", "[]",
+    "{}",
     "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", "{\"x-extra\": 1}", "\"wifi\"",
-    "\"http://\"", "\"ftp://example.com/a\"", "\"https://a.example.com/d0\"", "\"t1\"", "\"t*\"", "\"r0-{n}\"",
+    "\"http://\"", "\"ftp://example.com/a\"", "\"https://a.example.com/d0\"", "\"t1\"", "\"t*\"",
+    "\"r0-{n}\"",
   ]
 
   mutating func mutate(_ bytes: inout [UInt8]) {
@@ -126,7 +128,9 @@ public struct LoaderFuzzer {
       // Replace the value after a ':' with an awkward one.
       guard let colon = bytes[at...].firstIndex(of: UInt8(ascii: ":")) else { return }
       var end = colon + 1
-      while end < bytes.count && ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[end]) {
+      while end < bytes.count
+        && ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[end])
+      {
         end += 1
       }
       bytes.replaceSubrange((colon + 1)..<end, with: Array((" " + random.choice(Self.values)).utf8))

@@ -58,12 +58,14 @@ public enum ScenarioJSONWriter {
     }
     let power = d.power.map { step -> JSONNode in
       .object([
-        ("at", instant(step.at)), ("charging", .bool(step.value.charging)), ("battery", double(step.value.battery)),
+        ("at", instant(step.at)), ("charging", .bool(step.value.charging)),
+        ("battery", double(step.value.battery)),
         ("lowPowerMode", .bool(step.value.lowPowerMode)),
       ])
     }
     return .object([
-      ("network", .array(network)), ("power", .array(power)), ("backgroundAppRefresh", .bool(d.backgroundAppRefresh)),
+      ("network", .array(network)), ("power", .array(power)),
+      ("backgroundAppRefresh", .bool(d.backgroundAppRefresh)),
     ])
   }
 
@@ -71,7 +73,9 @@ public enum ScenarioJSONWriter {
 
   static func server(_ s: ServerModel) -> JSONNode {
     let resources = s.resources.map { r -> JSONNode in
-      var m: [(String, JSONNode)] = [("url", .string(r.url.string)), ("method", .string(r.method)), ("size", int(r.size))]
+      var m: [(String, JSONNode)] = [
+        ("url", .string(r.url.string)), ("method", .string(r.method)), ("size", int(r.size)),
+      ]
       if let etag = r.etag { m.append(("etag", .string(etag))) }
       if let lastModified = r.lastModified { m.append(("lastModified", .string(lastModified))) }
       m += [("acceptsRanges", .bool(r.acceptsRanges)), ("status", int(Int64(r.status)))]
@@ -101,7 +105,9 @@ public enum ScenarioJSONWriter {
             + [("status", int(Int64(status)))])
       }
     }
-    return .object([("resources", .array(resources)), ("changes", .array(changes)), ("faults", .array(faults))])
+    return .object([
+      ("resources", .array(resources)), ("changes", .array(changes)), ("faults", .array(faults)),
+    ])
   }
 
   static func faultTarget(_ t: FaultTarget) -> [(String, JSONNode)] {
@@ -122,7 +128,9 @@ public enum ScenarioJSONWriter {
         ("timeoutForRequest", duration(c.timeoutIntervalForRequest)),
         ("timeoutForResource", duration(c.timeoutIntervalForResource)),
       ]
-      if let limit = c.httpMaximumConnectionsPerHost { m.append(("httpMaximumConnectionsPerHost", int(Int64(limit)))) }
+      if let limit = c.httpMaximumConnectionsPerHost {
+        m.append(("httpMaximumConnectionsPerHost", int(Int64(limit))))
+      }
       m.append(("waitsForConnectivity", .bool(c.waitsForConnectivity)))
       return .object(m)
     }
@@ -157,7 +165,9 @@ public enum ScenarioJSONWriter {
     switch a {
     case .download(let r): return [("do", .string("download"))] + request(r)
     case .upload(let r, let from, let size):
-      return [("do", .string("upload"))] + request(r) + [("from", .string(from.rawValue)), ("size", int(size))]
+      return [("do", .string("upload"))] + request(r) + [
+        ("from", .string(from.rawValue)), ("size", int(size)),
+      ]
     case .cancel(let task, let produce):
       return [("do", .string("cancel")), ("task", .string(task)), ("produceResumeData", .bool(produce))]
     case .resumeFromData(let task, let name):
@@ -169,7 +179,9 @@ public enum ScenarioJSONWriter {
   }
 
   static func request(_ r: TaskRequest) -> [(String, JSONNode)] {
-    var m: [(String, JSONNode)] = [("session", .string(r.session)), ("url", .string(r.url)), ("name", .string(r.name))]
+    var m: [(String, JSONNode)] = [
+      ("session", .string(r.session)), ("url", .string(r.url)), ("name", .string(r.name)),
+    ]
     switch r.earliestBegin {
     case .absolute(let t)?: m.append(("earliestBegin", instant(t)))
     case .relative(let d)?: m.append(("earliestBegin", .string("+" + d.formatted)))
@@ -208,7 +220,8 @@ public enum ScenarioJSONWriter {
   static func renderFlat(_ node: JSONNode) -> String {
     switch node {
     case .object(let members):
-      return "{" + members.map { JSONText.quoted($0.0) + ": " + renderFlat($0.1) }.joined(separator: ", ") + "}"
+      return "{" + members.map { JSONText.quoted($0.0) + ": " + renderFlat($0.1) }.joined(separator: ", ")
+        + "}"
     case .array(let items): return "[" + items.map(renderFlat).joined(separator: ", ") + "]"
     case .string(let s): return JSONText.quoted(s)
     case .number(let text): return text

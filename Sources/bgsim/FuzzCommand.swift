@@ -10,7 +10,8 @@ enum FuzzCommand {
       name: "fuzz",
       synopsis:
         "bgsim fuzz [--seeds A-B] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N]",
-      summary: "Random scenarios checked against the engine's invariants (and the loader against hostile input).",
+      summary:
+        "Random scenarios checked against the engine's invariants (and the loader against hostile input).",
       details: """
         Each seed gives a random but valid scenario (sessions, task mixes, network and power
         timelines, lifecycle actions, server changes and faults, buggy app behaviours). It is
@@ -47,7 +48,8 @@ enum FuzzCommand {
     func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
     if !arguments.positionals.isEmpty {
       if arguments.flags.contains("--loader") { throw usage("--loader takes no FILE") }
-      return try checkFiles(arguments.positionals, minimize: arguments.flags.contains("--minimize"),
+      return try checkFiles(
+        arguments.positionals, minimize: arguments.flags.contains("--minimize"),
         out: arguments.options["--out"] ?? "fuzz-failures")
     }
     let seeds = try parseSeeds(arguments.options["--seeds"] ?? "1-1000", usage)
@@ -68,7 +70,8 @@ enum FuzzCommand {
         throw usage("--time-budget: \(error.message)")
       }
     }
-    return fuzzEngine(seeds: seeds, budget: budget, minimize: arguments.flags.contains("--minimize"), out: out)
+    return fuzzEngine(
+      seeds: seeds, budget: budget, minimize: arguments.flags.contains("--minimize"), out: out)
   }
 
   static func parseSeeds(
@@ -160,18 +163,21 @@ enum FuzzCommand {
   static func fuzzLoader(iterations: Int, seed: UInt64, out: String) -> Int32 {
     var fuzzer = LoaderFuzzer(seed: seed)
     let report = fuzzer.run(iterations: iterations) { so in
-      Console.error("  \(so.iterations) inputs, slowest \(String(format: "%.1f", so.slowestSeconds * 1e3)) ms")
+      Console.error(
+        "  \(so.iterations) inputs, slowest \(String(format: "%.1f", so.slowestSeconds * 1e3)) ms")
     }
     for finding in report.findings {
       let path = write(
-        String(decoding: finding.input, as: UTF8.self), to: out, name: "loader-\(seed)-\(finding.iteration).json")
+        String(decoding: finding.input, as: UTF8.self), to: out,
+        name: "loader-\(seed)-\(finding.iteration).json")
       Console.out("FAIL  input \(finding.iteration): \(finding.problem) (wrote \(path))")
     }
     let rate = report.totalSeconds > 0 ? Double(report.iterations) / report.totalSeconds : 0
     Console.out(
       "loader: \(report.iterations) inputs (\(report.loaded) loaded, \(report.rejected) refused with exit 2) in "
         + "\(String(format: "%.2f", report.totalSeconds)) s (\(String(format: "%.0f", rate)) inputs/s), "
-        + "slowest \(String(format: "%.2f", report.slowestSeconds * 1e3)) ms: \(report.findings.count) failing")
+        + "slowest \(String(format: "%.2f", report.slowestSeconds * 1e3)) ms: \(report.findings.count) failing"
+    )
     return report.findings.isEmpty ? ExitCode.ok : ExitCode.expectationFailed
   }
 

@@ -2,7 +2,6 @@ import Foundation
 import ScenarioKit
 import SimKernel
 import Testing
-
 @_spi(FaultInjection) import TransferEngine
 
 @testable import FuzzKit
@@ -22,7 +21,8 @@ struct FuzzTests {
       let loaded = try ScenarioLoader.load(data: Array(json.utf8), file: scenario.file)
       #expect(ScenarioJSONWriter.write(loaded) == json, "seed \(seed)")
       #expect(loaded.device == scenario.device && loaded.server == scenario.server, "seed \(seed)")
-      #expect(loaded.policy == scenario.policy && loaded.app.sessions == scenario.app.sessions, "seed \(seed)")
+      #expect(
+        loaded.policy == scenario.policy && loaded.app.sessions == scenario.app.sessions, "seed \(seed)")
     }
   }
 
@@ -61,7 +61,8 @@ struct FuzzTests {
       "task.finished", "task.failed", "task.cancelled", "task.lost", "task.retry", "task.redirect",
       "task.interrupted networkLost", "task.interrupted connectionDropped", "task.deferred connectionLimit",
       "task.deferred rateLimiter", "task.deferred discretionary", "task.deferred earliestBegin",
-      "app.launch background", "app.resume background", "app.terminate forceQuit", "delegate.didResumeAtOffset",
+      "app.launch background", "app.resume background", "app.terminate forceQuit",
+      "delegate.didResumeAtOffset",
       "lint completionHandlerNeverCalled", "lint downloadedFileLost", "lint sessionNotRecreated",
       "session.invalidated", "server.change",
     ] {

@@ -15,7 +15,9 @@ public struct RunResult: Sendable {
   public var invariantViolation: InvariantViolation?
 
   /// True when the scenario could be played, broke no invariant and every expectation held.
-  public var passed: Bool { runError == nil && invariantViolation == nil && expectations.allSatisfy(\.passed) }
+  public var passed: Bool {
+    runError == nil && invariantViolation == nil && expectations.allSatisfy(\.passed)
+  }
 }
 
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,

@@ -127,7 +127,9 @@ extension Simulation {
     let key = task.connectionKey ?? queueKey(task)
     guard waitQueues[key] != nil else { return }
     waitQueues[key]!.running -= 1
-    if waitQueues[key]!.running < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }
+    if waitQueues[key]!.running < 0 {
+      inconsistency(.engineConsistency, "negative connection count for '\(key)'")
+    }
     startWaiting(key: key)
   }
 

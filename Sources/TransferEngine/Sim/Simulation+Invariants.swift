@@ -116,7 +116,8 @@ extension Simulation {
     lastEventTime = now
     if !network.isUp && (downLink.activeCount > 0 || upLink.activeCount > 0) {
       violate(
-        .noBytesWhileOffline, "\(downLink.activeCount) down and \(upLink.activeCount) up transfers while offline")
+        .noBytesWhileOffline,
+        "\(downLink.activeCount) down and \(upLink.activeCount) up transfers while offline")
     }
     var holding: [String: Int] = [:]
     for task in tasks {
@@ -139,21 +140,26 @@ extension Simulation {
   private func checkTask(_ task: SimURLSessionTask) {
     if task.endings > 1 { violate(.taskCompletesOnce, "'\(task.name)' completed \(task.endings) times") }
     if task.isFinished != (task.endings == 1) {
-      violate(.taskCompletesOnce, "'\(task.name)' is \(task.isFinished ? "" : "not ")done after \(task.endings) endings")
+      violate(
+        .taskCompletesOnce,
+        "'\(task.name)' is \(task.isFinished ? "" : "not ")done after \(task.endings) endings")
     }
     if task.completionsDelivered > 1 {
       violate(.didCompleteOnce, "didComplete delivered \(task.completionsDelivered) times for '\(task.name)'")
     }
     if task.downloadsDelivered > 1 {
       violate(
-        .downloadDeliveredOnce, "didFinishDownloading delivered \(task.downloadsDelivered) times for '\(task.name)'")
+        .downloadDeliveredOnce,
+        "didFinishDownloading delivered \(task.downloadsDelivered) times for '\(task.name)'")
     }
     if task.isDownload && task.fetchingSize > 0 && task.countOfBytesReceived > task.fetchingSize {
       violate(
-        .bytesWithinSize, "'\(task.name)' received \(task.countOfBytesReceived) of a \(task.fetchingSize)-byte body")
+        .bytesWithinSize,
+        "'\(task.name)' received \(task.countOfBytesReceived) of a \(task.fetchingSize)-byte body")
     }
     if !task.isDownload
-      && (task.countOfBytesSent > task.uploadSize || task.countOfBytesReceived > max(task.responseBodyBytes, 0))
+      && (task.countOfBytesSent > task.uploadSize
+        || task.countOfBytesReceived > max(task.responseBodyBytes, 0))
     {
       violate(
         .bytesWithinSize,
@@ -178,7 +184,8 @@ extension Simulation {
   func checkStart(_ task: SimURLSessionTask, firstStart: Bool) {
     let configuration = task.session.configuration
     if let problem = interfaceProblem(for: configuration) {
-      violate(.startOnAllowedInterface, "'\(task.name)' \(firstStart ? "started" : "retried") while \(problem)")
+      violate(
+        .startOnAllowedInterface, "'\(task.name)' \(firstStart ? "started" : "retried") while \(problem)")
     }
     guard firstStart, configuration.kind == .background else { return }
     if let date = task.earliestBeginDate, now < date {
@@ -187,7 +194,8 @@ extension Simulation {
     if task.createdInBackground && now < rateLimiter.expiry {
       violate(
         .startAfterRateLimiter,
-        "'\(task.name)', created in the background, started before the rate limiter's expiry \(rateLimiter.expiry)")
+        "'\(task.name)', created in the background, started before the rate limiter's expiry \(rateLimiter.expiry)"
+      )
     }
     if task.isDiscretionary {
       var missing: [String] = []
@@ -210,7 +218,8 @@ extension Simulation {
   private func interfaceProblem(for configuration: SessionConfiguration) -> String? {
     switch network.interface {
     case .none: return "offline"
-    case .cellular where !configuration.allowsCellularAccess: return "on cellular, which the session does not allow"
+    case .cellular where !configuration.allowsCellularAccess:
+      return "on cellular, which the session does not allow"
     default: break
     }
     if network.expensive && !configuration.allowsExpensiveNetworkAccess {
@@ -253,8 +262,10 @@ extension Simulation {
   public func checkFinalInvariants() {
     guard checksInvariants, invariantViolation == nil else { return }
     let lintedSessions = Set(
-      trace.events.filter { $0.kind == "lint" && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue) }
-        .compactMap { $0["session"]?.description })
+      trace.events.filter {
+        $0.kind == "lint" && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue)
+      }
+      .compactMap { $0["session"]?.description })
     for task in tasks {
       if task.isDownload && task.finishedOK && task.downloadsDelivered == 0 {
         let queued = task.session.pending.contains { event in
@@ -263,7 +274,8 @@ extension Simulation {
         }
         if !queued && !lintedSessions.contains(task.session.identifier) {
           violate(
-            .downloadDeliveredOnce, "'\(task.name)' finished but its file was neither delivered, queued nor linted lost")
+            .downloadDeliveredOnce,
+            "'\(task.name)' finished but its file was neither delivered, queued nor linted lost")
         }
       }
       guard task.isFinished else { continue }
