@@ -18,11 +18,16 @@ let package = Package(
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
+    .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     .executableTarget(
-      name: "bgsim", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport"]),
+      name: "bgsim", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(
+      name: "FuzzKitTests", dependencies: ["FuzzKit", "ScenarioKit", "TransferEngine", "SimKernel"],
+      exclude: ["Regressions"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],

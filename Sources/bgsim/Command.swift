@@ -27,7 +27,7 @@ enum CommandTable {
   static var all: [Command] {
     [
       RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
-      BenchCommand.command,
+      BenchCommand.command, FuzzCommand.command,
     ]
   }
 

@@ -28,6 +28,7 @@ struct ScenarioLibraryTests {
     #expect(!scenario.expectations.isEmpty)
     let result = ScenarioRunner.run(scenario, checksInvariants: true)
     #expect(result.runError == nil)
+    #expect(result.invariantViolation == nil)
     for failure in result.expectations where !failure.passed {
       Issue.record("\(file) \(failure.path): expected \(failure.expected); instead \(failure.found)")
     }

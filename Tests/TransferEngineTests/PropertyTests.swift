@@ -66,6 +66,7 @@ struct PropertyTests {
   /// What a run broke, one line per violation (empty when all properties hold).
   static func violations(of run: RandomRun) -> [String] {
     var found: [String] = []
+    if let violation = run.sim.invariantViolation { found.append(violation.description) }
     let events = run.sim.trace.events
 
     // Time never goes back.

@@ -201,5 +201,6 @@ final class RandomRun {
   /// Plays the run to twice the horizon.
   func run() {
     sim.run(until: SimTime(.seconds(2 * Self.horizon)))
+    sim.checkFinalInvariants()
   }
 }

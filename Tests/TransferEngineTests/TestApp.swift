@@ -1,4 +1,5 @@
 import SimKernel
+import Testing
 import TransferEngine
 
 /// A correct app for engine tests: recreates its sessions at launch, stores and calls the
@@ -105,6 +106,7 @@ enum Fixture {
       seed: 1, device: DeviceModel(network: network, power: power, backgroundAppRefresh: backgroundAppRefresh),
       server: ServerModel(resources: resources, changes: changes, faults: faults), policy: policy)
     sim.checksInvariants = true
+    sim.onInvariantViolation = { Issue.record("\($0)") }
     sim.install(app)
     sim.run(until: .zero)
     sim.launchApp()

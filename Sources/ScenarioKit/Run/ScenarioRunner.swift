@@ -11,9 +11,13 @@ public struct RunResult: Sendable {
   public var expectations: [ExpectationResult]
   /// A timeline or reaction entry that could not be played (app not running, unknown task...).
   public var runError: String?
+  /// The engine invariant the run broke, when run with `checksInvariants` (the run stopped there).
+  public var invariantViolation: InvariantViolation?
 
-  /// True when the scenario could be played and every expectation held.
-  public var passed: Bool { runError == nil && expectations.allSatisfy(\.passed) }
+  /// True when the scenario could be played, broke no invariant and every expectation held.
+  public var passed: Bool {
+    runError == nil && invariantViolation == nil && expectations.allSatisfy(\.passed)
+  }
 }
 
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
@@ -38,9 +42,10 @@ public enum ScenarioRunner {
       }
     }
     sim.run(until: SimTime(scenario.duration))
+    sim.checkFinalInvariants()
     let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
     return RunResult(
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
-      runError: app.runError.map { "\(scenario.file): \($0)" })
+      runError: app.runError.map { "\(scenario.file): \($0)" }, invariantViolation: sim.invariantViolation)
   }
 }

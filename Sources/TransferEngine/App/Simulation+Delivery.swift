@@ -51,6 +51,7 @@ extension Simulation {
       // The app identifies a download after a relaunch by what it stored in taskDescription (seed 003).
       if let description = task.taskDescription { fields.append(TraceField("description", .string(description))) }
       emit("delegate.didFinishDownloading", fields)
+      task.downloadsDelivered += 1
       let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived)
       delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
       if file.movedTo == nil {
@@ -75,6 +76,7 @@ extension Simulation {
         if let status = task.statusCode { fields.append(TraceField("status", .int(Int64(status)))) }
       }
       emit("delegate.didComplete", fields)
+      task.completionsDelivered += 1
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
     }
   }

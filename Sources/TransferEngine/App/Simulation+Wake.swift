@@ -54,6 +54,7 @@ extension Simulation {
   /// The app called a completion handler handed over by `handleEvents`.
   func completionHandlerCalled(_ handler: BackgroundCompletionHandler) {
     emit("app.completionHandlerCalled", [TraceField("session", .string(handler.identifier))])
+    if checksInvariants { checkCompletionHandlerCall(handler) }
     guard var current = wake, current.number == handler.wakeNumber, lifecycle.state == .background else { return }
     current.handlerCalled.insert(handler.identifier)
     wake = current

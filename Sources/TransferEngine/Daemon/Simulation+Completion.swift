@@ -5,6 +5,7 @@ extension Simulation {
   /// The response body has fully arrived. HTTP error statuses are not transport errors [A].
   func finish(_ task: SimURLSessionTask) {
     endTask(task)
+    task.finishedOK = true
     let status = Int64(task.statusCode ?? 200)
     emit(
       "task.finished",
@@ -80,7 +81,8 @@ extension Simulation {
 
   /// Marks a task done and disarms its timers; the one place a task's life ends.
   func endTask(_ task: SimURLSessionTask) {
-    precondition(!task.isFinished, "internal inconsistency: task \(task.name) completed twice")
+    task.endings += 1
+    if task.isFinished { inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice") }
     if case .transferring = task.phase { settleBytes(task) }
     task.phase = .done
     task.state = .completed

@@ -46,7 +46,8 @@ extension Simulation {
     }
     if configuration.kind == .default && lifecycle.state == .suspended { return .appSuspended }
     if let block = interfaceBlock(for: configuration) { return block }
-    if running >= connectionLimit(task) { return .connectionLimit }
+    let slack = injectedFault == .connectionLimitOffByOne ? 1 : 0
+    if running >= connectionLimit(task) + slack { return .connectionLimit }
     return nil
   }
 
@@ -81,6 +82,7 @@ extension Simulation {
         if reason == .connectionLimit && !full { break }
       } else {
         queue.running += 1
+        task.connectionKey = key
         started.append(task)
       }
     }
@@ -131,10 +133,12 @@ extension Simulation {
 
   /// A connection slot of `task`'s (session, host) pair is free again.
   func releaseConnection(of task: SimURLSessionTask) {
-    let key = queueKey(task)
+    let key = task.connectionKey ?? queueKey(task)
     guard waitQueues[key] != nil else { return }
     waitQueues[key]!.running -= 1
-    precondition(waitQueues[key]!.running >= 0, "internal inconsistency: negative connection count for \(key)")
+    if waitQueues[key]!.running < 0 {
+      inconsistency(.engineConsistency, "negative connection count for '\(key)'")
+    }
     startWaiting(key: key)
   }
 

@@ -8,6 +8,7 @@ extension Simulation {
     task.lastWaitReason = nil
     task.phase = .connecting
     task.state = .running
+    if checksInvariants { checkStart(task, firstStart: task.startedAt == nil) }
     let base = [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))]
     if task.startedAt == nil {
       task.startedAt = now

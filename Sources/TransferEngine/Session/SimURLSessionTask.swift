@@ -144,7 +144,19 @@ public final class SimURLSessionTask {
   /// Set while the server sends nothing to this transfer (a `stall` fault); it holds its
   /// connection but is off the link, and its request idle timer runs.
   var stalledSince: SimTime?
+  /// The (session, host) queue whose connection slot the current attempt holds: the host it
+  /// started for, which a redirect to another host does not change.
+  var connectionKey: String?
   var cancelReason: SimURLError.CancelReason?
+
+  // Invariant bookkeeping (Simulation+Invariants.swift).
+  /// Times the task ended (finished, failed, cancelled, lost): must end at 1.
+  var endings = 0
+  /// Ended by `finish` (the whole response arrived).
+  var finishedOK = false
+  /// `didComplete` and `didFinishDownloading` calls the app received for this task.
+  var completionsDelivered = 0
+  var downloadsDelivered = 0
 
   init(
     uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,

@@ -53,8 +53,14 @@ public final class Simulation {
 
   var callbacks: [Int: (Simulation) -> Void] = [:]
   var nextCallback = 0
-  /// Checked after every event when on (tests and fuzzing).
+  /// Checked after every event when on (tests and fuzzing); a violation stops the run.
   public var checksInvariants = false
+  /// The first invariant the run broke, if any (only when `checksInvariants`).
+  public internal(set) var invariantViolation: InvariantViolation?
+  /// Called once, when an invariant breaks (tests record it as a failure).
+  public var onInvariantViolation: ((InvariantViolation) -> Void)?
+  /// A fault injected by a test (`EngineFaultInjection`); nil in the product.
+  let injectedFault = EngineFaultInjection.fault
   var lastEventTime = SimTime.zero
   var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
@@ -112,12 +118,14 @@ public final class Simulation {
   /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
+    guard invariantViolation == nil else { return }
     stopRequested = false
     while !stopRequested, let event = scheduler.next(notAfter: limit) {
       processedEvents += 1
       handle(event)
       if checksInvariants { checkInvariants() }
     }
+    if invariantViolation != nil { return }
     if !stopRequested && scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
   }
 
@@ -164,6 +172,7 @@ public final class Simulation {
 
   /// Records a trace event at the current time.
   func emit(_ kind: String, _ fields: [TraceField]) {
+    if checksInvariants { observeForInvariants(kind, fields) }
     trace.append(TraceEvent(time: now, kind: kind, fields: fields))
   }
 

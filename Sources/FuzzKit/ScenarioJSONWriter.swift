@@ -1,0 +1,250 @@
+import ScenarioKit
+import SimKernel
+import TransferEngine
+
+/// Writes a `Scenario` as scenario-format JSON that `ScenarioLoader` reads back to the same
+/// scenario: the fuzzer's failing cases are files anyone can run with `bgsim run`.
+///
+/// Everything the model holds is written except `expect` (fuzz scenarios have none; the
+/// expectations of a loaded file are not written back). Durations use the format's units
+/// (`"1h30m"`), sizes are integers of bytes, rates integers of bits per second when whole.
+public enum ScenarioJSONWriter {
+  /// The scenario as pretty JSON, ending with a newline.
+  public static func write(_ scenario: Scenario) -> String {
+    render(node(scenario), indent: "") + "\n"
+  }
+
+  // MARK: The model as a JSON tree
+
+  static func node(_ s: Scenario) -> JSONNode {
+    var members: [(String, JSONNode)] = [
+      ("name", .string(s.name)), ("description", .string(s.description)),
+      ("seed", .number(String(s.seed))), ("duration", duration(s.duration)),
+      ("device", device(s.device)), ("server", server(s.server)),
+    ]
+    if s.policy != .defaults { members.append(("policy", .raw(PolicyJSON.render(s.policy)))) }
+    members.append(("app", app(s.app)))
+    members.append(("timeline", .array(s.timeline.map(entry))))
+    return .object(members)
+  }
+
+  static func duration(_ d: SimDuration) -> JSONNode { .string(d.formatted) }
+  static func instant(_ t: SimTime) -> JSONNode { .string(t.sinceStart.formatted) }
+  static func int(_ v: Int64) -> JSONNode { .number(String(v)) }
+  static func double(_ v: Double) -> JSONNode { .number(JSONText.number(v)) }
+
+  static func rate(_ r: DataRate) -> JSONNode {
+    let bps = r.bitsPerSecond
+    if bps == bps.rounded() && bps < 9e18 {
+      let whole = Int64(bps)
+      if whole > 0 && whole % 1_000_000 == 0 { return .string("\(whole / 1_000_000)Mbps") }
+      if whole > 0 && whole % 1_000 == 0 { return .string("\(whole / 1_000)kbps") }
+      return .string("\(whole)bps")
+    }
+    return .string("\(bps)bps")
+  }
+
+  static func device(_ d: DeviceModel) -> JSONNode {
+    let network = d.network.map { step -> JSONNode in
+      let n = step.value
+      var m: [(String, JSONNode)] = [("at", instant(step.at)), ("interface", .string(n.interface.rawValue))]
+      if n.isUp {
+        m += [
+          ("down", rate(n.down)), ("up", rate(n.up)), ("latency", duration(n.latency)),
+          ("expensive", .bool(n.expensive)), ("constrained", .bool(n.constrained)),
+        ]
+      }
+      return .object(m)
+    }
+    let power = d.power.map { step -> JSONNode in
+      .object([
+        ("at", instant(step.at)), ("charging", .bool(step.value.charging)),
+        ("battery", double(step.value.battery)),
+        ("lowPowerMode", .bool(step.value.lowPowerMode)),
+      ])
+    }
+    return .object([
+      ("network", .array(network)), ("power", .array(power)),
+      ("backgroundAppRefresh", .bool(d.backgroundAppRefresh)),
+    ])
+  }
+
+  static func optionalString(_ v: String?) -> JSONNode { v.map { .string($0) } ?? .null }
+
+  static func server(_ s: ServerModel) -> JSONNode {
+    let resources = s.resources.map { r -> JSONNode in
+      var m: [(String, JSONNode)] = [
+        ("url", .string(r.url.string)), ("method", .string(r.method)), ("size", int(r.size)),
+      ]
+      if let etag = r.etag { m.append(("etag", .string(etag))) }
+      if let lastModified = r.lastModified { m.append(("lastModified", .string(lastModified))) }
+      m += [("acceptsRanges", .bool(r.acceptsRanges)), ("status", int(Int64(r.status)))]
+      if let target = r.redirectTo { m.append(("redirectTo", .string(target.string))) }
+      m.append(("responseBody", int(r.responseBody)))
+      return .object(m)
+    }
+    let changes = s.changes.map { c -> JSONNode in
+      var m: [(String, JSONNode)] = [("at", instant(c.at)), ("url", .string(c.url.string))]
+      if let etag = c.etag { m.append(("etag", optionalString(etag))) }
+      if let lastModified = c.lastModified { m.append(("lastModified", optionalString(lastModified))) }
+      if let size = c.size { m.append(("size", int(size))) }
+      if let status = c.status { m.append(("status", int(Int64(status)))) }
+      if let ranges = c.acceptsRanges { m.append(("acceptsRanges", .bool(ranges))) }
+      if let target = c.redirectTo { m.append(("redirectTo", optionalString(target?.string))) }
+      return .object(m)
+    }
+    let faults = s.faults.map { f -> JSONNode in
+      switch f {
+      case .dropConnection(let at, let target, let times):
+        return .object(
+          [("kind", .string("dropConnection")), ("at", instant(at))] + faultTarget(target)
+            + [("times", int(Int64(times)))])
+      case .status(let from, let to, let target, let status):
+        return .object(
+          [("kind", .string("status")), ("from", instant(from)), ("to", instant(to))] + faultTarget(target)
+            + [("status", int(Int64(status)))])
+      case .stall(let from, let to, let target):
+        return .object(
+          [("kind", .string("stall")), ("from", instant(from)), ("to", instant(to))] + faultTarget(target))
+      }
+    }
+    return .object([
+      ("resources", .array(resources)), ("changes", .array(changes)), ("faults", .array(faults)),
+    ])
+  }
+
+  static func faultTarget(_ t: FaultTarget) -> [(String, JSONNode)] {
+    switch t {
+    case .url(let url): return [("url", .string(url.string))]
+    case .host(let host): return [("host", .string(host))]
+    }
+  }
+
+  static func app(_ a: AppSpec) -> JSONNode {
+    let sessions = a.sessions.map { c -> JSONNode in
+      var m: [(String, JSONNode)] = [
+        ("identifier", .string(c.identifier)), ("kind", .string(c.kind.rawValue)),
+        ("discretionary", .bool(c.isDiscretionary)), ("sendsLaunchEvents", .bool(c.sessionSendsLaunchEvents)),
+        ("allowsCellularAccess", .bool(c.allowsCellularAccess)),
+        ("allowsExpensiveNetworkAccess", .bool(c.allowsExpensiveNetworkAccess)),
+        ("allowsConstrainedNetworkAccess", .bool(c.allowsConstrainedNetworkAccess)),
+        ("timeoutForRequest", duration(c.timeoutIntervalForRequest)),
+        ("timeoutForResource", duration(c.timeoutIntervalForResource)),
+      ]
+      if let limit = c.httpMaximumConnectionsPerHost {
+        m.append(("httpMaximumConnectionsPerHost", int(Int64(limit))))
+      }
+      m.append(("waitsForConnectivity", .bool(c.waitsForConnectivity)))
+      return .object(m)
+    }
+    let b = a.behavior
+    let reactions = b.reactions.map { r -> JSONNode in
+      var m: [(String, JSONNode)] = [("event", .string(r.event.rawValue))]
+      if let task = r.task { m.append(("task", .string(task))) }
+      if r.firstNumber != 1 { m.append(("firstNumber", int(Int64(r.firstNumber)))) }
+      if let times = r.times { m.append(("times", int(Int64(times)))) }
+      m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      return .object(m)
+    }
+    let behavior: JSONNode = .object([
+      ("recreatesSessionsOnLaunch", .bool(b.recreatesSessionsOnLaunch)),
+      ("storesCompletionHandler", .bool(b.storesCompletionHandler)),
+      ("callsCompletionHandler", .string(b.callsCompletionHandler.rawValue)),
+      ("movesDownloadedFile", .bool(b.movesDownloadedFile)), ("on", .array(reactions)),
+    ])
+    return .object([("sessions", .array(sessions)), ("behavior", behavior)])
+  }
+
+  static func entry(_ e: TimelineEntry) -> JSONNode {
+    let at: (String, JSONNode) = ("at", instant(e.at))
+    switch e.action {
+    case .launch: return .object([at, ("do", .string("launch"))])
+    case .background: return .object([at, ("do", .string("background"))])
+    case .terminate: return .object([at, ("do", .string("terminate"))])
+    case .forceQuit: return .object([at, ("do", .string("forceQuit"))])
+    case .app(let a): return .object([at] + action(a))
+    }
+  }
+
+  static func action(_ a: AppAction) -> [(String, JSONNode)] {
+    switch a {
+    case .download(let r): return [("do", .string("download"))] + request(r)
+    case .upload(let r, let from, let size):
+      return [("do", .string("upload"))] + request(r) + [
+        ("from", .string(from.rawValue)), ("size", int(size)),
+      ]
+    case .cancel(let task, let produce):
+      return [("do", .string("cancel")), ("task", .string(task)), ("produceResumeData", .bool(produce))]
+    case .resumeFromData(let task, let name):
+      return [("do", .string("resumeFromData")), ("task", .string(task)), ("name", .string(name))]
+    case .getAllTasks(let session): return [("do", .string("getAllTasks")), ("session", .string(session))]
+    case .invalidate(let session, let cancel):
+      return [("do", .string("invalidate")), ("session", .string(session)), ("cancelTasks", .bool(cancel))]
+    }
+  }
+
+  static func request(_ r: TaskRequest) -> [(String, JSONNode)] {
+    var m: [(String, JSONNode)] = [
+      ("session", .string(r.session)), ("url", .string(r.url)), ("name", .string(r.name)),
+    ]
+    switch r.earliestBegin {
+    case .absolute(let t)?: m.append(("earliestBegin", instant(t)))
+    case .relative(let d)?: m.append(("earliestBegin", .string("+" + d.formatted)))
+    case nil: break
+    }
+    if let v = r.expectsToSend { m.append(("expectsToSend", int(v))) }
+    if let v = r.expectsToReceive { m.append(("expectsToReceive", int(v))) }
+    if let v = r.description { m.append(("description", .string(v))) }
+    if let v = r.priority { m.append(("priority", double(v))) }
+    if r.count != 1 { m.append(("count", int(Int64(r.count)))) }
+    return m
+  }
+
+  // MARK: Printing
+
+  /// Objects and arrays that fit on one line are written on one line.
+  static let lineWidth = 100
+
+  static func render(_ node: JSONNode, indent: String) -> String {
+    let flat = renderFlat(node)
+    if flat.count + indent.count <= lineWidth && !flat.contains("\n") { return flat }
+    let inner = indent + "  "
+    switch node {
+    case .object(let members) where !members.isEmpty:
+      let lines = members.map { inner + JSONText.quoted($0.0) + ": " + render($0.1, indent: inner) }
+      return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
+    case .array(let items) where !items.isEmpty:
+      let lines = items.map { inner + render($0, indent: inner) }
+      return "[\n" + lines.joined(separator: ",\n") + "\n" + indent + "]"
+    case .raw(let text):
+      return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        .map { $0.offset == 0 ? String($0.element) : indent + $0.element }.joined(separator: "\n")
+    default: return flat
+    }
+  }
+
+  static func renderFlat(_ node: JSONNode) -> String {
+    switch node {
+    case .object(let members):
+      return "{" + members.map { JSONText.quoted($0.0) + ": " + renderFlat($0.1) }.joined(separator: ", ")
+        + "}"
+    case .array(let items): return "[" + items.map(renderFlat).joined(separator: ", ") + "]"
+    case .string(let s): return JSONText.quoted(s)
+    case .number(let text): return text
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .raw(let text): return text
+    }
+  }
+}
+
+/// A JSON value to print; `raw` is text that is already JSON (the rendered policy).
+indirect enum JSONNode {
+  case object([(String, JSONNode)])
+  case array([JSONNode])
+  case string(String)
+  case number(String)
+  case bool(Bool)
+  case null
+  case raw(String)
+}

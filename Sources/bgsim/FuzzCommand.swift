@@ -1,0 +1,188 @@
+import Foundation
+import FuzzKit
+import ScenarioKit
+import SimKernel
+
+/// `bgsim fuzz`: random scenarios checked against the engine's invariants, and the loader fuzz target.
+enum FuzzCommand {
+  static var command: Command {
+    Command(
+      name: "fuzz",
+      synopsis:
+        "bgsim fuzz [--seeds A-B] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N]",
+      summary:
+        "Random scenarios checked against the engine's invariants (and the loader against hostile input).",
+      details: """
+        Each seed gives a random but valid scenario (sessions, task mixes, network and power
+        timelines, lifecycle actions, server changes and faults, buggy app behaviours). It is
+        written as JSON, loaded back and run twice with the invariants checked after every
+        event; the two traces must be byte-identical. A failing scenario is written to DIR as
+        seed-N.json; with --minimize it is also shrunk to seed-N.min.json, a small scenario that
+        fails the same way. Replay either with: bgsim run DIR/seed-N.json
+
+        With FILE arguments, those scenarios are checked the same way instead (invariants on,
+        run twice); with --minimize a failing one is shrunk to DIR/NAME.min.json.
+
+        Options:
+          --seeds A-B        seeds to try, inclusive (default 1-1000); a single N is one seed
+          --time-budget D    stop starting new seeds after D of wall time (a duration: 60s, 5m)
+          --minimize         shrink each failing scenario
+          --out DIR          where failing scenarios go (default fuzz-failures)
+          --loader           fuzz the scenario loader instead: random bytes and mutated valid
+                             scenarios must load or be refused (exit 2), each within one second
+          --iterations N     inputs for --loader (default 100000); --seeds A sets its seed
+          -h, --help         show this help
+
+        Exit codes: 0 nothing found, 1 a failure found, 2 bad arguments.
+        See docs/fuzzing.md.
+        """,
+      flags: ["--minimize", "--loader"],
+      options: [
+        .init(name: "--seeds", valueName: "A-B"), .init(name: "--time-budget", valueName: "D"),
+        .init(name: "--out", valueName: "DIR"), .init(name: "--iterations", valueName: "N"),
+      ],
+      run: run)
+  }
+
+  static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
+    func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
+    if !arguments.positionals.isEmpty {
+      if arguments.flags.contains("--loader") { throw usage("--loader takes no FILE") }
+      return try checkFiles(
+        arguments.positionals, minimize: arguments.flags.contains("--minimize"),
+        out: arguments.options["--out"] ?? "fuzz-failures")
+    }
+    let seeds = try parseSeeds(arguments.options["--seeds"] ?? "1-1000", usage)
+    let out = arguments.options["--out"] ?? "fuzz-failures"
+    if arguments.flags.contains("--loader") {
+      let text = arguments.options["--iterations"] ?? "100000"
+      guard let iterations = Int(text), iterations > 0 else {
+        throw usage("--iterations expects a positive number, found '\(text)'")
+      }
+      return fuzzLoader(iterations: iterations, seed: seeds.lowerBound, out: out)
+    }
+    if arguments.options["--iterations"] != nil { throw usage("--iterations goes with --loader") }
+    var budget: Double?
+    if let text = arguments.options["--time-budget"] {
+      do throws(LiteralError) {
+        budget = try Literals.duration(text).seconds
+      } catch {
+        throw usage("--time-budget: \(error.message)")
+      }
+    }
+    return fuzzEngine(
+      seeds: seeds, budget: budget, minimize: arguments.flags.contains("--minimize"), out: out)
+  }
+
+  static func parseSeeds(
+    _ text: String, _ usage: (String) -> CommandLineError
+  ) throws(CommandLineError) -> ClosedRange<UInt64> {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let low = UInt64(parts[0]), let high = UInt64(parts.last!), low <= high else {
+      throw usage("--seeds expects A-B with A <= B (or a single seed N), found '\(text)'")
+    }
+    return low...high
+  }
+
+  static func fuzzEngine(seeds: ClosedRange<UInt64>, budget: Double?, minimize: Bool, out: String) -> Int32 {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var tried = 0
+    var failures = 0
+    var elapsed = 0.0
+    for seed in seeds {
+      if let budget, elapsed >= budget { break }
+      tried += 1
+      if let failure = FuzzRunner.check(seed: seed) {
+        failures += 1
+        report(failure, seed: seed, minimize: minimize, out: out)
+      }
+      elapsed = seconds(clock.now - start)
+    }
+    let rate = elapsed > 0 ? Double(tried) / elapsed : 0
+    let last = seeds.lowerBound + UInt64(max(tried, 1) - 1)
+    Console.out(
+      "fuzzed \(tried) seeds (\(seeds.lowerBound)-\(last)) in \(String(format: "%.2f", elapsed)) s "
+        + "(\(String(format: "%.1f", rate)) seeds/s): \(failures) failing")
+    return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok
+  }
+
+  /// Checks scenario files with invariants on, twice each; exit 2 if one is invalid.
+  static func checkFiles(_ paths: [String], minimize: Bool, out: String) throws(CommandLineError) -> Int32 {
+    var failing = 0
+    for path in paths {
+      let scenario: Scenario
+      do {
+        scenario = try ScenarioLoader.load(path: path)
+      } catch {
+        throw .invalidScenario(error)
+      }
+      let json = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ScenarioJSONWriter.write(scenario)
+      guard let failure = FuzzRunner.checkLoaded(scenario, json: json) else {
+        Console.out("ok    \(path)")
+        continue
+      }
+      failing += 1
+      let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      Console.out("FAIL  \(path): \(failure.signature)")
+      for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
+      if minimize { shrink(failure, name: name, out: out) }
+    }
+    return failing > 0 ? ExitCode.expectationFailed : ExitCode.ok
+  }
+
+  static func report(_ failure: FuzzFailure, seed: UInt64, minimize: Bool, out: String) {
+    Console.out("FAIL  seed \(seed): \(failure.signature)")
+    for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
+    let path = write(failure.json, to: out, name: "seed-\(seed).json")
+    Console.out("      wrote \(path) (\(failure.scenario.itemCount) items)")
+    if minimize { shrink(failure, name: "seed-\(seed)", out: out) }
+  }
+
+  static func shrink(_ failure: FuzzFailure, name: String, out: String) {
+    var minimizer = Minimizer(signature: failure.signature)
+    let small = minimizer.minimize(failure)
+    let minPath = write(small.json, to: out, name: "\(name).min.json")
+    Console.out(
+      "      minimised in \(minimizer.attempts) runs to \(minPath) (\(small.scenario.itemCount) items): "
+        + (small.details.split(separator: "\n").first.map(String.init) ?? ""))
+  }
+
+  /// Writes `text` to DIR/name, creating DIR; returns the path (or says why it could not).
+  static func write(_ text: String, to directory: String, name: String) -> String {
+    let path = directory + "/" + name
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+      Console.error("bgsim: cannot write '\(path)': \(error.localizedDescription)")
+    }
+    return path
+  }
+
+  static func fuzzLoader(iterations: Int, seed: UInt64, out: String) -> Int32 {
+    var fuzzer = LoaderFuzzer(seed: seed)
+    let report = fuzzer.run(iterations: iterations) { so in
+      Console.error(
+        "  \(so.iterations) inputs, slowest \(String(format: "%.1f", so.slowestSeconds * 1e3)) ms")
+    }
+    for finding in report.findings {
+      let path = write(
+        String(decoding: finding.input, as: UTF8.self), to: out,
+        name: "loader-\(seed)-\(finding.iteration).json")
+      Console.out("FAIL  input \(finding.iteration): \(finding.problem) (wrote \(path))")
+    }
+    let rate = report.totalSeconds > 0 ? Double(report.iterations) / report.totalSeconds : 0
+    Console.out(
+      "loader: \(report.iterations) inputs (\(report.loaded) loaded, \(report.rejected) refused with exit 2) in "
+        + "\(String(format: "%.2f", report.totalSeconds)) s (\(String(format: "%.0f", rate)) inputs/s), "
+        + "slowest \(String(format: "%.2f", report.slowestSeconds * 1e3)) ms: \(report.findings.count) failing"
+    )
+    return report.findings.isEmpty ? ExitCode.ok : ExitCode.expectationFailed
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    let (s, atto) = d.components
+    return Double(s) + Double(atto) / 1e18
+  }
+}
