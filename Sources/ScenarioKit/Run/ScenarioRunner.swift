@@ -11,6 +11,10 @@ public struct RunResult: Sendable {
   public var expectations: [ExpectationResult]
   /// A timeline or reaction entry that could not be played (app not running, unknown task...).
   public var runError: String?
+  /// Bytes every attempt of every task moved on the wire, both directions.
+  public var bytesOnWire: Int64 = 0
+  /// Bytes moved and then thrown away because a transfer restarted from zero.
+  public var bytesWasted: Int64 = 0
 
   /// True when the scenario could be played and every expectation held.
   public var passed: Bool { runError == nil && expectations.allSatisfy(\.passed) }
@@ -21,6 +25,8 @@ public struct RunResult: Sendable {
 public enum ScenarioRunner {
   public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false) -> RunResult {
     let seed = seed ?? scenario.seed
+    // Random conditions become ordinary steps and timeline entries: the engine never sees them.
+    let scenario = RandomConditions.expand(scenario, seed: seed)
     let sim = Simulation(
       seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
     sim.checksInvariants = checksInvariants
@@ -41,6 +47,8 @@ public enum ScenarioRunner {
     let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
     return RunResult(
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
-      runError: app.runError.map { "\(scenario.file): \($0)" })
+      runError: app.runError.map { "\(scenario.file): \($0)" },
+      bytesOnWire: sim.allTasks.reduce(0) { $0 + $1.bytesOnWire },
+      bytesWasted: sim.allTasks.reduce(0) { $0 + $1.bytesWasted })
   }
 }
