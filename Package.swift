@@ -18,11 +18,13 @@ let package = Package(
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     .executableTarget(
-      name: "bgsim", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport"]),
+      name: "bgsim", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "SweepKit"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],

@@ -21,7 +21,9 @@ extension ValueType where T == DurationDistribution {
     return ValueType(expected: expected) { v, path, ctx in
       if v.members == nil {
         guard let d = ValueType<SimDuration>.duration.decode(v, path, ctx) else { return nil }
-        guard d.nanoseconds > 0 else { return nilAfter(ctx.invalid(path, v, "a fixed duration must be above 0")) }
+        guard d.nanoseconds > 0 else {
+          return nilAfter(ctx.invalid(path, v, "a fixed duration must be above 0"))
+        }
         return .fixed(d)
       }
       guard var r = ObjectReader(v, path: path, context: ctx, expected: expected) else { return nil }
@@ -31,22 +33,28 @@ extension ValueType where T == DurationDistribution {
         r.context.report(
           kinds.isEmpty ? .missingKey : .value, path, at: v.position,
           kinds.isEmpty
-            ? "expected one of 'exponential' or 'uniform'" : "give one distribution, found exponential and uniform")
+            ? "expected one of 'exponential' or 'uniform'"
+            : "give one distribution, found exponential and uniform")
         r.acceptAll()
         return nil
       }
       if kinds[0] == "exponential" {
-        guard let mean = r.required("exponential", .duration), let raw = r.raw("exponential") else { return nil }
+        guard let mean = r.required("exponential", .duration), let raw = r.raw("exponential") else {
+          return nil
+        }
         guard mean.nanoseconds > 0 else {
           return nilAfter(ctx.invalid(JSONPath.member(path, "exponential"), raw, "the mean must be above 0"))
         }
         return .exponential(mean: mean)
       }
       let boundsPath = JSONPath.member(path, "uniform")
-      guard let bounds = r.required("uniform", .array(.duration)), let raw = r.raw("uniform") else { return nil }
+      guard let bounds = r.required("uniform", .array(.duration)), let raw = r.raw("uniform") else {
+        return nil
+      }
       guard bounds.count == 2, bounds[0] <= bounds[1], bounds[1].nanoseconds > 0 else {
         return nilAfter(
-          ctx.invalid(boundsPath, raw, "expected two durations [low, high] with low <= high and high above 0"))
+          ctx.invalid(boundsPath, raw, "expected two durations [low, high] with low <= high and high above 0")
+        )
       }
       return .uniform(bounds[0], bounds[1])
     }

@@ -40,11 +40,13 @@ public enum DurationDistribution: Sendable, Hashable {
     switch self {
     case .fixed(let d): return d
     case .exponential(let mean): return mean
-    case .uniform(let low, let high): return SimDuration(nanoseconds: low.nanoseconds / 2 + high.nanoseconds / 2)
+    case .uniform(let low, let high):
+      return SimDuration(nanoseconds: low.nanoseconds / 2 + high.nanoseconds / 2)
     }
   }
 
-  /// One draw, at least 1 ns so that time always moves forward.
+  /// One draw, rounded to the millisecond (traces stay readable) and at least 1 ms so that
+  /// time always moves forward.
   public func draw(_ random: inout SeededGenerator) -> SimDuration {
     let d: SimDuration
     switch self {
@@ -54,7 +56,8 @@ public enum DurationDistribution: Sendable, Hashable {
       let span = Double(high.nanoseconds - low.nanoseconds)
       d = SimDuration(nanoseconds: low.nanoseconds + Int64((span * random.nextUnit()).rounded()))
     }
-    return SimDuration(nanoseconds: max(1, d.nanoseconds))
+    let ms = (d.nanoseconds + 500_000) / 1_000_000
+    return .milliseconds(max(1, ms))
   }
 }
 
@@ -146,12 +149,14 @@ extension RandomConditions {
     let end = SimTime(scenario.duration)
     if let network = random.network {
       var g = generator(seed: seed, stream: 1)
-      out.device.network = scenario.device.network.filter { $0.at < network.from }
+      out.device.network =
+        scenario.device.network.filter { $0.at < network.from }
         + network.steps(end: end, random: &g)
     }
     if let power = random.power {
       var g = generator(seed: seed, stream: 2)
-      out.device.power = scenario.device.power.filter { $0.at < power.from } + power.steps(end: end, random: &g)
+      out.device.power =
+        scenario.device.power.filter { $0.at < power.from } + power.steps(end: end, random: &g)
     }
     if let terminations = random.terminations {
       var g = generator(seed: seed, stream: 3)
