@@ -84,8 +84,15 @@ import TransferEngine
       "bgsim: missing --defaults (the only form of 'policy' in this version)\nusage: bgsim policy --defaults\n"
         + "See 'bgsim policy --help'.\n"
     ),
-    (["bench", "fleet"], "bgsim: workload 'fleet' is not available yet; available: hold\n"),
-    (["bench", "share", "1000"], "bgsim: workload 'share' is not available yet; available: hold\n"),
+    (
+      ["bench", "sweep", "64"],
+      "bgsim: unexpected argument '64'\nusage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
+    (
+      ["bench", "share", "zero"],
+      "bgsim: share takes one positive transfer count N, found 'zero'\n"
+        + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
     (
       ["bench", "hodl"],
       "bgsim: unknown workload 'hodl'; did you mean 'hold'?\n"
