@@ -120,6 +120,8 @@ enum BenchCommand {
         ParallelRunner.map(count: seeds, jobs: jobs) { FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1)) }
       }
     }
+    // Warm up (page faults, heap growth) so the first timed pass is not charged for them.
+    _ = ParallelRunner.map(count: 2, jobs: 2) { FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1)) }
     let (serial, oneJob) = pass(1)
     let (parallel, twoJobs) = pass(2)
     if serial != parallel {
