@@ -20,14 +20,18 @@ let package = Package(
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
+    .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     .executableTarget(
-      name: "bgsim", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit"]),
+      name: "bgsim",
+      dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "FuzzKitTests", dependencies: ["FuzzKit", "ScenarioKit", "TransferEngine", "SimKernel"],
       exclude: ["Regressions"]),
+    .testTarget(name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],

@@ -5,6 +5,8 @@ struct ParsedArguments {
   var positionals: [String] = []
   var flags: Set<String> = []
   var options: [String: String] = [:]
+  /// Every value of a repeatable option, in order.
+  var repeated: [String: [String]] = [:]
 }
 
 /// A small, strict scanner for `--flag`, `--option VALUE`, `--option=VALUE` and `--`.
@@ -38,16 +40,19 @@ struct ArgumentScanner {
       if command.flags.contains(name) {
         if inlineValue != nil { throw usage("option '\(name)' takes no value") }
         if !result.flags.insert(name).inserted { throw usage("option '\(name)' given twice") }
-      } else if command.options.contains(where: { $0.name == name }) {
-        if result.options[name] != nil { throw usage("option '\(name)' given twice") }
+      } else if let option = command.options.first(where: { $0.name == name }) {
+        if result.options[name] != nil && !option.repeatable { throw usage("option '\(name)' given twice") }
+        let value: String
         if let inlineValue {
-          result.options[name] = inlineValue
+          value = inlineValue
         } else if i < arguments.count {
-          result.options[name] = arguments[i]
+          value = arguments[i]
           i += 1
         } else {
           throw usage("option '\(name)' needs a value")
         }
+        result.options[name] = value
+        if option.repeatable { result.repeated[name, default: []].append(value) }
       } else {
         let known = command.flags + command.options.map(\.name)
         let hint = Suggestion.didYouMean(name, among: known).map { "; did you mean '\($0)'?" } ?? ""

@@ -4,6 +4,8 @@ struct Command {
   struct Option {
     var name: String
     var valueName: String
+    /// May be given more than once (`--param`); the values collect in `ParsedArguments.repeated`.
+    var repeatable = false
   }
 
   var name: String
@@ -27,7 +29,7 @@ enum CommandTable {
   static var all: [Command] {
     [
       RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
-      BenchCommand.command, FuzzCommand.command,
+      BenchCommand.command, SweepCommand.command, SweepMergeCommand.command, FuzzCommand.command,
     ]
   }
 

@@ -84,7 +84,10 @@ import TransferEngine
       "bgsim: missing --defaults (the only form of 'policy' in this version)\nusage: bgsim policy --defaults\n"
         + "See 'bgsim policy --help'.\n"
     ),
-    (["bench", "sweep"], "bgsim: workload 'sweep' is not available yet; available: hold, fleet, share\n"),
+    (
+      ["bench", "sweep", "64"],
+      "bgsim: unexpected argument '64'\nusage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
     (
       ["bench", "share", "zero"],
       "bgsim: share takes one positive transfer count N, found 'zero'\n"

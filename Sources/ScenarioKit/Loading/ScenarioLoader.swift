@@ -95,6 +95,7 @@ public enum ScenarioLoader {
     let app = r.optional("app", .app)
     let timeline = r.optional("timeline", .timeline)
     let expectations = r.optional("expect", .expectations)
+    let random = r.optional("random", .random)
     r.finish()
 
     let defaults = Scenario(file: file, name: "")
@@ -107,6 +108,6 @@ public enum ScenarioLoader {
       file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
       duration: resolvedDuration,
       device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
-      app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [])
+      app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [], random: random)
   }
 }

@@ -21,11 +21,14 @@ public struct Scenario: Sendable {
   /// Sorted by time, stable for equal times (file order).
   public var timeline: [TimelineEntry]
   public var expectations: [Expectation]
+  /// The `random` section: conditions drawn from the run's seed (see `RandomConditions`).
+  public var random: RandomConditions?
 
   public init(
     file: String, name: String, description: String = "", seed: UInt64 = 0, duration: SimDuration = .days(7),
     device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
-    app: AppSpec = .init(), timeline: [TimelineEntry] = [], expectations: [Expectation] = []
+    app: AppSpec = .init(), timeline: [TimelineEntry] = [], expectations: [Expectation] = [],
+    random: RandomConditions? = nil
   ) {
     self.file = file
     self.name = name
@@ -38,6 +41,7 @@ public struct Scenario: Sendable {
     self.app = app
     self.timeline = timeline
     self.expectations = expectations
+    self.random = random
   }
 }
 

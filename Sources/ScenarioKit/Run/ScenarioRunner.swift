@@ -13,6 +13,10 @@ public struct RunResult: Sendable {
   public var runError: String?
   /// The engine invariant the run broke, when run with `checksInvariants` (the run stopped there).
   public var invariantViolation: InvariantViolation?
+  /// Bytes every attempt of every task moved on the wire, both directions.
+  public var bytesOnWire: Int64 = 0
+  /// Bytes moved and then thrown away because a transfer restarted from zero.
+  public var bytesWasted: Int64 = 0
 
   /// True when the scenario could be played, broke no invariant and every expectation held.
   public var passed: Bool {
@@ -25,6 +29,8 @@ public struct RunResult: Sendable {
 public enum ScenarioRunner {
   public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false) -> RunResult {
     let seed = seed ?? scenario.seed
+    // Random conditions become ordinary steps and timeline entries: the engine never sees them.
+    let scenario = RandomConditions.expand(scenario, seed: seed)
     let sim = Simulation(
       seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
     sim.checksInvariants = checksInvariants
@@ -46,6 +52,8 @@ public enum ScenarioRunner {
     let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
     return RunResult(
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
-      runError: app.runError.map { "\(scenario.file): \($0)" }, invariantViolation: sim.invariantViolation)
+      runError: app.runError.map { "\(scenario.file): \($0)" }, invariantViolation: sim.invariantViolation,
+      bytesOnWire: sim.allTasks.reduce(0) { $0 + $1.bytesOnWire },
+      bytesWasted: sim.allTasks.reduce(0) { $0 + $1.bytesWasted })
   }
 }

@@ -121,9 +121,9 @@ public final class SimURLSessionTask {
   /// Bytes of the body already moved on this attempt's start (resume offset).
   var offset: Int64 = 0
   /// Bytes moved and then thrown away by restarts at zero.
-  var bytesWasted: Int64 = 0
+  public internal(set) var bytesWasted: Int64 = 0
   /// Bytes moved on the wire by every attempt, both directions (byte accounting).
-  var bytesOnWire: Int64 = 0
+  public internal(set) var bytesOnWire: Int64 = 0
   /// Bytes the current link flow had to move when it joined the link.
   var flowBytes: Int64 = 0
   /// Bytes already on disk from the resume data this task continued from.

@@ -1,0 +1,49 @@
+import ScenarioKit
+import SweepKit
+
+/// `bgsim sweep-merge DIR... [--out DIR]`: joins the outputs of `bgsim sweep --shard K/N`.
+enum SweepMergeCommand {
+  static var command: Command {
+    Command(
+      name: "sweep-merge", synopsis: "bgsim sweep-merge DIR... [--out DIR]",
+      summary: "Merge the output directories of sharded sweeps into the files one whole sweep writes.",
+      details: """
+        Arguments:
+          DIR              a directory written by 'bgsim sweep --shard K/N --out DIR'; give every
+                           shard's, in any order
+
+        Options:
+          --out DIR        where to write the merged sweep (default: sweep-NAME, NAME the scenario's)
+          -h, --help       show this help
+
+        The shards must come from the same scenario, parameters, seeds and charts, and together
+        hold every run exactly once. The merged files are byte for byte those of the same sweep
+        run without --shard.
+        """,
+      options: [.init(name: "--out", valueName: "DIR")], run: run)
+  }
+
+  static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
+    guard !arguments.positionals.isEmpty else {
+      throw .usage("missing the shard directories to merge", command: command.name)
+    }
+    let manifest: SweepManifest
+    let table: RunTable
+    do {
+      (manifest, table) = try SweepOutput.merge(arguments.positionals)
+    } catch {
+      throw .unavailable(error.message)
+    }
+    let out = arguments.options["--out"] ?? "sweep-\(manifest.name)"
+    do {
+      try SweepOutput.write(manifest: manifest, table: table, to: out)
+    } catch {
+      throw .unavailable(error.message)
+    }
+    let names = SweepOutput.files(manifest: manifest, table: table).map(\.name)
+    Console.out(
+      "merged \(arguments.positionals.count) directories, \(table.rows.count) runs; "
+        + "wrote \(out)/{\(names.joined(separator: ","))}")
+    return ExitCode.ok
+  }
+}

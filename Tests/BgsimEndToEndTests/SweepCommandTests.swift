@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// `bgsim sweep` and `bgsim sweep-merge` as a user runs them: the files of `--jobs 2` and of
+/// shards merged must be byte for byte those of `--jobs 1`.
+@Suite struct SweepCommandTests {
+  static let scenario = #"""
+    {
+      "name": "chain",
+      "seed": 3,
+      "duration": "2d",
+      "device": {"network": [{"at": "0s", "interface": "wifi", "down": "40Mbps"}],
+                 "power": [{"at": "0s", "charging": true}]},
+      "server": {"resources": [{"url": "https://e.com/1", "size": "60MB", "etag": "a"},
+                               {"url": "https://e.com/2", "size": "60MB"}]},
+      "app": {
+        "sessions": [{"identifier": "S", "kind": "background", "allowsCellularAccess": false}],
+        "behavior": {"on": [{"event": "didFinishDownloading", "task": "e1",
+                             "do": [{"do": "download", "session": "S", "url": "https://e.com/2", "name": "e2"}]}]}
+      },
+      "random": {
+        "network": {"on": {"interface": "wifi", "down": "40Mbps"}, "off": {"interface": "none"},
+                    "onFor": {"exponential": "10m"}, "offFor": {"exponential": "5m"}},
+        "terminations": {"every": {"exponential": "1h"}}
+      },
+      "timeline": [
+        {"at": "0s", "do": "launch"},
+        {"at": "1s", "do": "download", "session": "S", "url": "https://e.com/1", "name": "e1"},
+        {"at": "5s", "do": "background"}
+      ]
+    }
+    """#
+
+  static let grid = [
+    "--param", "rateLimiter.growth=1.5,2,4", "--param", "policy.rateLimiter.firstDelay=30s,2m", "--seeds",
+    "1-6",
+  ]
+
+  static let wholeFiles = [
+    "sweep.json", "runs.csv", "summary.csv", "summary.md", "chart-allDoneSeconds.svg", "chart-wakes.svg",
+  ]
+
+  func files(_ sandbox: BgsimSandbox, _ directory: String) throws -> [String: Data] {
+    let url = sandbox.directory.appendingPathComponent(directory)
+    var out: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+      out[name] = try Data(contentsOf: url.appendingPathComponent(name))
+    }
+    return out
+  }
+
+  @Test func jobsAndShardsGiveTheSameBytesAsOneJob() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("chain.json", Self.scenario)
+    let one = try sandbox.run(["sweep", "chain.json"] + Self.grid + ["--jobs", "1", "--out", "one"])
+    #expect(one.status == 0, "\(one.stderr)")
+    #expect(one.stdout.hasPrefix("6 grid points x 6 seeds: 36 runs in "))
+    #expect(one.stderr == "")  // not a terminal: no progress
+    let reference = try files(sandbox, "one")
+    #expect(reference.keys.sorted() == Self.wholeFiles.sorted())
+    let runs = String(decoding: reference["runs.csv"]!, as: UTF8.self).split(separator: "\n")
+    #expect(runs.count == 37)
+    #expect(
+      runs[0].hasPrefix(
+        "run,rateLimiter.growth,rateLimiter.firstDelay,seed,tasks,finished,failed,allDoneSeconds,"))
+    #expect(runs[1].hasPrefix("0,1.5,30s,1,2,2,0,"))
+
+    let two = try sandbox.run(["sweep", "chain.json"] + Self.grid + ["--jobs", "2", "--out", "two"])
+    #expect(two.status == 0, "\(two.stderr)")
+    #expect(try files(sandbox, "two") == reference)
+
+    var shards: [String] = []
+    for k in 1...4 {
+      let result = try sandbox.run(
+        ["sweep", "chain.json"] + Self.grid + ["--jobs", "2", "--shard", "\(k)/4", "--out", "shard-\(k)"])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try files(sandbox, "shard-\(k)").keys.sorted() == ["runs.csv", "sweep.json"])
+      shards.append("shard-\(k)")
+    }
+    let merged = try sandbox.run(["sweep-merge"] + shards.reversed() + ["--out", "merged"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stdout.hasPrefix("merged 4 directories, 36 runs; wrote merged/"))
+    #expect(try files(sandbox, "merged") == reference)
+
+    let incomplete = try sandbox.run(["sweep-merge", "shard-1", "shard-3", "--out", "bad"])
+    #expect(incomplete.status == 2)
+    #expect(incomplete.stderr.contains("18 of 36 runs are missing (runs 1, 3, 5,"))
+  }
+
+  @Test(arguments: [
+    ([] as [String], "bgsim: missing --param KEY=V1,V2,... (the policy values to sweep)"),
+    (["--param", "rateLimiter.grwth=2"], "did you mean 'rateLimiter.growth'?"),
+    (["--param", "rateLimiter.growth=2", "--shard", "5/4"], "--shard expects K/N with 1 <= K <= N"),
+    (["--param", "rateLimiter.growth=2", "--chart", "wake"], "did you mean 'wakes'?"),
+    (["--param", "rateLimiter.growth=2", "--seeds", "9-1"], "--seeds expects ranges like 1-100"),
+  ])
+  func usageMistakesExitWithTwo(arguments: [String], message: String) throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("chain.json", Self.scenario)
+    let result = try sandbox.run(["sweep", "chain.json"] + arguments)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+}

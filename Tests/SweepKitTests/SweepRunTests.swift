@@ -1,0 +1,117 @@
+import Foundation
+import ScenarioKit
+import SimKernel
+import Testing
+import TransferEngine
+
+@testable import SweepKit
+
+@Suite struct SweepRunTests {
+  static let plan = SweepPlan(
+    parameters: [
+      try! SweepParameter.parse("rateLimiter.growth=1.5,3"),
+      try! SweepParameter.parse("rateLimiter.maxDelay=5m,null"),
+    ],
+    seeds: Array(1...5))
+
+  @Test func metricsFollowTheRateLimiterChain() throws {
+    var scenario = try SweepFixtures.load()
+    scenario.random = nil
+    let m = RunMetrics(ScenarioRunner.run(scenario))
+    #expect(m.tasks == 3)
+    #expect(m.finished == 3)
+    #expect(m.allDone != nil)
+    // e1 finishes -> wake 1 (delay 1m), e2 waits 1m; e2 finishes -> wake 2 (2m), e3 waits 2m.
+    #expect(m.wakes == 3)
+    #expect(m.maxDelay == .minutes(4))
+    let rateLimiter = RunMetrics.deferralReasons.firstIndex(of: "rateLimiter")!
+    #expect(m.deferred[rateLimiter] == .minutes(3))
+    #expect(m.bytesOnWire == 180_000_000)
+    #expect(m.bytesWasted == 0)
+  }
+
+  @Test func restartsFromZeroCountAsWasted() throws {
+    // e3 has no ETag: an outage in the middle of it restarts it from zero.
+    let text = SweepFixtures.chain.replacingOccurrences(
+      of: #""random": {"#, with: #""x-random": {"#)
+    var scenario = try SweepFixtures.load(text)
+    scenario.device.network = [
+      Step(at: .zero, NetworkState(interface: .wifi, down: .megabitsPerSecond(40))),
+      Step(at: SimTime(.seconds(3 * 60 + 30)), .offline),
+      Step(at: SimTime(.seconds(4 * 60)), NetworkState(interface: .wifi, down: .megabitsPerSecond(40))),
+    ]
+    let result = ScenarioRunner.run(scenario)
+    let m = RunMetrics(result)
+    #expect(m.finished == 3)
+    #expect(m.bytesWasted > 0)
+    #expect(m.bytesOnWire == 180_000_000 + m.bytesWasted)
+    let connectivity = RunMetrics.deferralReasons.firstIndex(of: "connectivity")!
+    #expect(m.deferred[connectivity] > .zero)
+  }
+
+  @Test func jobsDoNotChangeTheRows() throws {
+    let scenario = try SweepFixtures.load()
+    let one = try Sweep.run(scenario, plan: Self.plan, jobs: 1)
+    let three = try Sweep.run(scenario, plan: Self.plan, jobs: 3)
+    #expect(one == three)
+    #expect(one.rows.map { Int($0[0])! } == Array(0..<20))
+  }
+
+  @Test func seedsDrawDifferentConditions() throws {
+    let scenario = try SweepFixtures.load()
+    let table = try Sweep.run(scenario, plan: Self.plan, jobs: 2)
+    let ends = Set(table.rows.prefix(5).map { $0[$0.count - 2] })
+    #expect(ends.count > 1)
+  }
+
+  @Test func shardsMergeIntoTheWholeSweep() throws {
+    let scenario = try SweepFixtures.load()
+    let whole = try Sweep.run(scenario, plan: Self.plan, jobs: 2)
+    let manifest = SweepManifest(
+      scenario: "chain.json", name: "chain", parameters: Self.plan.parameters, seeds: "1-5", runs: 20,
+      charts: ["allDoneSeconds", "wakes"])
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("sweepkit-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: base) }
+    var directories: [String] = []
+    for k in [3, 1, 2] {
+      let shard = SweepShard(index: k, count: 3)
+      var m = manifest
+      m.shard = shard.description
+      let dir = base.appendingPathComponent("shard-\(k)").path
+      try SweepOutput.write(
+        manifest: m, table: try Sweep.run(scenario, plan: Self.plan, jobs: 1, shard: shard), to: dir)
+      directories.append(dir)
+    }
+    let (mergedManifest, merged) = try SweepOutput.merge(directories)
+    #expect(mergedManifest == manifest)
+    #expect(merged == whole)
+    let a = SweepOutput.files(manifest: manifest, table: whole)
+    let b = SweepOutput.files(manifest: mergedManifest, table: merged)
+    #expect(a.map(\.name) == b.map(\.name))
+    #expect(a.map(\.text) == b.map(\.text))
+    #expect(throws: SweepError.self) { try SweepOutput.merge(Array(directories.prefix(2))) }
+    #expect(throws: SweepError.self) { try SweepOutput.merge(directories + [directories[0]]) }
+  }
+
+  @Test func summaryHasOneLinePerPointAndAChart() throws {
+    let scenario = try SweepFixtures.load()
+    let table = try Sweep.run(scenario, plan: Self.plan, jobs: 2)
+    let manifest = SweepManifest(
+      scenario: "chain.json", name: "chain", parameters: Self.plan.parameters, seeds: "1-5", runs: 20,
+      charts: ["allDoneSeconds"])
+    let summary = SweepSummary(manifest: manifest, table: table)
+    #expect(summary.points.map(\.values) == [["1.5", "5m"], ["1.5", "null"], ["3", "5m"], ["3", "null"]])
+    #expect(summary.points.allSatisfy { $0.runs == 5 })
+    #expect(summary.csv.split(separator: "\n").count == 5)
+    #expect(summary.markdown.contains("| `3` | `null` |"))
+    let svg = SweepChart.svg(summary, metric: "allDoneSeconds")
+    #expect(svg.hasPrefix("<svg"))
+    #expect(svg.components(separatedBy: "<polyline").count == 3)
+  }
+}
+
+extension String {
+  fileprivate func replacingOccurrences(of a: String, with b: String) -> String {
+    split(separator: a, omittingEmptySubsequences: false).joined(separator: b)
+  }
+}
