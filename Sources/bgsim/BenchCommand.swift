@@ -56,7 +56,9 @@ enum BenchCommand {
       var sizes = shareSizes
       if positionals.count > 1 {
         guard positionals.count == 2, let n = Int(positionals[1]), n > 0 else {
-          throw .usage("share takes one positive transfer count N, found '\(positionals.dropFirst().joined(separator: " "))'", command: command.name)
+          throw .usage(
+            "share takes one positive transfer count N, found '\(positionals.dropFirst().joined(separator: " "))'",
+            command: command.name)
         }
         sizes = [n]
       }
@@ -99,7 +101,10 @@ enum BenchCommand {
     return Measurement(
       workload: "fleet", events: outcome.events, wallSeconds: seconds,
       peakRSSBytes: ProcessMetrics.peakResidentBytes(),
-      extra: [("tasksFinished", "\(outcome.tasksFinished)"), ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)")])
+      extra: [
+        ("tasksFinished", "\(outcome.tasksFinished)"),
+        ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)"),
+      ])
   }
 
   static func share(_ n: Int) -> Measurement {
@@ -117,7 +122,9 @@ enum BenchCommand {
   static func sweep(seeds: Int = 64) -> Measurement {
     func pass(_ jobs: Int) -> ([FleetBenchmark.Outcome], Double) {
       ProcessMetrics.wallSeconds {
-        ParallelRunner.map(count: seeds, jobs: jobs) { FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1)) }
+        ParallelRunner.map(count: seeds, jobs: jobs) {
+          FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1))
+        }
       }
     }
     // Warm up (page faults, heap growth) so the first timed pass is not charged for them.
@@ -125,7 +132,8 @@ enum BenchCommand {
     let (serial, oneJob) = pass(1)
     let (parallel, twoJobs) = pass(2)
     if serial != parallel {
-      Console.error("bgsim: internal inconsistency: the sweep benchmark's outcomes differ between 1 and 2 jobs")
+      Console.error(
+        "bgsim: internal inconsistency: the sweep benchmark's outcomes differ between 1 and 2 jobs")
     }
     let speedup = twoJobs > 0 ? oneJob / twoJobs : 0
     return Measurement(

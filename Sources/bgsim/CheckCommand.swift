@@ -28,7 +28,9 @@ enum CheckCommand {
   }
 
   static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
-    guard !arguments.positionals.isEmpty else { throw .usage("missing a PATH to check", command: command.name) }
+    guard !arguments.positionals.isEmpty else {
+      throw .usage("missing a PATH to check", command: command.name)
+    }
     var files: [String] = []
     for path in arguments.positionals {
       guard let found = ScenarioFiles.find(under: path) else {

@@ -73,15 +73,21 @@ struct CheckCommandTests {
     #expect(try box.run(["check", "s"]).status == 0)
 
     // Make the link twice as fast: the golden trace no longer matches.
-    try box.write("s/g.json", Self.scenario(name: "g", expectBy: "2s").replacingOccurrences(of: "4Mbps", with: "8Mbps"))
+    try box.write(
+      "s/g.json", Self.scenario(name: "g", expectBy: "2s").replacingOccurrences(of: "4Mbps", with: "8Mbps"))
     let result = try box.run(["check", "s"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("golden trace differs at line 1 (simulated time 0s):"))
-    #expect(result.stdout.contains(#"  - {"t": 0, "at": "0s", "kind": "network.change", "interface": "wifi", "down": "4Mbps""#))
-    #expect(result.stdout.contains(#"  + {"t": 0, "at": "0s", "kind": "network.change", "interface": "wifi", "down": "8Mbps""#))
+    #expect(
+      result.stdout.contains(
+        #"  - {"t": 0, "at": "0s", "kind": "network.change", "interface": "wifi", "down": "4Mbps""#))
+    #expect(
+      result.stdout.contains(
+        #"  + {"t": 0, "at": "0s", "kind": "network.change", "interface": "wifi", "down": "8Mbps""#))
   }
 
-  @Test("run prints the timeline and the verdicts; --trace-out writes JSON Lines; exit 1 on a failed expectation")
+  @Test(
+    "run prints the timeline and the verdicts; --trace-out writes JSON Lines; exit 1 on a failed expectation")
   func run() throws {
     let box = try BgsimSandbox()
     defer { box.remove() }
@@ -90,7 +96,8 @@ struct CheckCommandTests {
     #expect(result.status == 1)
     #expect(result.stdout.contains("\n1.06s  task      finished a session=S status=200 bytes=500000\n"))
     #expect(result.stdout.contains("0 of 1 expectations hold; simulated 1.06s"))
-    let trace = try String(contentsOfFile: box.directory.appendingPathComponent("t.jsonl").path, encoding: .utf8)
+    let trace = try String(
+      contentsOfFile: box.directory.appendingPathComponent("t.jsonl").path, encoding: .utf8)
     #expect(trace.split(separator: "\n").allSatisfy { $0.hasPrefix(#"{"t": "#) })
     let quiet = try box.run(["run", "--quiet", "late.json"])
     #expect(!quiet.stdout.contains("network"))

@@ -7,7 +7,8 @@ import Testing
 /// matching its golden trace.
 @Suite("The shipped scenario library")
 struct ScenarioLibraryTests {
-  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Scenarios")
 
   static let files: [String] = {
@@ -48,7 +49,8 @@ struct ScenarioLibraryTests {
     let d = try #require(GoldenTrace.compare(golden: a, actual: b))
     #expect(d.line == 2)
     #expect(d.at == "6ns")
-    let shorter = try #require(GoldenTrace.compare(golden: a, actual: #"{"t": 0, "at": "0s", "kind": "x"}"# + "\n"))
+    let shorter = try #require(
+      GoldenTrace.compare(golden: a, actual: #"{"t": 0, "at": "0s", "kind": "x"}"# + "\n"))
     #expect(shorter.line == 2 && shorter.actual == "" && shorter.expected?.contains("5ns") == true)
   }
 }

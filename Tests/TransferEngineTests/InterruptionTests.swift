@@ -27,7 +27,8 @@ struct InterruptionTests {
     #expect(retry["offset"] == .int(400_000))
     // 600 KB left at 500 KB/s plus a round trip.
     #expect(
-      Fixture.time(sim, "task.finished", task: "a") == SimTime(Self.fortyPercent + .minutes(10) + .milliseconds(1260)))
+      Fixture.time(sim, "task.finished", task: "a")
+        == SimTime(Self.fortyPercent + .minutes(10) + .milliseconds(1260)))
     #expect(task.error == nil)
     #expect(task.countOfBytesReceived == 1_000_000)
   }
@@ -151,7 +152,8 @@ struct InterruptionTests {
   @Test("resume data is single use: the second use restarts at 0 and lints resumeDataReused")
   func resumeDataReuse() throws {
     let app = TestApp([.background(withIdentifier: "S")])
-    let sim = Fixture.simulation(resources: [Fixture.resource("https://example.com/a", size: 1_000_000)], app: app)
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 1_000_000)], app: app)
     let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a")
     task.resume()
     sim.run(until: SimTime(Self.fortyPercent))
@@ -174,7 +176,8 @@ struct InterruptionTests {
     let url = Fixture.url("https://example.com/a")
     let sim = Fixture.simulation(
       resources: [Fixture.resource(url.string, size: 1000)],
-      faults: [.status(from: .zero, to: SimTime(.hours(1)), target: .host("example.com"), status: 503)], app: app)
+      faults: [.status(from: .zero, to: SimTime(.hours(1)), target: .host("example.com"), status: 503)],
+      app: app)
     let task = try app.sessions["S"]!.downloadTask(with: url.string, name: "a")
     task.resume()
     sim.run(until: SimTime(.hours(2)))
@@ -231,7 +234,8 @@ struct InterruptionTests {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(
       resources: [
-        Fixture.resource("https://example.com/old", size: 0, status: 301, redirectTo: "https://cdn.example.com/new"),
+        Fixture.resource(
+          "https://example.com/old", size: 0, status: 301, redirectTo: "https://cdn.example.com/new"),
         Fixture.resource("https://cdn.example.com/new", size: 500_000),
       ], app: app)
     let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/old", name: "a")
@@ -277,7 +281,8 @@ struct InterruptionTests {
     let sim = Fixture.simulation(
       resources: [Fixture.resource("https://example.com/up", size: 0, responseBody: 500_000)], app: app)
     // 125 KB up at 1 Mbps = 1 s; 500 KB down at 4 Mbps = 1 s; one round trip first.
-    let task = try app.sessions["S"]!.uploadTask(with: "https://example.com/up", fromFileOfSize: 125_000, name: "u")
+    let task = try app.sessions["S"]!.uploadTask(
+      with: "https://example.com/up", fromFileOfSize: 125_000, name: "u")
     task.resume()
     sim.run(until: SimTime(.hours(1)))
     #expect(Fixture.time(sim, "task.finished", task: "u") == SimTime(.milliseconds(2060)))

@@ -20,7 +20,8 @@ struct LifecycleTests {
 
   static let wakeKinds: Set<String> = [
     "app.launch", "app.resume", "app.suspend", "app.terminate", "delegate.handleEvents",
-    "delegate.didFinishDownloading", "delegate.didComplete", "delegate.didFinishEvents", "app.completionHandlerCalled",
+    "delegate.didFinishDownloading", "delegate.didComplete", "delegate.didFinishEvents",
+    "app.completionHandlerCalled",
     "session.created",
   ]
 
@@ -34,13 +35,15 @@ struct LifecycleTests {
     #expect(
       Self.lines(sim, Self.wakeKinds) == [
         "app.launch reason=user", "session.created session=S", "app.suspend", "app.resume reason=background",
-        "delegate.handleEvents session=S", "delegate.didFinishDownloading task=book", "delegate.didComplete task=book",
+        "delegate.handleEvents session=S", "delegate.didFinishDownloading task=book",
+        "delegate.didComplete task=book",
         "delegate.didFinishEvents session=S", "app.completionHandlerCalled session=S", "app.suspend",
       ])
     #expect(sim.rateLimiterDelays == [.seconds(60)])
   }
 
-  @Test("relaunch after termination: launch, handleEvents, file, didComplete, didFinishEvents, handler, suspend")
+  @Test(
+    "relaunch after termination: launch, handleEvents, file, didComplete, didFinishEvents, handler, suspend")
   func relaunchOrder() throws {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(resources: Self.oneMB, app: app)
@@ -58,7 +61,9 @@ struct LifecycleTests {
       ])
   }
 
-  @Test("force quit cancels with userForceQuitApplication, delivered at the next user launch, no background launch")
+  @Test(
+    "force quit cancels with userForceQuitApplication, delivered at the next user launch, no background launch"
+  )
   func forceQuit() throws {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(resources: Self.oneMB, app: app)

@@ -28,7 +28,8 @@ struct LintTests {
     if bug == .doesNotRecreateSession { app.recreatesSessions = false }
     if bug == .makesSessionTwice { app.makeSessions(AppContext(simulation: sim)) }
     if bug == .uploadsFromData {
-      try app.sessions["S"]!.uploadTask(with: "https://example.com/up", fromDataOfSize: 10_000_000, name: "u").resume()
+      try app.sessions["S"]!.uploadTask(with: "https://example.com/up", fromDataOfSize: 10_000_000, name: "u")
+        .resume()
     }
     try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
     sim.backgroundApp()

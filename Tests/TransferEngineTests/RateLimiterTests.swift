@@ -14,7 +14,8 @@ struct RateLimiterTests {
     var next = 2
     app.onFinishDownloading = { _, _ in
       guard next <= 10 else { return }
-      let task = try! app.sessions["S"]!.downloadTask(with: "https://example.com/ep\(next)", name: "ep\(next)")
+      let task = try! app.sessions["S"]!.downloadTask(
+        with: "https://example.com/ep\(next)", name: "ep\(next)")
       task.resume()
       next += 1
     }
@@ -95,7 +96,10 @@ struct RateLimiterTests {
     try app.sessions["S"]!.downloadTask(with: "https://example.com/ep1", name: "ep1").resume()
     sim.backgroundApp()
     sim.run(until: SimTime(.days(2)))
-    #expect(Array(sim.rateLimiterDelays.prefix(5)) == [.seconds(30), .seconds(90), .seconds(270), .minutes(5), .minutes(5)])
+    #expect(
+      Array(sim.rateLimiterDelays.prefix(5)) == [
+        .seconds(30), .seconds(90), .seconds(270), .minutes(5), .minutes(5),
+      ])
   }
 }
 
@@ -108,12 +112,17 @@ struct DiscretionaryTests {
     let app = TestApp([configuration])
     let sim = Fixture.simulation(
       network: [Fixture.network(.cellular), Fixture.network(.wifi, at: .hours(12))],
-      power: [Step(at: .zero, PowerState(charging: false)), Step(at: SimTime(.hours(22)), PowerState(charging: true))],
+      power: [
+        Step(at: .zero, PowerState(charging: false)),
+        Step(at: SimTime(.hours(22)), PowerState(charging: true)),
+      ],
       resources: [Fixture.resource("https://example.com/a", size: 1000)], app: app)
     sim.run(until: SimTime(.hours(9)))
     try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
     sim.run(until: SimTime(.days(2)))
-    let reasons = Fixture.events(sim, "task.deferred").map { "\($0.time): \($0["missing"]?.description ?? "")" }
+    let reasons = Fixture.events(sim, "task.deferred").map {
+      "\($0.time): \($0["missing"]?.description ?? "")"
+    }
     #expect(reasons == ["9h: wifi,charging", "12h: charging"])
     #expect(Fixture.time(sim, "task.started", task: "a") == SimTime(.hours(22)))
   }

@@ -8,7 +8,9 @@ struct StallTests {
   /// 1 MB at 4 Mbps after a 60 ms round trip: 40% at 0.86 s, done at 2.06 s without a stall.
   static let url = "https://example.com/a"
 
-  static func run(_ configuration: SessionConfiguration, stallFor: SimDuration) throws -> (Simulation, SimURLSessionTask) {
+  static func run(_ configuration: SessionConfiguration, stallFor: SimDuration) throws -> (
+    Simulation, SimURLSessionTask
+  ) {
     let app = TestApp([configuration])
     let from = SimTime(.milliseconds(860))
     let sim = Fixture.simulation(

@@ -49,7 +49,8 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
     onFinishDownloading?(downloadTask, AppContext(simulation: session.simulationForTests))
   }
 
-  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?) {
+  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
+  {
     completions.append((task.name, error))
   }
 
@@ -98,12 +99,14 @@ enum Fixture {
 
   /// A simulation with `app` installed and launched at time 0.
   static func simulation(
-    network: [Step<NetworkState>] = [network(.wifi)], power: [Step<PowerState>] = [Step(at: .zero, PowerState())],
+    network: [Step<NetworkState>] = [network(.wifi)],
+    power: [Step<PowerState>] = [Step(at: .zero, PowerState())],
     resources: [ServerResource], changes: [ServerChange] = [], faults: [ServerFault] = [],
     policy: Policy = .defaults, app: TestApp, backgroundAppRefresh: Bool = true
   ) -> Simulation {
     let sim = Simulation(
-      seed: 1, device: DeviceModel(network: network, power: power, backgroundAppRefresh: backgroundAppRefresh),
+      seed: 1,
+      device: DeviceModel(network: network, power: power, backgroundAppRefresh: backgroundAppRefresh),
       server: ServerModel(resources: resources, changes: changes, faults: faults), policy: policy)
     sim.checksInvariants = true
     sim.onInvariantViolation = { Issue.record("\($0)") }

@@ -8,7 +8,8 @@ struct TransferTimingTests {
   @Test("500 KB on 4 Mbps with 30 ms latency finishes at exactly 60 ms + 1 s")
   func singleDownloadTiming() throws {
     let app = TestApp([.background(withIdentifier: "S")])
-    let sim = Fixture.simulation(resources: [Fixture.resource("https://example.com/a", size: 500_000)], app: app)
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 500_000)], app: app)
     let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a")
     task.resume()
     sim.run(until: SimTime(.hours(1)))
@@ -89,7 +90,8 @@ struct StartOrderTests {
     #expect(order == ["f1", "f3", "f2", "f4"])
   }
 
-  @Test("invalidateAndCancel cancels every task; finishTasksAndInvalidate lets them finish; no new tasks after")
+  @Test(
+    "invalidateAndCancel cancels every task; finishTasksAndInvalidate lets them finish; no new tasks after")
   func invalidation() throws {
     let app = TestApp([.background(withIdentifier: "A"), .background(withIdentifier: "B")])
     let sim = Fixture.simulation(

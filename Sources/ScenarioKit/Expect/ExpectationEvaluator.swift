@@ -37,12 +37,16 @@ public struct ExpectationEvaluator {
 
   func evaluate(_ expectation: Expectation) -> ExpectationResult {
     let path = expectation.path
-    func verdict(_ expected: String, _ ok: Bool, _ found: @autoclosure () -> String, _ nearby: @autoclosure () -> [TraceEvent])
+    func verdict(
+      _ expected: String, _ ok: Bool, _ found: @autoclosure () -> String,
+      _ nearby: @autoclosure () -> [TraceEvent]
+    )
       -> ExpectationResult
     {
       ok
         ? ExpectationResult(path: path, expected: expected, passed: true, found: "", nearby: [])
-        : ExpectationResult(path: path, expected: expected, passed: false, found: found(), nearby: Array(nearby().suffix(6)))
+        : ExpectationResult(
+          path: path, expected: expected, passed: false, found: found(), nearby: Array(nearby().suffix(6)))
     }
     switch expectation.form {
     case .taskState(let task, let state, let by):
@@ -50,7 +54,8 @@ public struct ExpectationEvaluator {
       let (actual, at) = finalState(of: task, mine)
       let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
       let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
-      let found = "task '\(task)' is \(actual.rawValue)" + (at.map { " since \($0)" } ?? " at the end (\(endTime))")
+      let found =
+        "task '\(task)' is \(actual.rawValue)" + (at.map { " since \($0)" } ?? " at the end (\(endTime))")
       return verdict(expected, ok, found, mine)
     case .startsAfter(let task, let time):
       let mine = taskEvents(task)
@@ -65,18 +70,23 @@ public struct ExpectationEvaluator {
       let expected = "task '\(task)' ends with error \(name)" + (reason.map { " (reason \($0))" } ?? "")
       let ok = end?["error"] == .string(name) && (reason == nil || end?["reason"] == .string(reason!))
       let found =
-        end.map { "it ended with \($0["error"]?.description ?? "?")" + ($0["reason"].map { " (reason \($0))" } ?? "") }
+        end.map {
+          "it ended with \($0["error"]?.description ?? "?")" + ($0["reason"].map { " (reason \($0))" } ?? "")
+        }
         ?? "it ended without an error"
       return verdict(expected, ok, found, mine)
     case .resumedAtOffset(let task, let bytes):
       let mine = taskEvents(task)
       let offsets = mine.compactMap { e -> Int64? in
-        guard e.kind == "delegate.didResumeAtOffset" || e.kind == "task.retry", case .int(let v)? = e["offset"]
+        guard e.kind == "delegate.didResumeAtOffset" || e.kind == "task.retry",
+          case .int(let v)? = e["offset"]
         else { return nil }
         return v
       }
       let expected = "task '\(task)' resumes at offset \(bytes)"
-      let found = offsets.isEmpty ? "it never resumed" : "it resumed at \(offsets.map(String.init).joined(separator: ", "))"
+      let found =
+        offsets.isEmpty
+        ? "it never resumed" : "it resumed at \(offsets.map(String.init).joined(separator: ", "))"
       return verdict(expected, offsets.contains(bytes), found, mine)
     case .status(let task, let status):
       let mine = taskEvents(task)
@@ -89,7 +99,9 @@ public struct ExpectationEvaluator {
       let counter = AppCounter(rawValue: name)
       let value = counter.map(count) ?? 0
       let expected = "app \(name) \(describe(comparison))"
-      return verdict(expected, counter != nil && comparison.holds(value), "\(value)", events.filter { $0.kind.hasPrefix("app.") })
+      return verdict(
+        expected, counter != nil && comparison.holds(value), "\(value)",
+        events.filter { $0.kind.hasPrefix("app.") })
     case .delayAtWake(let wake, let delay):
       let wakes = events.filter { $0.kind == "ratelimiter.wake" }
       let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
@@ -110,7 +122,9 @@ public struct ExpectationEvaluator {
       let lints = events.filter { $0.kind == "lint" && $0["rule"] == .string(rule) }
       let expected = "lint \(rule) " + (present ? "present" : "absent")
       let found = lints.isEmpty ? "no \(rule) lint" : "\(lints.count) \(rule) lint(s)"
-      return verdict(expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.kind == "lint" } : lints)
+      return verdict(
+        expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.kind == "lint" } : lints
+      )
     }
   }
 
@@ -142,8 +156,12 @@ public struct ExpectationEvaluator {
       }
     }
     guard mine.contains(where: { $0.kind == "task.resume" }) else { return (.suspended, nil) }
-    let running = mine.last { ["task.started", "task.retry", "task.interrupted", "task.deferred"].contains($0.kind) }
-    return (running.map { $0.kind == "task.started" || $0.kind == "task.retry" } == true ? .running : .waiting, nil)
+    let running = mine.last {
+      ["task.started", "task.retry", "task.interrupted", "task.deferred"].contains($0.kind)
+    }
+    return (
+      running.map { $0.kind == "task.started" || $0.kind == "task.retry" } == true ? .running : .waiting, nil
+    )
   }
 
   private func count(_ counter: AppCounter) -> Int64 {

@@ -104,7 +104,8 @@ enum ActionDecoding {
     if place == .reaction, count != nil, let v = r.raw("count") {
       r.context.invalid(
         JSONPath.member(r.path, "count"), v,
-        "'count' creates numbered tasks from a timeline entry; a reaction numbers its tasks with '{n}' already")
+        "'count' creates numbered tasks from a timeline entry; a reaction numbers its tasks with '{n}' already"
+      )
     }
     let numbered = place == .reaction || count != nil
     let name = createdName(&r, numbered: numbered)

@@ -81,6 +81,7 @@ extension ValueType where T == AppBehavior {
       return nil
     }
     return Reaction(
-      event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1, times: times)
+      event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1, times: times
+    )
   }
 }

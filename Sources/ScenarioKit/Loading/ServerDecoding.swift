@@ -6,8 +6,9 @@ extension ValueType where T == ServerModel {
   static var server: ValueType<ServerModel> {
     .object("an object with resources, changes and faults") { r in
       let resources = r.optional(
-        "resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resourceGroup))
-        .map { $0.flatMap { $0 } }
+        "resources", .objects("a resource like {\"url\": ..., \"size\": \"50MB\"}", resourceGroup)
+      )
+      .map { $0.flatMap { $0 } }
       let changes = r.optional(
         "changes", .objects("a change like {\"at\": \"2h\", \"url\": ..., \"etag\": \"v2\"}", change))
       let faults = r.optional(

@@ -104,7 +104,8 @@ public struct Reaction: Sendable {
   public var times: Int?
 
   public init(
-    event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1, times: Int? = nil
+    event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
+    times: Int? = nil
   ) {
     self.event = event
     self.task = task
@@ -168,7 +169,8 @@ public struct TaskRequest: Sendable {
   public var count: Int
 
   public init(
-    session: String, url: String, name: String, earliestBegin: InstantSpec? = nil, expectsToSend: Int64? = nil,
+    session: String, url: String, name: String, earliestBegin: InstantSpec? = nil,
+    expectsToSend: Int64? = nil,
     expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil, count: Int = 1
   ) {
     self.session = session

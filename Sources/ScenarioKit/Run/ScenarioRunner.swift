@@ -27,7 +27,9 @@ public struct RunResult: Sendable {
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
 /// schedules the timeline, runs to `duration` (or until nothing is pending) and checks `expect`.
 public enum ScenarioRunner {
-  public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false) -> RunResult {
+  public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false)
+    -> RunResult
+  {
     let seed = seed ?? scenario.seed
     // Random conditions become ordinary steps and timeline entries: the engine never sees them.
     let scenario = RandomConditions.expand(scenario, seed: seed)

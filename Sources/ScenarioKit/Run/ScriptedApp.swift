@@ -40,7 +40,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       // app that makes two session objects for it (the engine lints that).
       for (i, configuration) in spec.sessions.enumerated() {
         do {
-          sessions[configuration.identifier] = try app.makeSession(configuration: configuration, delegate: self)
+          sessions[configuration.identifier] = try app.makeSession(
+            configuration: configuration, delegate: self)
         } catch {
           fail("app.sessions[\(i)]: \(error.message)")
         }
@@ -69,7 +70,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didFinishDownloading, task: downloadTask.name)
   }
 
-  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?) {
+  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
+  {
     if let data = error?.resumeData { resumeData[task.name] = data }
     react(to: .didComplete, task: task.name)
   }

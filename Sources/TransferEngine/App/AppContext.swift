@@ -10,7 +10,8 @@ public struct AppContext {
   public var state: AppState { simulation.appState }
 
   /// `URLSession(configuration:delegate:delegateQueue:)`. Throws while the app is not running.
-  public func makeSession(configuration: SessionConfiguration, delegate: SimURLSessionDelegate?) throws(SimAPIMisuse)
+  public func makeSession(configuration: SessionConfiguration, delegate: SimURLSessionDelegate?)
+    throws(SimAPIMisuse)
     -> SimURLSession
   {
     try simulation.makeSession(configuration, delegate: delegate)

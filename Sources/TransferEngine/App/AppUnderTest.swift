@@ -36,7 +36,8 @@ public protocol SimURLSessionDelegate: AnyObject {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)
   /// The file exists only until this returns: move it with `location.move(to:)`.
   func urlSession(
-    _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile)
+    _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
+  )
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64)
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
@@ -45,7 +46,8 @@ public protocol SimURLSessionDelegate: AnyObject {
   func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask)
   /// Default sessions only: background sessions always follow redirects without asking [A].
   func urlSession(
-    _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL) -> Bool
+    _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
+  ) -> Bool
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
 }
 
@@ -57,7 +59,8 @@ extension SimURLSessionDelegate {
   public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {}
-  public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {}
+  public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
+  }
   public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64

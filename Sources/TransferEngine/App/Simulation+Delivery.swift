@@ -15,7 +15,8 @@ extension Simulation {
   func deliverPending(_ record: DaemonSession) {
     guard lifecycle.state.isRunning, let session = record.attached else { return }
     if let current = wake, current.sessions.contains(record.identifier),
-      current.handlerCalled.contains(record.identifier) && !current.finishedEventsDelivered.contains(record.identifier)
+      current.handlerCalled.contains(record.identifier)
+        && !current.finishedEventsDelivered.contains(record.identifier)
     {
       return  // The handler came back early: the rest waits for the next wake or launch.
     }
@@ -29,7 +30,8 @@ extension Simulation {
     }
     record.pending.removeFirst(delivered)
     guard var current = wake, record.pending.isEmpty,
-      current.sessions.contains(record.identifier), !current.finishedEventsDelivered.contains(record.identifier),
+      current.sessions.contains(record.identifier),
+      !current.finishedEventsDelivered.contains(record.identifier),
       lifecycle.state.isRunning
     else { return }
     current.finishedEventsDelivered.insert(record.identifier)
@@ -44,12 +46,19 @@ extension Simulation {
     case .didResumeAtOffset(let task, let offset, let total):
       emit(
         "delegate.didResumeAtOffset",
-        [TraceField("task", .string(task.name)), TraceField("offset", .int(offset)), TraceField("total", .int(total))])
+        [
+          TraceField("task", .string(task.name)), TraceField("offset", .int(offset)),
+          TraceField("total", .int(total)),
+        ])
       delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: total)
     case .didFinishDownloading(let task):
-      var fields = [TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived))]
+      var fields = [
+        TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived)),
+      ]
       // The app identifies a download after a relaunch by what it stored in taskDescription (seed 003).
-      if let description = task.taskDescription { fields.append(TraceField("description", .string(description))) }
+      if let description = task.taskDescription {
+        fields.append(TraceField("description", .string(description)))
+      }
       emit("delegate.didFinishDownloading", fields)
       task.downloadsDelivered += 1
       let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived)
@@ -62,7 +71,8 @@ extension Simulation {
           [TraceField("task", .string(task.name))])
       }
     case .didReceiveData(let task, let bytes):
-      emit("delegate.didReceiveData", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
+      emit(
+        "delegate.didReceiveData", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
       delegate?.urlSession(session, dataTask: task, didReceiveData: bytes)
     case .didComplete(let task, let error):
       var fields = [TraceField("task", .string(task.name))]
@@ -92,7 +102,8 @@ extension Simulation {
   /// Only while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
     guard lifecycle.state.isRunning, task.session.attached != nil, task.isDownload,
-      case .transferring(false) = task.phase, task.stalledSince == nil, task.fetchingSize > 0, task.reportedDecile < 9
+      case .transferring(false) = task.phase, task.stalledSince == nil, task.fetchingSize > 0,
+      task.reportedDecile < 9
     else { return }
     settleBytes(task)
     let target = task.fetchingSize * Int64(task.reportedDecile + 1) / 10
@@ -108,7 +119,9 @@ extension Simulation {
     guard case .transferring(false) = task.phase, task.isDownload else { return }
     settleBytes(task)
     let decile = Int(task.countOfBytesReceived * 10 / max(1, task.fetchingSize))
-    if decile > task.reportedDecile, decile < 10, lifecycle.state.isRunning, let session = task.session.attached {
+    if decile > task.reportedDecile, decile < 10, lifecycle.state.isRunning,
+      let session = task.session.attached
+    {
       let written = task.countOfBytesReceived
       task.reportedDecile = decile
       emit(

@@ -29,7 +29,8 @@ extension Simulation {
   public func backgroundApp() {
     guard lifecycle.userBackground() else { return }
     emit("app.background", [])
-    scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
+    scheduler.schedule(
+      .suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
     if let app = installedApp { app.didEnterBackground(AppContext(simulation: self)) }
     if !deviceModel.backgroundAppRefresh {
       cancelBackgroundTasks(reason: .backgroundUpdatesDisabled)
@@ -85,7 +86,8 @@ extension Simulation {
   /// A default session's task dies with its process: nothing is delivered, nobody is told.
   private func vanish(_ task: SimURLSessionTask) {
     let holding = withdraw(task)
-    emit("task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
+    emit(
+      "task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
     endTask(task)
     task.session.outstanding -= 1
     if holding { releaseConnection(of: task) }
@@ -109,7 +111,9 @@ extension Simulation {
         releaseConnection(of: task)
         if !task.isDownload { discardUploadProgress(task) }
         task.phase = .paused
-        emit("task.paused", [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
+        emit(
+          "task.paused",
+          [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
         task.requestTimeoutHandle = scheduler.schedule(
           .requestTimeout(uid: task.uid, generation: task.generation),
           after: record.configuration.timeoutIntervalForRequest)

@@ -24,7 +24,9 @@ extension Simulation {
     guard !owed.isEmpty else { return }
     // The delay grows before the app is told why it woke [O].
     let delay = rateLimiter.wake(at: now)
-    emit("ratelimiter.wake", [TraceField("delay", .duration(delay)), TraceField("wake", .int(Int64(rateLimiter.delayAtWake.count)))])
+    emit(
+      "ratelimiter.wake",
+      [TraceField("delay", .duration(delay)), TraceField("wake", .int(Int64(rateLimiter.delayAtWake.count)))])
     if let idle = rateLimiter.idleResetTime {
       scheduler.schedule(.rateLimiterIdle(generation: rateLimiter.generation), at: idle)
     }
@@ -44,8 +46,10 @@ extension Simulation {
     scheduler.schedule(.completionHandlerTimeout(wake: wakeCount), after: policy.completionHandlerTimeout)
     for record in owed {
       emit("delegate.handleEvents", [TraceField("session", .string(record.identifier))])
-      let handler = BackgroundCompletionHandler(identifier: record.identifier, wakeNumber: wakeCount, simulation: self)
-      installedApp?.handleEventsForBackgroundURLSession(context, identifier: record.identifier, completionHandler: handler)
+      let handler = BackgroundCompletionHandler(
+        identifier: record.identifier, wakeNumber: wakeCount, simulation: self)
+      installedApp?.handleEventsForBackgroundURLSession(
+        context, identifier: record.identifier, completionHandler: handler)
       scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     }
     reevaluateAllWaiting()
@@ -55,7 +59,9 @@ extension Simulation {
   func completionHandlerCalled(_ handler: BackgroundCompletionHandler) {
     emit("app.completionHandlerCalled", [TraceField("session", .string(handler.identifier))])
     if checksInvariants { checkCompletionHandlerCall(handler) }
-    guard var current = wake, current.number == handler.wakeNumber, lifecycle.state == .background else { return }
+    guard var current = wake, current.number == handler.wakeNumber, lifecycle.state == .background else {
+      return
+    }
     current.handlerCalled.insert(handler.identifier)
     wake = current
     if !current.finishedEventsDelivered.contains(handler.identifier) {

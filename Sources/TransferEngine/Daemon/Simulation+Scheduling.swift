@@ -115,7 +115,8 @@ extension Simulation {
     case .earliestBegin:
       if let date = task.earliestBeginDate { fields.append(TraceField("until", .duration(date.sinceStart))) }
     case .rateLimiter: fields.append(TraceField("until", .duration(rateLimiter.expiry.sinceStart)))
-    case .discretionary(let missing): fields.append(TraceField("missing", .string(missing.joined(separator: ","))))
+    case .discretionary(let missing):
+      fields.append(TraceField("missing", .string(missing.joined(separator: ","))))
     default: break
     }
     emit("task.deferred", fields)

@@ -25,7 +25,8 @@ extension Simulation {
     task.bytesOnWire += task.flowBytes - Int64(remaining.rounded(.up))
     task.flowBytes = 0
     task.stalledSince = now
-    emit("task.stalled", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
+    emit(
+      "task.stalled", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     task.requestTimeoutHandle = scheduler.schedule(
       .requestTimeout(uid: task.uid, generation: task.generation),
       after: task.session.configuration.timeoutIntervalForRequest)
@@ -37,10 +38,15 @@ extension Simulation {
     task.stalledSince = nil
     if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
     task.requestTimeoutHandle = nil
-    emit("task.flowing", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
+    emit(
+      "task.flowing", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     let total = up ? task.uploadSize : (task.isDownload ? task.fetchingSize : task.responseBodyBytes)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
-    if up { upLink.add(task.uid, bytes: total - done, now: now) } else { downLink.add(task.uid, bytes: total - done, now: now) }
+    if up {
+      upLink.add(task.uid, bytes: total - done, now: now)
+    } else {
+      downLink.add(task.uid, bytes: total - done, now: now)
+    }
     task.flowBytes = total - done
     armProgress(task)
   }

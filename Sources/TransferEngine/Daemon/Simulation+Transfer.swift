@@ -9,14 +9,19 @@ extension Simulation {
     task.phase = .connecting
     task.state = .running
     if checksInvariants { checkStart(task, firstStart: task.startedAt == nil) }
-    let base = [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))]
+    let base = [
+      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+    ]
     if task.startedAt == nil {
       task.startedAt = now
       emit("task.started", base + [TraceField("taskIdentifier", .int(Int64(task.taskIdentifier)))])
     } else {
       emit(
         "task.retry",
-        base + [TraceField("attempt", .int(Int64(task.attempts))), TraceField("offset", .int(task.countOfBytesReceived))])
+        base + [
+          TraceField("attempt", .int(Int64(task.attempts))),
+          TraceField("offset", .int(task.countOfBytesReceived)),
+        ])
     }
     scheduler.schedule(.connected(uid: task.uid, generation: task.generation), after: network.latency * 2)
   }
@@ -33,17 +38,22 @@ extension Simulation {
     let status = server.status(for: url, at: now)
     if let target = server.resource(url)?.redirectTo, status < 400 {
       var follow = true
-      if task.session.configuration.kind == .default, let session = task.session.attached, lifecycle.state.isRunning {
+      if task.session.configuration.kind == .default, let session = task.session.attached,
+        lifecycle.state.isRunning
+      {
         emit(
           "delegate.willPerformHTTPRedirection",
           [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
-        follow = session.delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
+        follow =
+          session.delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
       }
       if follow {
         emit(
           "task.redirect",
-          [TraceField("task", .string(task.name)), TraceField("from", .string(url.string)),
-           TraceField("to", .string(target.string))])
+          [
+            TraceField("task", .string(task.name)), TraceField("from", .string(url.string)),
+            TraceField("to", .string(target.string)),
+          ])
         task.currentURL = target
         scheduler.schedule(.connected(uid: task.uid, generation: task.generation), after: network.latency * 2)
         return
@@ -112,7 +122,9 @@ extension Simulation {
       let link = up ? upLink : downLink
       let slot = up ? 1 : 0
       if let handle = linkHandles[slot] { scheduler.cancel(handle) }
-      linkHandles[slot] = link.nextCompletion().map { scheduler.schedule(.linkCompletion(up: up), at: max($0, now)) }
+      linkHandles[slot] = link.nextCompletion().map {
+        scheduler.schedule(.linkCompletion(up: up), at: max($0, now))
+      }
     }
   }
 
@@ -191,7 +203,8 @@ extension Simulation {
       ])
     if task.session.configuration.kind == .default {
       releaseConnection(of: task)
-      fail(task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
+      fail(
+        task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
       return
     }
     if !task.isDownload { discardUploadProgress(task) }

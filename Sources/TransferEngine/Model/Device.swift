@@ -53,7 +53,9 @@ public struct NetworkState: Hashable, Sendable {
 
   /// Rates and latency used when a scenario names only the interface. [S]: typical values,
   /// documented in the README.
-  public static func interfaceDefaults(_ kind: InterfaceKind) -> (down: DataRate, up: DataRate, latency: SimDuration) {
+  public static func interfaceDefaults(_ kind: InterfaceKind) -> (
+    down: DataRate, up: DataRate, latency: SimDuration
+  ) {
     switch kind {
     case .wifi: return (.megabitsPerSecond(50), .megabitsPerSecond(10), .milliseconds(30))
     case .cellular: return (.megabitsPerSecond(10), .megabitsPerSecond(2), .milliseconds(60))

@@ -41,7 +41,9 @@ struct ServerState {
   /// else 404 for a URL the server does not have.
   func status(for url: SimURL, at now: SimTime) -> Int {
     for fault in faults {
-      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to, target.matches(url) {
+      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to,
+        target.matches(url)
+      {
         return status
       }
     }
@@ -51,7 +53,9 @@ struct ServerState {
   /// Whether a `stall` fault holds `url` at `now`.
   func isStalled(_ url: SimURL, at now: SimTime) -> Bool {
     faults.contains { fault in
-      if case .stall(let from, let to, let target) = fault { return from <= now && now < to && target.matches(url) }
+      if case .stall(let from, let to, let target) = fault {
+        return from <= now && now < to && target.matches(url)
+      }
       return false
     }
   }

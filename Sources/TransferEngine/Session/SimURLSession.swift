@@ -11,12 +11,17 @@ public final class SimURLSession {
   private weak var owner: Simulation?
   /// The simulation the session lives in; it must outlive the app's use of the session.
   var simulation: Simulation {
-    guard let owner else { preconditionFailure("session '\(identifier)' used after its Simulation was released") }
+    guard let owner else {
+      preconditionFailure("session '\(identifier)' used after its Simulation was released")
+    }
     return owner
   }
   public private(set) var isInvalidated = false
 
-  init(configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession, simulation: Simulation) {
+  init(
+    configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession,
+    simulation: Simulation
+  ) {
     self.configuration = configuration
     self.delegate = delegate
     self.retainedDelegate = delegate
@@ -32,18 +37,22 @@ public final class SimURLSession {
   }
 
   /// `uploadTask(with:fromFile:)`: the only upload a background session carries past the app's exit.
-  public func uploadTask(with url: String, fromFileOfSize size: Int64, name: String? = nil) throws(SimAPIMisuse)
+  public func uploadTask(with url: String, fromFileOfSize size: Int64, name: String? = nil)
+    throws(SimAPIMisuse)
     -> SimURLSessionTask
   {
-    try simulation.makeTask(in: self, kind: .upload(fromFile: true, size: size), url: url, name: name, resumeData: nil)
+    try simulation.makeTask(
+      in: self, kind: .upload(fromFile: true, size: size), url: url, name: name, resumeData: nil)
   }
 
   /// `uploadTask(with:from:)`: from data in memory; in a background session it fails with -997
   /// once the app exits [A], and the run lints `uploadFromData`.
-  public func uploadTask(with url: String, fromDataOfSize size: Int64, name: String? = nil) throws(SimAPIMisuse)
+  public func uploadTask(with url: String, fromDataOfSize size: Int64, name: String? = nil)
+    throws(SimAPIMisuse)
     -> SimURLSessionTask
   {
-    try simulation.makeTask(in: self, kind: .upload(fromFile: false, size: size), url: url, name: name, resumeData: nil)
+    try simulation.makeTask(
+      in: self, kind: .upload(fromFile: false, size: size), url: url, name: name, resumeData: nil)
   }
 
   /// `downloadTask(withResumeData:)`: a range request from the offset the data records.

@@ -3,11 +3,13 @@ import SimKernel
 /// The app-facing operations behind `SimURLSession` and `SimURLSessionTask`.
 extension Simulation {
   /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`.
-  func makeSession(_ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?) throws(SimAPIMisuse)
+  func makeSession(_ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?)
+    throws(SimAPIMisuse)
     -> SimURLSession
   {
     guard lifecycle.state.isRunning else {
-      throw SimAPIMisuse("the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
+      throw SimAPIMisuse(
+        "the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
     }
     let record: DaemonSession
     if configuration.kind == .background, let existing = backgroundSessions[configuration.identifier] {
@@ -28,31 +30,39 @@ extension Simulation {
       sessionRecords.append(record)
       if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
     }
-    let session = SimURLSession(configuration: configuration, delegate: delegate, record: record, simulation: self)
+    let session = SimURLSession(
+      configuration: configuration, delegate: delegate, record: record, simulation: self)
     record.attached = session
     emit(
       "session.created",
-      [TraceField("session", .string(configuration.identifier)), TraceField("kind", .string(configuration.kind.rawValue))])
+      [
+        TraceField("session", .string(configuration.identifier)),
+        TraceField("kind", .string(configuration.kind.rawValue)),
+      ])
     scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     armProgressForSession(record)
     return session
   }
 
   func makeTask(
-    in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?, resumeData: ResumeData?
+    in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
+    resumeData: ResumeData?
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
     guard lifecycle.state.isRunning else {
-      throw SimAPIMisuse("the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)")
+      throw SimAPIMisuse(
+        "the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)")
     }
     guard !session.isInvalidated else {
       throw SimAPIMisuse("session '\(session.identifier)' was invalidated; it cannot create tasks")
     }
     guard let url = SimURL(text), url.isHTTP else {
-      throw SimAPIMisuse("'\(text)' is not an http or https URL; URLSession accepts only those in background sessions")
+      throw SimAPIMisuse(
+        "'\(text)' is not an http or https URL; URLSession accepts only those in background sessions")
     }
     let record = session.record
     let task = SimURLSessionTask(
-      uid: Int32(tasks.count), taskIdentifier: record.nextTaskIdentifier, kind: kind, url: url, session: record,
+      uid: Int32(tasks.count), taskIdentifier: record.nextTaskIdentifier, kind: kind, url: url,
+      session: record,
       name: name, createdInBackground: lifecycle.state != .foreground)
     record.nextTaskIdentifier += 1
     record.tasks.append(task)
@@ -97,7 +107,9 @@ extension Simulation {
     resumeCounter += 1
     task.resumeSequence = resumeCounter
     task.firstResumedAt = now
-    emit("task.resume", [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
+    emit(
+      "task.resume",
+      [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
     task.resourceTimeoutHandle = scheduler.schedule(
       .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
     enqueue(task)

@@ -177,7 +177,8 @@ public final class Simulation {
   }
 
   func lint(_ rule: LintRule, _ message: String, _ extra: [TraceField] = []) {
-    emit("lint", [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
+    emit(
+      "lint", [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
   }
 }
 
