@@ -32,6 +32,8 @@ let package = Package(
       name: "FuzzKitTests", dependencies: ["FuzzKit", "ScenarioKit", "TransferEngine", "SimKernel"],
       exclude: ["Regressions"]),
     .testTarget(
+      name: "SimReportTests", dependencies: ["SimReport", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),

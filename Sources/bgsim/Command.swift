@@ -29,7 +29,8 @@ enum CommandTable {
   static var all: [Command] {
     [
       RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
-      BenchCommand.command, SweepCommand.command, SweepMergeCommand.command, FuzzCommand.command,
+      ReportCommand.command, BenchCommand.command, SweepCommand.command, SweepMergeCommand.command,
+      FuzzCommand.command,
     ]
   }
 

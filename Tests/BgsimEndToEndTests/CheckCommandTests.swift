@@ -118,4 +118,18 @@ struct CheckCommandTests {
         == "x.json: timeline[0]: the app is notRunning at 0s, so it cannot perform 'download'; "
         + "add a 'launch' entry before it\n")
   }
+
+  @Test("report writes a page per scenario and an index into --out")
+  func report() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("s/one.json", Self.scenario(name: "one", expectBy: "2s"))
+    let result = try box.run(["report", "s", "--out", "out"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "out/one.html\nout/index.html\n")
+    let page = try String(
+      contentsOfFile: box.directory.appendingPathComponent("out/one.html").path, encoding: .utf8)
+    #expect(page.contains("data-lane=\"app\""))
+    #expect(page.contains("data-task=\"a\""))
+  }
 }

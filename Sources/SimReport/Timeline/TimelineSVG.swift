@@ -1,0 +1,195 @@
+import SimKernel
+
+/// Draws a `TimelineModel` as one inline SVG element.
+///
+/// Elements carry stable attributes so tests and the browser check can find them without
+/// depending on geometry: `<g class="lane" data-lane="app">`, `<rect class="seg"
+/// data-state="foreground">`, `<rect class="bar" data-task="book" data-phase="waiting"
+/// data-reason="earliestBegin">`, `<line class="wake">`, `<g class="lint" data-rule="...">`;
+/// every shape has a `<title>` tooltip. Colours come from classes styled by `ReportStyle`.
+struct TimelineSVG {
+  let model: TimelineModel
+
+  /// Total width in pixels; fits a 1400-pixel window with the page's margins.
+  static let width = 1340.0
+  /// Where lane labels end and time 0 begins.
+  static let plotLeft = 200.0
+  /// Room right of the run's end, for the cap of a task that finishes as the run ends.
+  static let plotPadding = 40.0
+  static let rowPitch = 28.0
+  static let barHeight = 20.0
+  static let axisHeight = 34.0
+
+  /// The SVG text, deterministic for a given model.
+  func render() -> String {
+    let plotWidth = Self.width - Self.plotLeft - Self.plotPadding
+    let scale = TimeScale(instants: model.instants, end: model.end, left: Self.plotLeft, width: plotWidth)
+    var rows: [String] = []
+    var y = Self.axisHeight + 24
+    let wakeRowY = Self.axisHeight + 4
+    for (lane, title, segments) in [
+      ("app", "app", model.app), ("network", "network", model.network), ("power", "power", model.power),
+      ("ratelimiter", "rate-limiter delay", model.rateLimiter),
+    ] {
+      rows.append(stateLane(lane, title: title, segments: segments, y: y, scale: scale))
+      y += Self.rowPitch
+    }
+    y += 10
+    var tasks = "<g class=\"lane\" data-lane=\"tasks\">\n"
+    tasks += "<text class=\"section\" x=\"8\" y=\"\(fmt(y + 4))\">tasks</text>\n"
+    y += 14
+    if model.tasks.isEmpty {
+      tasks += "<text class=\"empty\" x=\"\(fmt(Self.plotLeft))\" y=\"\(fmt(y + 14))\">no tasks</text>\n"
+      y += Self.rowPitch
+    }
+    for bar in model.tasks {
+      tasks += taskRow(bar, y: y, scale: scale)
+      y += Self.rowPitch
+    }
+    tasks += "</g>\n"
+    rows.append(tasks)
+    if !model.lints.isEmpty {
+      rows.append(lintLane(y: y, scale: scale))
+      y += Self.rowPitch
+    }
+    let height = y + 6
+    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(fmt(Self.width))\" "
+    out += "height=\"\(fmt(height))\" viewBox=\"0 0 \(fmt(Self.width)) \(fmt(height))\" role=\"img\" "
+    out += "aria-label=\"timeline of the run over \(model.end)\">\n"
+    out += axis(scale: scale, bottom: height - 6)
+    out += rows.joined()
+    out += wakes(scale: scale, rowY: wakeRowY, bottom: height - 6)
+    out += "</svg>\n"
+    return out
+  }
+
+  /// Tick labels along the top and faint grid lines down through every lane.
+  private func axis(scale: TimeScale, bottom: Double) -> String {
+    var out = "<g class=\"axis\">\n"
+    out += "<line class=\"axis-line\" x1=\"\(fmt(scale.left))\" y1=\"\(fmt(Self.axisHeight))\" "
+    out += "x2=\"\(fmt(scale.right))\" y2=\"\(fmt(Self.axisHeight))\"/>\n"
+    for tick in scale.ticks(spacing: 64) {
+      let x = fmt(scale.x(tick))
+      out +=
+        "<line class=\"grid\" x1=\"\(x)\" y1=\"\(fmt(Self.axisHeight - 4))\" x2=\"\(x)\" y2=\"\(fmt(bottom))\"/>"
+      out += "<text class=\"tick\" x=\"\(x)\" y=\"\(fmt(Self.axisHeight - 9))\">\(tick)</text>\n"
+    }
+    out += "<text class=\"axis-note\" x=\"8\" y=\"\(fmt(Self.axisHeight - 9))\">simulated time</text>\n"
+    out += "</g>\n"
+    return out
+  }
+
+  /// One state lane (app, network, power, rate limiter): a label and a segment per state.
+  private func stateLane(_ lane: String, title: String, segments: [LaneSegment], y: Double, scale: TimeScale)
+    -> String
+  {
+    var out = "<g class=\"lane\" data-lane=\"\(lane)\">\n"
+    out +=
+      "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">\(esc(title))</text>\n"
+    for segment in segments {
+      let x = scale.x(segment.start)
+      let w = scale.x(segment.end) - x
+      guard w > 0 else { continue }
+      let state = Self.token(segment.state)
+      out += "<rect class=\"seg \(lane)-\(state)\" data-state=\"\(esc(segment.state))\" "
+      out += "x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\">"
+      out += "<title>\(esc(segment.detail))</title></rect>\n"
+      out += label(segment.label, x: x, width: w, y: y)
+    }
+    out += "</g>\n"
+    return out
+  }
+
+  /// One task's row: its name and a bar per phase. A final phase that begins as the run ends is
+  /// drawn as a short cap so `done` or `failed` is always visible.
+  private func taskRow(_ bar: TaskBar, y: Double, scale: TimeScale) -> String {
+    let name = esc(bar.name)
+    var out = "<g class=\"task\" data-task=\"\(name)\">\n"
+    let shown = bar.name.count > 28 ? String(bar.name.prefix(27)) + "…" : bar.name
+    out += "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">"
+    out += "<title>\(name)</title>\(esc(shown))</text>\n"
+    for (index, segment) in bar.segments.enumerated() {
+      let isLast = index == bar.segments.count - 1
+      let x = scale.x(segment.start)
+      var w = scale.x(segment.end) - x
+      if isLast { w = max(w, 10) }
+      guard w > 0 else { continue }
+      var classes = "bar phase-\(Self.token(segment.phase))"
+      var attributes = "data-task=\"\(name)\" data-phase=\"\(esc(segment.phase))\""
+      if let reason = segment.reason {
+        if segment.phase == "waiting" { classes += " reason-\(Self.token(reason))" }
+        attributes += " data-reason=\"\(esc(reason))\""
+      }
+      out += "<rect class=\"\(classes)\" \(attributes) x=\"\(fmt(x))\" y=\"\(fmt(y))\" "
+      out += "width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\" rx=\"3\">"
+      out += "<title>\(esc(segment.detail))</title></rect>\n"
+      out += label(segment.label, x: x, width: w, y: y, light: !Self.darkPhases.contains(segment.phase))
+    }
+    out += "</g>\n"
+    return out
+  }
+
+  /// Lint markers: a diamond per lint, its rule written beside it where there is room.
+  private func lintLane(y: Double, scale: TimeScale) -> String {
+    var out = "<g class=\"lane\" data-lane=\"lints\">\n"
+    out += "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">lints</text>\n"
+    var lastLabelEnd = -Double.infinity
+    for lint in model.lints {
+      let x = scale.x(lint.time)
+      let mid = y + Self.barHeight / 2
+      out += "<g class=\"lint\" data-rule=\"\(esc(lint.name))\"><title>\(esc(lint.detail))</title>"
+      out += "<path d=\"M\(fmt(x)) \(fmt(mid - 7))l7 7l-7 7l-7 -7z\"/>"
+      let textWidth = Self.textWidth(lint.label)
+      if x + 10 > lastLabelEnd && x + 10 + textWidth < Self.width {
+        out +=
+          "<text class=\"lint-label\" x=\"\(fmt(x + 10))\" y=\"\(fmt(mid + 4))\">\(esc(lint.label))</text>"
+        lastLabelEnd = x + 10 + textWidth + 6
+      }
+      out += "</g>\n"
+    }
+    out += "</g>\n"
+    return out
+  }
+
+  /// Background wakes: a line through every lane and a numbered flag under the axis.
+  private func wakes(scale: TimeScale, rowY: Double, bottom: Double) -> String {
+    var out = "<g class=\"wakes\">\n"
+    var lastLabelEnd = -Double.infinity
+    for (index, wake) in model.wakes.enumerated() {
+      let x = fmt(scale.x(wake.time))
+      out += "<g class=\"wake-marker\" data-wake=\"\(index + 1)\"><title>\(esc(wake.detail))</title>"
+      out += "<line class=\"wake\" x1=\"\(x)\" y1=\"\(fmt(rowY))\" x2=\"\(x)\" y2=\"\(fmt(bottom))\"/>"
+      out += "<path class=\"wake-flag\" d=\"M\(x) \(fmt(rowY))l-5 -0l5 8l5 -8z\"/>"
+      let xValue = scale.x(wake.time)
+      if xValue + 7 > lastLabelEnd {
+        out +=
+          "<text class=\"wake-label\" x=\"\(fmt(xValue + 7))\" y=\"\(fmt(rowY + 9))\">\(esc(wake.label))</text>"
+        lastLabelEnd = xValue + 7 + Self.textWidth(wake.label) + 4
+      }
+      out += "</g>\n"
+    }
+    out += "</g>\n"
+    return out
+  }
+
+  /// Text inside a segment, only when it fits; otherwise the tooltip carries it.
+  private func label(_ text: String, x: Double, width: Double, y: Double, light: Bool = true) -> String {
+    guard width >= Self.textWidth(text) + 8 else { return "" }
+    let cls = light ? "seg-label" : "seg-label on-dark"
+    return "<text class=\"\(cls)\" x=\"\(fmt(x + 4))\" y=\"\(fmt(y + 14))\">\(esc(text))</text>\n"
+  }
+
+  /// Phases drawn in a dark colour, whose labels are written in white.
+  static let darkPhases: Set<String> = ["transferring", "failed", "cancelled"]
+
+  /// Estimated width of 11-pixel sans-serif text; generous so labels never spill.
+  static func textWidth(_ text: String) -> Double { Double(text.count) * 6.4 }
+
+  /// A trace value as a CSS class name part: letters and digits kept, the rest `-`.
+  static func token(_ value: String) -> String {
+    String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+  }
+
+  private func fmt(_ value: Double) -> String { HTMLText.coordinate(value) }
+  private func esc(_ text: String) -> String { HTMLText.escape(text) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ScenarioKit
+import SimReport
+
+/// `bgsim report PATH... [--out DIR]`: an HTML page with an SVG timeline per scenario, and an index.
+enum ReportCommand {
+  static var command: Command {
+    Command(
+      name: "report", synopsis: "bgsim report PATH... [--out DIR]",
+      summary: "Write an HTML report with an SVG timeline per scenario, and an index page.",
+      details: """
+        Arguments:
+          PATH          a scenario file, or a directory searched for *.json (sorted by path)
+
+        Each scenario is run and written as DIR/<name>.html: a self-contained page (no external
+        assets) with lanes for the app state, network, power and rate-limiter delay, one bar per
+        task coloured by phase (waiting and why, transferring, done, failed), the wakes, the
+        expectation results and the lints. DIR/index.html links them all. Invalid scenarios are
+        reported and skipped.
+
+        Options:
+          --out DIR     where to write (default: Reports)
+          -h, --help    show this help
+
+        The shipped reports are regenerated with: swift run bgsim report Scenarios --out Reports
+
+        Exit codes: 0 written, 2 an invalid scenario or usage error (the valid ones are still written).
+        """,
+      options: [.init(name: "--out", valueName: "DIR")], run: run)
+  }
+
+  static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
+    guard !arguments.positionals.isEmpty else {
+      throw .usage("missing a scenario FILE or directory to report on", command: command.name)
+    }
+    var files: [String] = []
+    for path in arguments.positionals {
+      guard let found = ScenarioFiles.find(under: path) else {
+        throw .usage("no file or directory '\(path)'", command: command.name)
+      }
+      files += found
+    }
+    let directory = arguments.options["--out"] ?? "Reports"
+    var status = ExitCode.ok
+    var results: [(file: String, result: RunResult)] = []
+    for file in files {
+      do {
+        results.append((file, ScenarioRunner.run(try ScenarioLoader.load(path: file))))
+      } catch {
+        status = ErrorRenderer.report(.invalidScenario(error))
+      }
+    }
+    do {
+      let written = try ReportWriter.write(results: results, to: directory)
+      for page in written { Console.out(page) }
+    } catch {
+      throw .usage(
+        "cannot write the reports into '\(directory)': \(error.localizedDescription)", command: command.name)
+    }
+    return status
+  }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Opens a bgsim HTML report in headless Chromium and checks what the browser actually rendered.
+#
+#   scripts/check-report-in-browser.sh REPORT.html [SCREENSHOT.png]
+#
+# 1. Installs Debian's `chromium` if it is missing (CI images start without it; needs root).
+# 2. Dumps the DOM as Chromium parsed it and checks that the SVG timeline is there: the app,
+#    network, power and rate-limiter lanes, the tasks lane and at least one task bar with a phase.
+#    A page the parser rejected or truncated fails here even if the file looks right.
+# 3. Takes a 1400x1000 screenshot (default: REPORT.png beside the report) to look at.
+# Exits 0 when every check holds, 1 with a message naming what is missing, 2 on usage errors.
+set -euo pipefail
+
+if [[ $# -lt 1 || $# -gt 2 ]]; then
+  echo "usage: $0 REPORT.html [SCREENSHOT.png]" >&2
+  exit 2
+fi
+report="$1"
+if [[ ! -f "$report" ]]; then
+  echo "error: no such report: $report" >&2
+  exit 2
+fi
+report_abs="$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
+screenshot="${2:-${report_abs%.html}.png}"
+case "$screenshot" in /*) ;; *) screenshot="$(pwd)/$screenshot" ;; esac
+
+browser="$(command -v chromium || command -v chromium-browser || true)"
+if [[ -z "$browser" ]]; then
+  echo "chromium not found; installing Debian's package (apt-get install chromium)" >&2
+  if [[ "$(id -u)" -ne 0 ]]; then
+    echo "error: installing chromium needs root; run: sudo apt-get update && sudo apt-get install -y chromium" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  browser="$(command -v chromium)"
+fi
+
+# Headless Chromium in containers: no sandbox (no user namespaces), no GPU, a throwaway profile.
+profile="$(mktemp -d)"
+trap 'rm -rf "$profile"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile"
+  --no-first-run --disable-dev-shm-usage)
+
+dom="$profile/dom.html"
+if ! "$browser" "${flags[@]}" --dump-dom "file://$report_abs" >"$dom" 2>"$profile/stderr"; then
+  echo "error: chromium could not load $report_abs:" >&2
+  cat "$profile/stderr" >&2
+  exit 1
+fi
+
+missing=()
+require() { # require PATTERN DESCRIPTION
+  grep -qE "$1" "$dom" || missing+=("$2")
+}
+require '<svg[^>]*class="timeline"' 'the <svg class="timeline"> element'
+for lane in app network power ratelimiter tasks; do
+  require "<g class=\"lane\" data-lane=\"$lane\"" "the $lane lane (<g class=\"lane\" data-lane=\"$lane\">)"
+done
+require '<rect class="seg [^"]*" data-state=' 'state segments in the lanes (<rect class="seg">)'
+require '<rect class="bar [^"]*" data-task="[^"]*" data-phase="(waiting|transferring|done|failed|cancelled)"' \
+  'a task bar with a phase (<rect class="bar" data-task=... data-phase=...>)'
+require '<text class="tick"[^>]*>[^<]+</text>' 'time axis tick labels'
+require '<table class="expectations"|This scenario expects nothing' 'the expectations section'
+
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "FAIL: the report as rendered by chromium lacks:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  echo "(DOM dump: $(wc -c <"$dom") bytes from $report_abs)" >&2
+  exit 1
+fi
+
+bars=$(grep -oE '<rect class="bar ' "$dom" | wc -l)
+tasks=$(grep -oE '<g class="task" data-task=' "$dom" | wc -l)
+wakes=$(grep -oE '<line class="wake"' "$dom" | wc -l)
+
+"$browser" "${flags[@]}" --window-size=1400,1000 --screenshot="$screenshot" "file://$report_abs" \
+  >/dev/null 2>"$profile/stderr" || {
+  echo "error: screenshot failed:" >&2
+  cat "$profile/stderr" >&2
+  exit 1
+}
+if [[ ! -s "$screenshot" ]]; then
+  echo "error: chromium wrote no screenshot to $screenshot" >&2
+  exit 1
+fi
+echo "ok: $report rendered with 5 lanes, $tasks tasks, $bars phase bars, $wakes wake markers"
+echo "screenshot: $screenshot"
