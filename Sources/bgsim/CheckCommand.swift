@@ -31,13 +31,7 @@ enum CheckCommand {
     guard !arguments.positionals.isEmpty else {
       throw .usage("missing a PATH to check", command: command.name)
     }
-    var files: [String] = []
-    for path in arguments.positionals {
-      guard let found = ScenarioFiles.find(under: path) else {
-        throw .usage("no file or directory '\(path)'", command: command.name)
-      }
-      files += found
-    }
+    let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let update = arguments.flags.contains("--update-golden")
     var passed = 0
     var failed = 0
@@ -88,19 +82,6 @@ enum CheckCommand {
     Console.out("\(passed) passed, \(failed) failed")
     if invalid { return ExitCode.invalidInput }
     return failed > 0 ? ExitCode.expectationFailed : ExitCode.ok
-  }
-}
-
-/// Finding scenario files on disk.
-enum ScenarioFiles {
-  /// `path` itself if it is a file; every `*.json` below it (sorted) if a directory; nil if absent.
-  static func find(under path: String) -> [String]? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-    guard isDirectory.boolValue else { return [path] }
-    let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-    let entries = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-    return entries.filter { $0.hasSuffix(".json") }.sorted().map { "\(base)/\($0)" }
   }
 }
 

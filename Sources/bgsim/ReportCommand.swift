@@ -33,13 +33,7 @@ enum ReportCommand {
     guard !arguments.positionals.isEmpty else {
       throw .usage("missing a scenario FILE or directory to report on", command: command.name)
     }
-    var files: [String] = []
-    for path in arguments.positionals {
-      guard let found = ScenarioFiles.find(under: path) else {
-        throw .usage("no file or directory '\(path)'", command: command.name)
-      }
-      files += found
-    }
+    let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let directory = arguments.options["--out"] ?? "Reports"
     var status = ExitCode.ok
     var results: [(file: String, result: RunResult)] = []

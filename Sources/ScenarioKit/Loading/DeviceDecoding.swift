@@ -19,16 +19,8 @@ extension ValueType where T == DeviceModel {
   /// One network entry; omitted rates and latency take the interface's defaults (`NetworkState.init`).
   private static func networkStep(_ r: inout ObjectReader) -> Step<NetworkState>? {
     let at = r.required("at", .instant)
-    let interface: InterfaceKind? = r.required("interface", .enumeration("interface"))
-    let down = r.optional("down", .rate)
-    let up = r.optional("up", .rate)
-    let latency = r.optional("latency", .duration)
-    let expensive = r.optional("expensive", .bool)
-    let constrained = r.optional("constrained", .bool)
-    guard let at, let interface else { return nil }
-    let state = NetworkState(
-      interface: interface, down: down, up: up, latency: latency, expensive: expensive,
-      constrained: constrained ?? false)
+    let state = ValueType<NetworkState>.networkFields(&r)
+    guard let at, let state else { return nil }
     return Step(at: at, state)
   }
 

@@ -104,18 +104,22 @@ extension ValueType where T == Recurrence {
 extension ValueType where T == NetworkState {
   /// A network state as in `device.network`, without `at`.
   static var networkState: ValueType<NetworkState> {
-    .object("a network state like {\"interface\": \"wifi\", \"down\": \"50Mbps\"}") { r in
-      let interface: InterfaceKind? = r.required("interface", .enumeration("interface"))
-      let down = r.optional("down", .rate)
-      let up = r.optional("up", .rate)
-      let latency = r.optional("latency", .duration)
-      let expensive = r.optional("expensive", .bool)
-      let constrained = r.optional("constrained", .bool)
-      guard let interface else { return nil }
-      return NetworkState(
-        interface: interface, down: down, up: up, latency: latency, expensive: expensive,
-        constrained: constrained ?? false)
-    }
+    .object("a network state like {\"interface\": \"wifi\", \"down\": \"50Mbps\"}", networkFields)
+  }
+
+  /// The fields of a network state, shared by `device.network` steps (which add `at`) and the
+  /// `random` section; omitted rates and latency take the interface's defaults.
+  static func networkFields(_ r: inout ObjectReader) -> NetworkState? {
+    let interface: InterfaceKind? = r.required("interface", .enumeration("interface"))
+    let down = r.optional("down", .rate)
+    let up = r.optional("up", .rate)
+    let latency = r.optional("latency", .duration)
+    let expensive = r.optional("expensive", .bool)
+    let constrained = r.optional("constrained", .bool)
+    guard let interface else { return nil }
+    return NetworkState(
+      interface: interface, down: down, up: up, latency: latency, expensive: expensive,
+      constrained: constrained ?? false)
   }
 }
 
