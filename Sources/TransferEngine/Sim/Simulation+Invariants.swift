@@ -132,8 +132,9 @@ extension Simulation {
           "'\(key)' counts \(running) connections but \(holding[key, default: 0]) tasks hold one")
       }
     }
-    for (key, count) in holding where waitQueues[key] == nil {
-      violate(.connectionAccounting, "\(count) tasks hold a connection to '\(key)', which has no queue")
+    // Sorted, so which key a violation names never depends on dictionary order.
+    for key in holding.keys.sorted() where waitQueues[key] == nil {
+      violate(.connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue")
     }
   }
 
