@@ -134,7 +134,8 @@ extension Simulation {
     }
     // Sorted, so which key a violation names never depends on dictionary order.
     for key in holding.keys.sorted() where waitQueues[key] == nil {
-      violate(.connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue")
+      violate(
+        .connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue")
     }
   }
 
