@@ -261,6 +261,20 @@ struct InterruptionTests {
     #expect(Fixture.time(sim, "task.started", task: "a") == SimTime(.minutes(20)))
   }
 
+  @Test("a personal hotspot (expensive Wi-Fi) holds tasks of sessions that disallow expensive access")
+  func expensiveNotAllowed() throws {
+    var configuration = SessionConfiguration.background(withIdentifier: "S")
+    configuration.allowsExpensiveNetworkAccess = false
+    let app = TestApp([configuration])
+    let sim = Fixture.simulation(
+      network: [Fixture.network(.wifi, expensive: true), Fixture.network(.wifi, at: .minutes(7))],
+      resources: [Fixture.resource("https://example.com/a", size: 10)], app: app)
+    try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
+    sim.run(until: SimTime(.hours(1)))
+    #expect(Fixture.events(sim, "task.deferred").first?["reason"] == "expensiveNotAllowed")
+    #expect(Fixture.time(sim, "task.started", task: "a") == SimTime(.minutes(7)))
+  }
+
   @Test("Low Data Mode holds tasks of sessions that disallow constrained access")
   func lowDataMode() throws {
     var configuration = SessionConfiguration.background(withIdentifier: "S")
