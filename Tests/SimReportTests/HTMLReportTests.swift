@@ -1,79 +1,121 @@
-import Foundation
 import ScenarioKit
 import SimKernel
-import SimReport
 import Testing
 
-@Suite("HTML reports")
-struct HTMLReportTests {
-  static func bars(_ html: String, task: String) -> [String] {
-    html.components(separatedBy: "<rect class=\"bar ").dropFirst()
-      .filter { $0.contains("data-task=\"\(task)\"") }
-      .compactMap {
-        $0.components(separatedBy: "data-phase=\"").dropFirst().first?.components(separatedBy: "\"").first
-      }
-  }
+@testable import SimReport
 
-  @Test("the page has every lane and one bar per phase of each task, in order")
-  func lanesAndBars() {
-    let html = HTMLReport.render(ScenarioRunner.run(ReportScenarios.deferredDownload()))
-    for lane in ["app", "network", "power", "ratelimiter", "tasks"] {
-      #expect(html.contains("class=\"lane\" data-lane=\"\(lane)\""))
+/// The per-scenario page: lanes, task phases, wakes, lints, escaping and determinism, read
+/// from the stable attributes the SVG promises (`data-lane`, `data-task`, `data-phase`, ...).
+@Suite struct HTMLReportTests {
+  static let deferred = ScenarioRunner.run(ReportScenarios.deferredDownload())
+  static let chain = ScenarioRunner.run(ReportScenarios.chain())
+
+  /// `(phase, reason)` of each bar of one task, in drawing (time) order.
+  static func phases(of task: String, in page: String) -> [String] {
+    let bar = /<rect class="bar [^"]*" data-task="([^"]*)" data-phase="([a-z]+)"(?: data-reason="([^"]*)")?/
+    return page.matches(of: bar).filter { String($0.output.1) == task }.map { match in
+      match.output.3.map { "\(match.output.2)(\($0))" } ?? String(match.output.2)
     }
-    #expect(Self.bars(html, task: "book") == ["waiting", "transferring", "done"])
-    #expect(html.contains("data-reason=\"earliestBegin\""))
-    #expect(html.contains("<svg"))
-    #expect(!html.contains("http://") || html.contains("http://www.w3.org/2000/svg"))
-    #expect(!html.contains("<script src") && !html.contains("<link rel=\"stylesheet\""))
   }
 
-  @Test("background wakes are marked")
-  func wakes() {
-    let html = HTMLReport.render(ScenarioRunner.run(ReportScenarios.deferredDownload()))
-    #expect(html.contains("class=\"wake-marker\" data-wake=\"1\""))
-    let chain = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
-    #expect(chain.contains("data-wake=\"2\""))
+  static func count(_ needle: String, in page: String) -> Int {
+    page.ranges(of: needle).count
   }
 
-  @Test("expectation results and lints are listed")
-  func verdictsAndLints() {
-    let html = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
-    #expect(html.contains("completionHandlerNeverCalled"))
-    #expect(html.contains("FAIL"))
-    #expect(html.contains("expect[0]"))
+  @Test(arguments: ["app", "network", "power", "ratelimiter", "tasks"])
+  func pageHasLane(_ lane: String) {
+    let page = HTMLReport.render(Self.deferred)
+    #expect(Self.count("<g class=\"lane\" data-lane=\"\(lane)\">", in: page) == 1)
   }
 
-  @Test("names and text are escaped for HTML")
-  func escaping() {
-    let result = ScenarioRunner.run(ReportScenarios.deferredDownload(name: "a<b>&c", taskName: "t<&>\"x"))
-    let html = HTMLReport.render(result)
-    #expect(!html.contains("a<b>&c"))
-    #expect(html.contains("a&lt;b&gt;&amp;c"))
-    #expect(!html.contains("t<&>"))
+  @Test func deferredDownloadWaitsForItsStartDateThenTransfersThenIsDone() {
+    let page = HTMLReport.render(Self.deferred)
+    #expect(Self.phases(of: "book", in: page) == ["waiting(earliestBegin)", "transferring", "done"])
+    #expect(Self.count("<g class=\"task\" data-task=", in: page) == 1)
+    #expect(page.contains("<title>book: waiting: earliestBegin until 1h from 1s"))
   }
 
-  @Test("the same run renders byte-identical pages")
-  func deterministic() {
-    let a = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
-    let b = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
-    #expect(a == b)
-  }
-
-  @Test("the writer makes a page per scenario and an index linking them, with unique names")
-  func writerAndIndex() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bgsim-report-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let one = ScenarioRunner.run(ReportScenarios.deferredDownload())
-    let two = ScenarioRunner.run(ReportScenarios.deferredDownload())
-    let written = try ReportWriter.write(results: [("a.json", one), ("b.json", two)], to: directory.path)
+  @Test func chainShowsEachWaitingReasonAndTheGrowingDelay() {
+    let page = HTMLReport.render(Self.chain)
+    #expect(Self.phases(of: "chapter-1", in: page) == ["transferring", "done"])
     #expect(
-      written.map { ($0 as NSString).lastPathComponent } == [
-        "deferred-download.html", "deferred-download-2.html", "index.html",
+      Self.phases(of: "chapter-2", in: page) == [
+        "waiting(discretionary)", "waiting(discretionary)", "waiting(discretionary)",
+        "waiting(discretionary)",
+        "transferring", "done",
       ])
-    let index = try String(contentsOfFile: written[2], encoding: .utf8)
-    #expect(index.contains("href=\"deferred-download.html\""))
-    #expect(index.contains("href=\"deferred-download-2.html\""))
-    #expect(ReportWriter.pageNames(["index", "x y/z"]) == ["index-2.html", "x-y-z.html"])
+    #expect(Self.phases(of: "chapter-3", in: page) == ["waiting(rateLimiter)", "transferring", "done"])
+    #expect(page.contains(">1m</text>") && page.contains(">2m</text>"))
+    #expect(Self.count("data-state=\"active\"", in: page) == 2)
+  }
+
+  @Test func backgroundWakesAreMarked() {
+    #expect(Self.count("<line class=\"wake\"", in: HTMLReport.render(Self.deferred)) == 1)
+    let chain = HTMLReport.render(Self.chain)
+    #expect(Self.count("<line class=\"wake\"", in: chain) == 2)
+    #expect(chain.contains("wake 2 at 1h1m6.52s: resumed in the background; rate limiter delay now 2m"))
+  }
+
+  @Test func runWithoutWakesHasNoWakeMarker() {
+    var scenario = ReportScenarios.deferredDownload()
+    scenario.timeline.removeLast()  // never backgrounded: the completion arrives in the foreground
+    let page = HTMLReport.render(ScenarioRunner.run(scenario))
+    #expect(Self.count("<line class=\"wake\"", in: page) == 0)
+    #expect(Self.phases(of: "book", in: page).last == "done")
+  }
+
+  @Test func lintsAreMarkedAndListed() {
+    let page = HTMLReport.render(Self.chain)
+    #expect(Self.count("<g class=\"lint\" data-rule=\"completionHandlerNeverCalled\">", in: page) == 2)
+    #expect(Self.count("<td><code>completionHandlerNeverCalled</code></td>", in: page) == 2)
+    #expect(!page.contains("The app broke no documented rule."))
+    #expect(HTMLReport.render(Self.deferred).contains("The app broke no documented rule."))
+  }
+
+  @Test func expectationVerdictsShowExpectedAndFound() {
+    let page = HTMLReport.render(Self.chain)
+    #expect(page.contains("<tr class=\"ok\"><td class=\"ok\">ok</td><td><code>expect[0]</code></td>"))
+    #expect(page.contains("<tr class=\"fail\"><td class=\"bad\">FAIL</td><td><code>expect[1]</code></td>"))
+    #expect(page.contains("badge-fail\">FAIL"))
+    #expect(HTMLReport.render(Self.deferred).contains("badge-pass\">PASS"))
+  }
+
+  @Test func runErrorAndDescriptionAreShown() {
+    var result = Self.deferred
+    result.runError = "timeline[3]: app not running"
+    let page = HTMLReport.render(result)
+    #expect(page.contains("<strong>Run error:</strong> timeline[3]: app not running"))
+    #expect(
+      page.contains(
+        "<p class=\"description\">a download that waits for its start date, then wakes the app</p>"))
+  }
+
+  @Test func userTextIsEscaped() {
+    var scenario = ReportScenarios.deferredDownload(name: "a<b>&\"c\"", taskName: "x<y>&z")
+    scenario.description = "<script>alert('&')</script>"
+    let page = HTMLReport.render(ScenarioRunner.run(scenario), file: "dir/<f>.json")
+    #expect(page.contains("<h1>a&lt;b&gt;&amp;&quot;c&quot;<span"))
+    #expect(page.contains("data-task=\"x&lt;y&gt;&amp;z\""))
+    #expect(page.contains("&lt;script&gt;alert(&#39;&amp;&#39;)&lt;/script&gt;"))
+    #expect(page.contains("<code>dir/&lt;f&gt;.json</code>"))
+    #expect(!page.contains("<script"))
+    #expect(!page.contains("x<y>"))
+    #expect(!page.contains("a<b>"))
+  }
+
+  @Test func pageIsSelfContained() {
+    let page = HTMLReport.render(Self.chain)
+    #expect(!page.contains("<script"))
+    #expect(!page.contains("<link"))
+    #expect(!page.contains(" src="))
+    #expect(!page.contains("url("))
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+  }
+
+  @Test func sameRunGivesByteIdenticalPages() {
+    let first = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
+    let second = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
+    #expect(first == second)
+    #expect(Array(first.utf8) == Array(second.utf8))
   }
 }

@@ -50,7 +50,8 @@ enum ReportScenarios {
     }
     return Scenario(
       file: "Scenarios/chain.json", name: "rate-limiter-chain",
-      description: "one chapter at a time, each started from a background wake: the delay grows 1m, 2m, 4m",
+      description:
+        "one chapter at a time, each started from a background wake: the delay grows from 1m to 2m",
       device: DeviceModel(
         network: [
           Step(at: .zero, NetworkState(interface: .wifi)),
@@ -79,6 +80,46 @@ enum ReportScenarios {
       expectations: [
         Expectation(.taskState(task: "chapter-3", state: .completed, by: nil), path: "expect[0]"),
         Expectation(.appCounter(name: "backgroundResumes", .equals(1)), path: "expect[1]"),
+      ])
+  }
+
+  /// A week-long run whose interesting part is its first seconds: a discretionary download waits
+  /// two days for the charger while a large one is cancelled after 30 seconds.
+  static func week() -> Scenario {
+    let videoURL = SimURL("https://example.com/video.mp4")!
+    let session = SessionConfiguration(identifier: "Sync", kind: .background, isDiscretionary: true)
+    return Scenario(
+      file: "Scenarios/week.json", name: "discretionary-week",
+      description: "a discretionary download waits two days for the charger; a large one is cancelled",
+      device: DeviceModel(
+        network: [Step(at: .zero, NetworkState(interface: .wifi))],
+        power: [
+          Step(at: .zero, PowerState(charging: false, battery: 0.8)),
+          Step(at: SimTime(.days(2)), PowerState(charging: true, battery: 0.3)),
+        ]),
+      server: ServerModel(resources: [
+        ServerResource(url: bookURL, size: 50_000_000, etag: "v1"),
+        ServerResource(url: videoURL, size: 2_000_000_000, etag: "v1"),
+      ]),
+      app: AppSpec(sessions: [session, .background(withIdentifier: "Now")]),
+      timeline: [
+        TimelineEntry(at: .zero, action: .launch, path: "timeline[0]"),
+        TimelineEntry(
+          at: SimTime(.seconds(1)),
+          action: .app(.download(TaskRequest(session: "Sync", url: bookURL.string, name: "book"))),
+          path: "timeline[1]"),
+        TimelineEntry(
+          at: SimTime(.seconds(2)),
+          action: .app(.download(TaskRequest(session: "Now", url: videoURL.string, name: "video"))),
+          path: "timeline[2]"),
+        TimelineEntry(
+          at: SimTime(.seconds(30)), action: .app(.cancel(task: "video", produceResumeData: true)),
+          path: "timeline[3]"),
+        TimelineEntry(at: SimTime(.minutes(1)), action: .background, path: "timeline[4]"),
+      ],
+      expectations: [
+        Expectation(.startsAfter(task: "book", SimTime(.days(2))), path: "expect[0]"),
+        Expectation(.error(task: "video", name: "cancelled", reason: nil), path: "expect[1]"),
       ])
   }
 }

@@ -33,7 +33,7 @@ public enum HTMLReport {
     out +=
       "<title>\(esc(name)) — bgsim report</title>\n<style>\n\(ReportStyle.css)</style>\n</head>\n<body>\n"
     if let indexLink { out += "<p class=\"meta\"><a href=\"\(esc(indexLink))\">← all scenarios</a></p>\n" }
-    out += "<h1>\(esc(name))<span class=\"badge \(result.passed ? "pass" : "fail")\">"
+    out += "<h1>\(esc(name))<span class=\"badge badge-\(result.passed ? "pass" : "fail")\">"
     out += "\(result.passed ? "PASS" : "FAIL")</span></h1>\n"
     out += "<p class=\"meta\"><code>\(esc(file))</code> · seed \(result.seed) · simulated time "
     out += "\(result.endTime) · \(result.trace.count) trace events</p>\n"

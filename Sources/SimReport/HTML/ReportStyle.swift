@@ -132,7 +132,7 @@ enum ReportStyle {
       h1{font-size:22px;margin:0 0 2px}h2{font-size:16px;margin:22px 0 8px}
       a{color:#0a64d8}.meta{color:#636366;margin:2px 0}.description{margin:6px 0 10px;max-width:70em}
       .badge{display:inline-block;padding:1px 8px;border-radius:9px;font-size:12px;font-weight:600;\
-      color:#fff;vertical-align:3px;margin-left:6px}.pass{background:#248a3d}.fail{background:#d70015}
+      color:#fff;vertical-align:3px;margin-left:6px}.badge-pass{background:#248a3d}.badge-fail{background:#d70015}
       .legend{display:flex;flex-wrap:wrap;gap:6px 22px;margin:10px 0 8px;font-size:12px}
       .legend-group{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
       .legend-title{font-weight:600;color:#3a3a3c}
@@ -155,6 +155,7 @@ enum ReportStyle {
       table{border-collapse:collapse;font-size:13px;margin:4px 0}
       th,td{text-align:left;padding:4px 12px 4px 0;border-bottom:1px solid #e5e5ea;vertical-align:top}
       th{color:#636366;font-weight:600}td.ok{color:#248a3d;font-weight:700}td.bad{color:#d70015;font-weight:700}
+      tr.fail td{background:#fff0f0}
       .error{background:#fff0f0;border:1px solid #ffb3b0;padding:8px 12px;border-radius:6px}
       pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;background:#f7f7f9;padding:10px;overflow-x:auto}
       code{font:12px ui-monospace,Menlo,Consolas,monospace}

@@ -172,10 +172,13 @@ struct StepLane {
     changes.append((time, state, label, detail))
   }
 
-  /// The segments from 0 to `end`, merging neighbours with the same state and label.
+  /// The segments from 0 to `end`, merging neighbours with the same state and label. A last
+  /// change exactly at `end` is kept with zero length (drawn as a cap): a run that ends as the
+  /// network goes down should still show that it went down.
   func segments(until end: SimTime) -> [LaneSegment] {
     var out: [LaneSegment] = []
-    for (index, change) in changes.enumerated() where change.time < end {
+    for (index, change) in changes.enumerated()
+    where change.time < end || (change.time == end && index == changes.count - 1) {
       let next = index + 1 < changes.count ? min(changes[index + 1].time, end) : end
       if let last = out.last, last.state == change.state, last.label == change.label {
         out[out.count - 1].end = next

@@ -86,9 +86,10 @@ struct TimelineSVG {
     var out = "<g class=\"lane\" data-lane=\"\(lane)\">\n"
     out +=
       "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">\(esc(title))</text>\n"
-    for segment in segments {
+    for (index, segment) in segments.enumerated() {
       let x = scale.x(segment.start)
-      let w = scale.x(segment.end) - x
+      var w = scale.x(segment.end) - x
+      if index == segments.count - 1 { w = max(w, 10) }
       guard w > 0 else { continue }
       let state = Self.token(segment.state)
       out += "<rect class=\"seg \(lane)-\(state)\" data-state=\"\(esc(segment.state))\" "
@@ -123,7 +124,12 @@ struct TimelineSVG {
       out += "<rect class=\"\(classes)\" \(attributes) x=\"\(fmt(x))\" y=\"\(fmt(y))\" "
       out += "width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\" rx=\"3\">"
       out += "<title>\(esc(segment.detail))</title></rect>\n"
-      out += label(segment.label, x: x, width: w, y: y, light: !Self.darkPhases.contains(segment.phase))
+      // A wait that goes on for the same reason (with other conditions missing) keeps its colour
+      // and is labelled once; the tooltips tell the steps apart.
+      let previous = index > 0 ? bar.segments[index - 1] : nil
+      if previous?.phase != segment.phase || previous?.reason != segment.reason {
+        out += label(segment.label, x: x, width: w, y: y, light: !Self.darkPhases.contains(segment.phase))
+      }
     }
     out += "</g>\n"
     return out
@@ -159,7 +165,7 @@ struct TimelineSVG {
       let x = fmt(scale.x(wake.time))
       out += "<g class=\"wake-marker\" data-wake=\"\(index + 1)\"><title>\(esc(wake.detail))</title>"
       out += "<line class=\"wake\" x1=\"\(x)\" y1=\"\(fmt(rowY))\" x2=\"\(x)\" y2=\"\(fmt(bottom))\"/>"
-      out += "<path class=\"wake-flag\" d=\"M\(x) \(fmt(rowY))l-5 -0l5 8l5 -8z\"/>"
+      out += "<path class=\"wake-flag\" d=\"M\(x) \(fmt(rowY))l-5 0l5 8l5 -8z\"/>"
       let xValue = scale.x(wake.time)
       if xValue + 7 > lastLabelEnd {
         out +=
@@ -172,9 +178,11 @@ struct TimelineSVG {
     return out
   }
 
-  /// Text inside a segment, only when it fits; otherwise the tooltip carries it.
+  /// Text inside a segment, only when it fits: the whole label, else its first word
+  /// (`discretionary (needs charging)` becomes `discretionary`); the tooltip has the rest.
   private func label(_ text: String, x: Double, width: Double, y: Double, light: Bool = true) -> String {
-    guard width >= Self.textWidth(text) + 8 else { return "" }
+    let short = String(text.prefix { $0 != " " })
+    guard let text = [text, short].first(where: { width >= Self.textWidth($0) + 8 }) else { return "" }
     let cls = light ? "seg-label" : "seg-label on-dark"
     return "<text class=\"\(cls)\" x=\"\(fmt(x + 4))\" y=\"\(fmt(y + 14))\">\(esc(text))</text>\n"
   }
