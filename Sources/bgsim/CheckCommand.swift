@@ -59,7 +59,8 @@ enum CheckCommand {
         do {
           try Data(trace.utf8).write(to: URL(fileURLWithPath: golden))
         } catch {
-          throw .usage("cannot write '\(golden)': \(error.localizedDescription)", command: command.name)
+          throw .usage(
+            "cannot write '\(golden)': \(WriteFailure.reason(path: golden))", command: command.name)
         }
       } else if let expected = try? String(contentsOfFile: golden, encoding: .utf8),
         let divergence = GoldenTrace.compare(golden: expected, actual: trace)

@@ -10,7 +10,7 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
     do {
       try Data(result.trace.jsonLines.utf8).write(to: URL(fileURLWithPath: path))
     } catch {
-      Console.error("bgsim: cannot write the trace to '\(path)': \(error.localizedDescription)")
+      Console.error("bgsim: cannot write the trace to '\(path)': \(WriteFailure.reason(path: path))")
       return ExitCode.invalidInput
     }
   }

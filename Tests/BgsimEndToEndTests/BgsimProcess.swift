@@ -52,18 +52,32 @@ struct BgsimSandbox {
 
   func remove() { try? FileManager.default.removeItem(at: directory) }
 
-  /// The built binary: beside the running test bundle (`.build/<triple>/<config>/`), or else
-  /// under the package's `.build/debug`, found from this source file's path.
+  /// The built binary: `BGSIM_EXECUTABLE` when set; else beside the test bundle (SwiftPM puts
+  /// both in `.build/<triple>/<config>/`: on Linux the bundle is the running executable, on
+  /// macOS an `.xctest` bundle loaded by `xctest`); else the package's `.build/debug`, found
+  /// from this source file's path.
   static func executable() throws -> URL {
-    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("bgsim")]
-    if let bundle = Bundle.main.executableURL {
-      candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("bgsim"))
+    var candidates: [URL] = []
+    if let override = ProcessInfo.processInfo.environment["BGSIM_EXECUTABLE"], !override.isEmpty {
+      candidates.append(URL(fileURLWithPath: override))
+    }
+    let bundles = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") } + [Bundle.main]
+    for bundle in bundles {
+      let place = bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent()
+      candidates.append(place.appendingPathComponent("bgsim"))
+    }
+    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+      candidates.append(executable.deletingLastPathComponent().appendingPathComponent("bgsim"))
     }
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     candidates.append(packageRoot.appendingPathComponent(".build/debug/bgsim"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+    guard
+      let found = candidates.first(where: {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory)
+          && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: $0.path)
+      })
     else {
       throw BgsimNotFound(searched: candidates.map(\.path))
     }
