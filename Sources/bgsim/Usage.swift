@@ -20,7 +20,7 @@ enum Usage {
 
       Options:
         -h, --help     show this help, or a command's help after its name
-        --version      print the version
+        -V, --version  print the version
 
       Exit codes: 0 ok, 1 an expectation failed, 2 invalid input or usage.
       See 'bgsim <command> --help' for the options of a command.
@@ -39,7 +39,7 @@ enum BgsimCommandLine {
     case "-h", "--help":
       Console.out(Usage.help)
       return ExitCode.ok
-    case "--version":
+    case "--version", "-V":
       Console.out(Usage.version)
       return ExitCode.ok
     case "help":

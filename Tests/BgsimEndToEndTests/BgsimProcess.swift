@@ -31,11 +31,17 @@ struct BgsimSandbox {
 
   /// Runs `bgsim arguments...` here. Output goes to files, not pipes, so a large output can
   /// never block the child.
-  func run(_ arguments: [String]) throws -> BgsimResult {
+  func run(_ arguments: [String], in workingDirectory: URL? = nil, environment: [String: String]? = nil)
+    throws
+    -> BgsimResult
+  {
     let process = Process()
     process.executableURL = try Self.executable()
     process.arguments = arguments
-    process.currentDirectoryURL = directory
+    process.currentDirectoryURL = workingDirectory ?? directory
+    if let environment {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = directory.appendingPathComponent(".stdout")
     let err = directory.appendingPathComponent(".stderr")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -48,6 +54,12 @@ struct BgsimSandbox {
       stdout: try String(contentsOf: out, encoding: .utf8),
       stderr: try String(contentsOf: err, encoding: .utf8),
       status: process.terminationStatus)
+  }
+
+  /// The package's root folder (holding `Scenarios/`), found from this source file's path.
+  static var packageRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
   }
 
   func remove() { try? FileManager.default.removeItem(at: directory) }
