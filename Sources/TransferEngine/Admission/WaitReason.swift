@@ -18,6 +18,10 @@ extension SimURLSessionTask {
     public enum Kind: String, CaseIterable, Hashable, Sendable {
       case earliestBegin, rateLimiter, discretionary, connectivity, cellularNotAllowed, expensiveNotAllowed
       case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended
+
+      /// The reasons `task.deferred` carries, in order. `retryBackoff` is not among them: the
+      /// wait after an interruption is traced by `task.interrupted` and ends with `task.retry`.
+      public static var deferrable: [Kind] { allCases.filter { $0 != .retryBackoff } }
     }
 
     public var kind: Kind {
