@@ -27,6 +27,7 @@ enum ErrorRenderer {
       return ExitCode.invalidInput
     case .invalidScenario(let errors):
       for problem in errors.problems { Console.error(LocatedProblem(problem).text) }
+      Console.error(Usage.formatHint)
       return ScenarioErrors.exitCode
     case .unavailable(let message):
       Console.error("bgsim: \(message)")

@@ -89,7 +89,11 @@ enum ScenarioFiles {
       let value = try? JSONParser.parse(Array(data))
     else { return nil }
     guard let members = value.members else { return "not a scenario (the JSON is not an object)" }
-    let keys = Set(ScenarioLoader.topLevelKeys)
+    if let schema = value["$schema"]?.string, schema.contains("json-schema.org") {
+      return "not a scenario (a JSON Schema)"
+    }
+    // `$schema` and `description` are too common in other JSON files to mark a scenario.
+    let keys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
     if members.contains(where: { keys.contains($0.key) }) { return nil }
     return "not a scenario (no key of a scenario's top level, such as \"name\" or \"timeline\")"
   }

@@ -4,6 +4,8 @@ import ScenarioKit
 enum Usage {
   static let version = "bgsim 0.1.0 (scenario format version 1)"
   static let synopsis = "bgsim <command> [options]"
+  /// The last line after a scenario's problems: where the format is described.
+  static let formatHint = "bgsim: the scenario format is described in docs/scenario-format.md"
 
   static var help: String {
     let width = CommandTable.all.map(\.name.count).max() ?? 0

@@ -67,6 +67,7 @@ enum ValidateCommand {
         }
       }
     }
+    if status != ExitCode.ok && format == .text { Console.error(Usage.formatHint) }
     if format == .json {
       Console.out(
         "{\"files\": [\n  " + items.joined(separator: ",\n  ") + "\n], \"valid\": \(valid), "

@@ -27,6 +27,7 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
 /// the form Xcode and editors jump from), exit code 2, never a crash.
 @Suite struct InvalidScenarioTests {
   /// A session and a resource most cases can refer to.
+  static let formatHint = "bgsim: the scenario format is described in docs/scenario-format.md"
   static let app = #""app": {"sessions": [{"identifier": "MySession"}]}"#
   static let server = #""server": {"resources": [{"url": "https://example.com/book.zip", "size": "5MB"}]}"#
 
@@ -147,7 +148,7 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
     let start = clock.now
     let result = try sandbox.run(["validate", c.file])
     #expect(clock.now - start < .seconds(10), "bad input must fail fast, never hang")
-    #expect(result.stderr == c.messages.map { $0 + "\n" }.joined())
+    #expect(result.stderr == (c.messages + [Self.formatHint]).map { $0 + "\n" }.joined())
     #expect(result.stdout == "")
     #expect(result.status == 2)
   }
@@ -161,7 +162,7 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
     defer { sandbox.remove() }
     try sandbox.write(c.file, c.content)
     let result = try sandbox.run(["run", c.file, "--quiet"])
-    #expect(result.stderr == c.messages.map { $0 + "\n" }.joined())
+    #expect(result.stderr == (c.messages + [Self.formatHint]).map { $0 + "\n" }.joined())
     #expect(result.status == 2)
   }
 
@@ -175,7 +176,7 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
     #expect(
       result.stderr
         == "bad.json:1:10: error: name: the scenario's name must not be empty\nmissing.json: error: no such file\n"
-    )
+        + Self.formatHint + "\n")
     #expect(result.status == 2)
   }
 }
