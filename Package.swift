@@ -13,6 +13,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
     .executable(name: "bgsim", targets: ["bgsim"]),
+    .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
   ],
