@@ -41,15 +41,8 @@ public struct RunMetrics: Hashable, Sendable {
     var taskTimes: [SimDuration] = []
     var ended = 0
     var lastEnd = SimTime.zero
-    /// The open deferral of each task: (reason index or nil for untracked, since).
-    var open: [String: (Int?, SimTime)] = [:]
     var rules = Set<String>()
     let endTime = result.endTime
-    func close(_ task: String, at t: SimTime) {
-      if let (reason, since) = open.removeValue(forKey: task), let reason {
-        deferred[reason] = deferred[reason] + (t - since)
-      }
-    }
     for event in result.trace.events {
       let task: String? =
         if case .string(let name) = event["task"] { name } else { nil }
@@ -57,26 +50,15 @@ public struct RunMetrics: Hashable, Sendable {
       case .taskCreated?:
         tasks += 1
         if let task { created[task] = event.time }
-      case .taskDeferred?:
-        guard let task else { break }
-        close(task, at: event.time)
-        let reason = event["reason"]?.description ?? ""
-        open[task] = (Self.deferralReasons.firstIndex(of: reason), event.time)
-      case .taskStarted?, .taskRetry?:
-        if let task { close(task, at: event.time) }
       case .taskFinished?:
         finished += 1
         ended += 1
         lastEnd = event.time
-        if let task {
-          close(task, at: event.time)
-          if let start = created[task] { taskTimes.append(event.time - start) }
-        }
+        if let task, let start = created[task] { taskTimes.append(event.time - start) }
       case .taskFailed?, .taskCancelled?, .taskLost?:
         failed += 1
         ended += 1
         lastEnd = event.time
-        if let task { close(task, at: event.time) }
       case .rateLimiterWake?:
         wakes += 1
         if case .duration(let d) = event["delay"] { maxDelay = max(maxDelay, d) }
@@ -90,7 +72,15 @@ public struct RunMetrics: Hashable, Sendable {
       default: break
       }
     }
-    for task in open.keys.sorted() { close(task, at: endTime) }
+    // The per-reason columns are the task accounts' waits, the same computation `run` prints.
+    for account in TaskAccounts.compute(result) {
+      for interval in account.intervals {
+        guard case .waiting(let kind) = interval.activity,
+          let column = Self.deferralReasons.firstIndex(of: kind.rawValue)
+        else { continue }
+        deferred[column] = deferred[column] + interval.duration
+      }
+    }
     if tasks > 0 && ended == tasks { allDone = lastEnd.sinceStart }
     taskTimes.sort()
     taskP50 = Self.percentile(taskTimes, 0.5)

@@ -28,7 +28,8 @@ struct Command {
 enum CommandTable {
   static var all: [Command] {
     [
-      RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
+      RunCommand.command, ExplainCommand.command, CheckCommand.command, ValidateCommand.command,
+      PolicyCommand.command,
       ReportCommand.command, BenchCommand.command, SweepCommand.command, SweepMergeCommand.command,
       FuzzCommand.command, SchemaCommand.command,
     ]

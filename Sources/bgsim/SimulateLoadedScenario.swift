@@ -46,5 +46,12 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
   say(
     "\(held) of \(result.expectations.count) expectations hold; simulated \(result.endTime.sinceStart.readable), "
       + "\(result.trace.count) trace events")
+  if !options.quiet {
+    let accounts = TaskAccounts.compute(result)
+    if !accounts.isEmpty {
+      say("")
+      say(AccountText.table(accounts), "")
+    }
+  }
   return result.passed ? ExitCode.ok : ExitCode.expectationFailed
 }

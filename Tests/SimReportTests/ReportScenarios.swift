@@ -1,9 +1,16 @@
+import Foundation
 import ScenarioKit
 import SimKernel
 import TransferEngine
 
 /// Small scenarios built in Swift whose runs the report tests draw.
 enum ReportScenarios {
+  /// A scenario of the shipped library, by file name.
+  static func libraryPath(_ file: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Scenarios").appendingPathComponent(file).path
+  }
+
   static let bookURL = SimURL("https://example.com/book.zip")!
   static let chapterURL = SimURL("https://example.com/chapter.zip")!
 

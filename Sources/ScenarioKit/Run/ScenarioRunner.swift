@@ -17,6 +17,8 @@ public struct RunResult: Sendable {
   public var bytesOnWire: Int64 = 0
   /// Bytes moved and then thrown away because a transfer restarted from zero.
   public var bytesWasted: Int64 = 0
+  /// `bytesWasted` by task name (the trace does not carry it); read by `TaskAccounts`.
+  public var bytesWastedByTask: [String: Int64] = [:]
 
   /// True when the scenario could be played, broke no invariant and every expectation held.
   public var passed: Bool {
@@ -56,6 +58,7 @@ public enum ScenarioRunner {
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
       runError: app.runError.map { "\(scenario.file): \($0)" }, invariantViolation: sim.invariantViolation,
       bytesOnWire: sim.allTasks.reduce(0) { $0 + $1.bytesOnWire },
-      bytesWasted: sim.allTasks.reduce(0) { $0 + $1.bytesWasted })
+      bytesWasted: sim.allTasks.reduce(0) { $0 + $1.bytesWasted },
+      bytesWastedByTask: sim.allTasks.reduce(into: [:]) { $0[$1.name, default: 0] += $1.bytesWasted })
   }
 }

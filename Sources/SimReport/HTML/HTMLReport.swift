@@ -3,7 +3,7 @@ import SimKernel
 import TransferEngine
 
 /// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline, the
-/// expectation verdicts, the lints, the run error, and the full trace folded away.
+/// task accounts, the expectation verdicts, the lints, the run error, and the full trace folded away.
 ///
 /// The page has no external assets and needs no JavaScript (CSS and SVG are inline; tooltips
 /// are SVG `<title>`s), so it can be attached to a bug or opened from CI artefacts as is.
@@ -46,6 +46,7 @@ public enum HTMLReport {
     out += "<div class=\"scroll\">\n\(TimelineSVG(model: model).render())</div>\n"
     out += "<p class=\"meta\">The time axis is stretched around events: read durations from the tick "
     out += "labels, not from lengths. Hover a bar for its details.</p>\n"
+    out += AccountTable.render(TaskAccounts.compute(result))
     out += expectations(result.expectations)
     out += lints(events)
     out += "<h2>Trace</h2>\n<details><summary>\(result.trace.count) events</summary>\n<pre>"

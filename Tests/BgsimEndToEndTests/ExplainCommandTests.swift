@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `bgsim explain FILE TASK`, and the task accounts `bgsim run` ends with.
+@Suite struct ExplainCommandTests {
+  static let scenario = CheckCommandTests.scenario(name: "one", expectBy: "2s")
+
+  @Test("run ends with the task accounts, after the verdict; --quiet leaves them out")
+  func runEndsWithAccounts() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("one.json", Self.scenario)
+    let result = try box.run(["run", "one.json"])
+    #expect(result.status == 0)
+    let tail = result.stdout.components(separatedBy: "1 of 1 expectations hold").last ?? ""
+    #expect(
+      tail.contains(
+        "\nWhy each task took as long as it did (slowest first; bgsim explain FILE TASK for one):\n"))
+    #expect(
+      tail.contains("\n  a     finished  1.06s  0s       0s       1.06s  1.06s      transferring 1.06s\n"))
+    let quiet = try box.run(["run", "--quiet", "one.json"])
+    #expect(!quiet.stdout.contains("Why each task"))
+  }
+
+  @Test("explain prints one task's account with the trace line behind each interval")
+  func explain() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("one.json", Self.scenario)
+    let result = try box.run(["explain", "one.json", "a"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("one (seed 0)\n\nTask a (session S): finished, took 1.06s\n"))
+    #expect(
+      result.stdout.contains(
+        "  0s to 1.06s (1.06s)  transferring\n      0s  task   started a session=S taskIdentifier=1\n"))
+    #expect(
+      result.stdout.hasSuffix(
+        "  1.06s  end of the account\n      1.06s  delegate  didComplete a error=none status=200\n"))
+  }
+
+  @Test("explain of a task the run never created: exit 2 with the closest name")
+  func unknownTask() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("one.json", Self.scenario)
+    let result = try box.run(["explain", "one.json", "A"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.hasPrefix("bgsim: one.json: the run created no task named 'A'; did you mean 'a'?\n"))
+    let missing = try box.run(["explain", "one.json"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.hasPrefix("bgsim: expected a scenario FILE and a TASK name\n"))
+  }
+}

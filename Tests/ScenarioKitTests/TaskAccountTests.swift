@@ -1,0 +1,120 @@
+import Foundation
+import ScenarioKit
+import SimKernel
+import Testing
+import TransferEngine
+
+/// `TaskAccounts`: the intervals of each task's life read from the trace, the one computation
+/// behind `bgsim run`'s table, `bgsim explain`, the report's table and the sweep's wait columns.
+@Suite struct TaskAccountTests {
+  static func at(_ seconds: Int64) -> SimTime { SimTime(.seconds(seconds)) }
+
+  static func event(_ seconds: Int64, _ kind: TraceKind, _ fields: [(String, TraceValue)]) -> TraceEvent {
+    TraceEvent(time: at(seconds), kind: kind.name, fields: fields.map { TraceField($0.0, $0.1) })
+  }
+
+  /// A background download's whole life: every activity once.
+  static let life: [TraceEvent] = [
+    event(1, .taskCreated, [("task", "a"), ("session", "S")]),
+    event(2, .taskResume, [("task", "a"), ("session", "S")]),
+    event(2, .taskDeferred, [("task", "a"), ("reason", "rateLimiter"), ("until", .duration(.seconds(60)))]),
+    event(60, .taskStarted, [("task", "a")]),
+    event(70, .taskStalled, [("task", "a"), ("bytes", 10)]),
+    event(75, .taskFlowing, [("task", "a"), ("bytes", 10)]),
+    event(80, .taskInterrupted, [("task", "a"), ("reason", "networkLost"), ("bytes", 20)]),
+    event(90, .taskDeferred, [("task", "a"), ("reason", "discretionary"), ("missing", "wifi,charging")]),
+    event(100, .taskDeferred, [("task", "a"), ("reason", "discretionary"), ("missing", "charging")]),
+    event(200, .taskRetry, [("task", "a"), ("attempt", 2)]),
+    event(210, .taskFinished, [("task", "a"), ("bytes", 500)]),
+    event(300, .delegateDidComplete, [("task", "a"), ("error", "none")]),
+  ]
+
+  @Test(
+    "each trace event opens the interval of what the task does next, contiguous from creation to delivery")
+  func wholeLife() throws {
+    let accounts = TaskAccounts.compute(Self.life, endTime: Self.at(400), wasted: ["a": 7])
+    let a = try #require(accounts.first)
+    #expect(accounts.count == 1)
+    let expected: [(TaskAccount.Activity, Int64, Int64)] = [
+      (.notResumed, 1, 2), (.queued, 2, 2), (.waiting(.rateLimiter), 2, 60), (.transferring, 60, 70),
+      (.stalled, 70, 75), (.transferring, 75, 80), (.backoff, 80, 90), (.waiting(.discretionary), 90, 100),
+      (.waiting(.discretionary), 100, 200), (.transferring, 200, 210), (.awaitingDelivery, 210, 300),
+    ]
+    #expect(a.intervals.map(\.activity) == expected.map(\.0))
+    #expect(a.intervals.map(\.start) == expected.map { Self.at($0.1) })
+    #expect(a.intervals.map(\.end) == expected.map { Self.at($0.2) })
+    #expect(a.intervals.map(\.opening) == Array(0..<11))
+    #expect(a.intervals.last?.closing == 11)
+    #expect(a.created == Self.at(1) && a.firstStarted == Self.at(60))
+    #expect(a.ended == Self.at(210) && a.delivered == Self.at(300) && a.outcome == .finished)
+    #expect(a.total == .seconds(299))
+    #expect(a.bytes == 500 && a.bytesWasted == 7)
+    #expect(a.time(in: .waiting(.discretionary)) == .seconds(110))
+    #expect(a.time(in: .transferring) == .seconds(25))
+    #expect(a.missingConditions == ["wifi", "charging"])
+    #expect(a.breakdown.first?.activity == .waiting(.discretionary))
+    #expect(a.breakdown.map(\.time).reduce(.zero, +) == a.total)
+  }
+
+  @Test("a lost task ends at its loss, never delivered; an unfinished one runs to the end of the run")
+  func lostAndUnfinished() throws {
+    let events = [
+      Self.event(0, .taskCreated, [("task", "lost"), ("session", "D")]),
+      Self.event(0, .taskCreated, [("task", "open"), ("session", "B")]),
+      Self.event(1, .taskResume, [("task", "lost")]),
+      Self.event(1, .taskResume, [("task", "open")]),
+      Self.event(1, .taskStarted, [("task", "lost")]),
+      Self.event(1, .taskDeferred, [("task", "open"), ("reason", "connectivity")]),
+      Self.event(5, .taskLost, [("task", "lost"), ("reason", "appTerminated")]),
+    ]
+    let accounts = TaskAccounts.compute(events, endTime: Self.at(50))
+    let lost = try #require(accounts.first { $0.task == "lost" })
+    #expect(lost.outcome == .lost && lost.delivered == nil && lost.total == .seconds(5))
+    #expect(lost.intervals.last?.activity == .transferring && lost.intervals.last?.closing == 6)
+    let open = try #require(accounts.first { $0.task == "open" })
+    #expect(open.outcome == .unfinished && open.ended == nil && open.total == .seconds(50))
+    #expect(open.intervals.last?.activity == .waiting(.connectivity) && open.intervals.last?.closing == nil)
+  }
+
+  @Test("slowest first, ties in creation order")
+  func order() {
+    let events = [
+      Self.event(0, .taskCreated, [("task", "x")]), Self.event(0, .taskCreated, [("task", "y")]),
+      Self.event(0, .taskCreated, [("task", "z")]), Self.event(3, .taskCancelled, [("task", "x")]),
+      Self.event(3, .delegateDidComplete, [("task", "x")]), Self.event(1, .taskCancelled, [("task", "z")]),
+      Self.event(9, .delegateDidComplete, [("task", "z")]),
+    ]
+    let accounts = TaskAccounts.compute(events, endTime: Self.at(9))
+    #expect(TaskAccounts.slowestFirst(accounts).map(\.task) == ["y", "z", "x"])
+  }
+
+  @Test("every shipped scenario: accounts cover each task from creation without gaps; wasted bytes add up")
+  func library() throws {
+    for file in ScenarioLibraryTests.files {
+      let path = ScenarioLibraryTests.directory.appendingPathComponent(file).path
+      let result = ScenarioRunner.run(try ScenarioLoader.load(path: path))
+      let accounts = TaskAccounts.compute(result)
+      let created = result.trace.events.filter { $0.is(.taskCreated) }.count
+      #expect(accounts.count == created, "\(file)")
+      for account in accounts {
+        #expect(account.intervals.first?.start == account.created, "\(file) \(account.task)")
+        for (before, after) in zip(account.intervals, account.intervals.dropFirst()) {
+          #expect(before.end == after.start && before.closing == after.opening, "\(file) \(account.task)")
+        }
+        #expect(account.breakdown.map(\.time).reduce(.zero, +) == account.total, "\(file) \(account.task)")
+        if account.outcome == .unfinished { #expect(account.intervals.last?.end == result.endTime) }
+      }
+      #expect(accounts.reduce(0) { $0 + $1.bytesWasted } == result.bytesWasted, "\(file)")
+    }
+  }
+
+  @Test("a real run: a download that lost Wi-Fi waits out the backoff, then for connectivity")
+  func wifiLost() throws {
+    let path = ScenarioLibraryTests.directory.appendingPathComponent("wifi-lost-mid-download.json").path
+    let result = ScenarioRunner.run(try ScenarioLoader.load(path: path))
+    let bg = try #require(TaskAccounts.compute(result).first { $0.task == "bg" })
+    #expect(bg.time(in: .backoff) == .seconds(10))
+    #expect(bg.time(in: .waiting(.connectivity)) == .seconds(590))
+    #expect(bg.delivered == bg.ended)
+  }
+}
