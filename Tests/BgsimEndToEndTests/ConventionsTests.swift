@@ -108,4 +108,21 @@ struct ConventionsTests {
       contentsOf: BgsimSandbox.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(readme.contains("swift run bgsim report Scenarios --out Reports/scenarios"))
   }
+
+  /// `--param KEY V` names `KEY=V`; a list knob's error shows the JSON list syntax.
+  @Test func paramMessages() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("a.json", CheckCommandTests.scenario(name: "a", expectBy: "2s"))
+    let space = try box.run(["sweep", "a.json", "--param", "rateLimiter.growth", "1.5"])
+    #expect(space.status == 2)
+    #expect(
+      space.stderr.hasPrefix(
+        "bgsim: --param expects KEY=V1,V2,... with '=', found 'rateLimiter.growth'; "
+          + "write --param rateLimiter.growth=1.5\n"))
+    let list = try box.run(["sweep", "a.json", "--param", "discretionary.requires=wifi"])
+    #expect(list.status == 2)
+    #expect(
+      list.stderr.contains(#"write a list as JSON, such as discretionary.requires=["wifi","charging"]"#))
+  }
 }
