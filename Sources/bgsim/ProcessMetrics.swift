@@ -22,15 +22,15 @@ enum ProcessMetrics {
     return (result, Double(seconds) + Double(attoseconds) / 1e18)
   }
 
-  /// `getrusage` of this process (`RUSAGE_SELF` is an enum case on Glibc, an Int32 on Darwin).
+  /// `getrusage` of this process, which both Linux and Darwin have.
   private static func usage() -> rusage? {
     var usage = rusage()
-    #if canImport(Glibc)
-      let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-    #else
+    #if canImport(Darwin)
       let who = RUSAGE_SELF
+    #else
+      let who = RUSAGE_SELF.rawValue  // Glibc imports it as an enum case
     #endif
-    return getrusage(who, &usage) == 0 ? usage : nil
+    return getrusage(Int32(who), &usage) == 0 ? usage : nil
   }
 
   /// CPU seconds (user and system, all threads) this process has used so far.
@@ -40,14 +40,15 @@ enum ProcessMetrics {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
-  /// The peak resident set size in bytes (`getrusage`'s `ru_maxrss`: kilobytes on Linux,
-  /// bytes on Darwin); nil if the call fails.
+  /// The peak resident set size of this process in bytes; nil if the call fails. `ru_maxrss`
+  /// is in kilobytes on Linux and in bytes on Darwin.
   static func peakResidentBytes() -> Int64? {
     guard let usage = usage() else { return nil }
+    let maxRSS = Int64(usage.ru_maxrss)
     #if canImport(Darwin)
-      return Int64(usage.ru_maxrss)
+      return maxRSS
     #else
-      return Int64(usage.ru_maxrss) * 1024
+      return maxRSS.multipliedReportingOverflow(by: 1024).overflow ? nil : maxRSS * 1024
     #endif
   }
 
