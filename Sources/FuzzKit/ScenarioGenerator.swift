@@ -223,10 +223,21 @@ public struct ScenarioGenerator {
       let event = pick(Reaction.Event.allCases)
       let perTask = event == .didComplete || event == .didFinishDownloading
       // Reactions to a task's events answer only the timeline's tasks (t*), so chains end.
-      let action = AppAction.download(
+      var action = AppAction.download(
         TaskRequest(session: pick(sessions).identifier, url: pick(downloads).string, name: "r\(i)-{n}"))
+      var error: ErrorFilter?
+      if event == .didComplete && chance(0.5) {
+        // The triggering task again, from its resume data or from zero.
+        action = .resumeFromData(
+          task: "{task}", name: "r\(i)-{task}", withoutResumeData: chance(0.5) ? .download : .skip)
+        error = pick([
+          nil, .code(.cancelled), .code(.networkConnectionLost), .cancelReason(.userForceQuitApplication),
+        ])
+      }
       b.reactions.append(
-        Reaction(event: event, task: perTask ? "t*" : nil, actions: [action], path: "app.behavior.on[\(i)]"))
+        Reaction(
+          event: event, task: perTask ? "t*" : nil, actions: [action], path: "app.behavior.on[\(i)]",
+          error: error))
     }
     return b
   }

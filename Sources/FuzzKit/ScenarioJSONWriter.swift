@@ -143,6 +143,7 @@ public enum ScenarioJSONWriter {
       if let task = r.task { m.append(("task", .string(task))) }
       if r.firstNumber != 1 { m.append(("firstNumber", int(Int64(r.firstNumber)))) }
       if let times = r.times { m.append(("times", int(Int64(times)))) }
+      if let error = r.error { m.append(("error", .string(error.text))) }
       m.append(("do", .array(r.actions.map { .object(action($0)) })))
       return .object(m)
     }
@@ -175,8 +176,12 @@ public enum ScenarioJSONWriter {
       ]
     case .cancel(let task, let produce):
       return [("do", .string("cancel")), ("task", .string(task)), ("produceResumeData", .bool(produce))]
-    case .resumeFromData(let task, let name):
-      return [("do", .string("resumeFromData")), ("task", .string(task)), ("name", .string(name))]
+    case .resumeFromData(let task, let name, let fallback):
+      var fields: [(String, JSONNode)] = [
+        ("do", .string("resumeFromData")), ("task", .string(task)), ("name", .string(name)),
+      ]
+      if fallback != .skip { fields.append(("withoutResumeData", .string(fallback.rawValue))) }
+      return fields
     case .getAllTasks(let session): return [("do", .string("getAllTasks")), ("session", .string(session))]
     case .invalidate(let session, let cancel):
       return [("do", .string("invalidate")), ("session", .string(session)), ("cancelTasks", .bool(cancel))]

@@ -124,7 +124,8 @@ import TransferEngine
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"
       case .app(.upload(let r, let from, let size)): return "upload \(r.name) \(r.session) \(from) \(size)"
       case .app(.cancel(let task, let resume)): return "cancel \(task) \(resume)"
-      case .app(.resumeFromData(let task, let name)): return "resumeFromData \(task) \(name)"
+      case .app(.resumeFromData(let task, let name, let fallback)):
+        return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
       case .app(.invalidate(let session, let cancel)): return "invalidate \(session) \(cancel)"
       }
@@ -135,7 +136,7 @@ import TransferEngine
         "download book MySession https://example.com/book.zip Optional(ScenarioKit.InstantSpec.absolute(1h)) "
           + "50000000 {\"id\":1} 0.75",
         "download chapter-1 MySession https://example.com/book.zip nil -1 - -1.0",
-        "upload up Fg file 2000000", "background", "cancel book true", "resumeFromData book book2",
+        "upload up Fg file 2000000", "background", "cancel book true", "resumeFromData book book2 skip",
         "getAllTasks MySession", "terminate", "forceQuit", "invalidate Fg true",
       ])
   }

@@ -53,6 +53,7 @@ enum ActionDecoding {
       r.acceptAll()
       return nil
     }
+    taskPlaceholders(&r, place: place)
     if place == .reaction && !ActionName.appActions.contains(name) {
       r.context.invalid(
         path, value,
@@ -82,8 +83,9 @@ enum ActionDecoding {
     case .resumeFromData:
       let task = r.reference("task", .name("a task name"), into: \.tasks)
       let newName = createdName(&r, numbered: place == .reaction)
+      let fallback: ResumeFallback? = r.optional("withoutResumeData", .enumeration("fallback"))
       guard let task, let newName else { return nil }
-      return .app(.resumeFromData(task: task, name: newName))
+      return .app(.resumeFromData(task: task, name: newName, withoutResumeData: fallback ?? .skip))
     case .getAllTasks:
       return r.reference("session", .name("a session identifier"), into: \.sessions).map {
         .app(.getAllTasks(session: $0))
@@ -93,6 +95,26 @@ enum ActionDecoding {
       let cancelTasks = r.required("cancelTasks", .bool)
       guard let session, let cancelTasks else { return nil }
       return .app(.invalidate(session: session, cancelTasks: cancelTasks))
+    }
+  }
+
+  /// Records each `{task}` of a reaction's action for the check that its event names a task;
+  /// reports it anywhere else (a timeline entry, a URL).
+  private static func taskPlaceholders(_ r: inout ObjectReader, place: ActionPlace) {
+    for member in r.value.members ?? [] {
+      guard let text = member.value.string, text.contains("{task}") else { continue }
+      let path = JSONPath.member(r.path, member.key)
+      if place == .timeline {
+        r.context.invalid(
+          path, member.value,
+          "'{task}' names the task that triggered a reaction; a timeline entry has none, so write the name")
+      } else if !["task", "name", "description"].contains(member.key) {
+        r.context.invalid(
+          path, member.value, "'{task}' may appear in a reaction's 'task', 'name' and 'description' only")
+      } else {
+        r.context.references.taskPlaceholders.append(
+          .init(name: text, path: path, position: member.value.position))
+      }
     }
   }
 

@@ -70,18 +70,60 @@ extension ValueType where T == AppBehavior {
     let task = r.optional("task", .name("a task name pattern"))
     let firstNumber = r.optional("firstNumber", .int(0...1_000_000, "the number {n} takes the first time"))
     let times = r.optional("times", .int(1...1_000_000, "how many times at most the reaction runs"))
+    let error = r.optional("error", .errorFilter)
+    if let event, event != .didComplete, error != nil, let v = r.raw("error") {
+      r.context.invalid(
+        JSONPath.member(r.path, "error"), v,
+        "'error' filters 'didComplete' reactions; a '\(event.rawValue)' callback carries no error")
+    }
+    let firstAction = r.context.references.taskPlaceholders.count
     let actions = r.required(
       "do",
       .objects("an app action like {\"do\": \"download\", ...}") { a in
         ActionDecoding.action(&a, place: .reaction)
       })
+    if let event, Reaction.Event.withoutTask.contains(event) {
+      for use in r.context.references.taskPlaceholders.dropFirst(firstAction) {
+        r.context.report(
+          .value, use.path, at: use.position,
+          "'{task}' names the task that triggered the reaction; a '\(event.rawValue)' callback concerns no task, "
+            + "so use 'didFinishDownloading' or 'didComplete'")
+      }
+    }
     guard let event, let actions else { return nil }
     let appActions = actions.compactMap { action -> AppAction? in
       if case .app(let a) = action { return a }
       return nil
     }
     return Reaction(
-      event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1, times: times
-    )
+      event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1,
+      times: times,
+      error: error)
+  }
+}
+
+extension ValueType where T == ErrorFilter {
+  /// A reaction's `error`: `"none"`, an error code's name or number, or a cancel reason.
+  static var errorFilter: ValueType<ErrorFilter> {
+    let codes = SimURLError.Code.allCases
+    let reasons = SimURLError.CancelReason.allCases
+    let names = ["none"] + codes.map(\.name) + reasons.map(\.name)
+    let expected =
+      "\"none\", an error code (\(codes.map(\.name).joined(separator: ", ")) or its number such as -999) or a cancel reason (\(reasons.map(\.name).joined(separator: ", ")))"
+    return ValueType(expected: expected) { v, path, ctx in
+      if let n = v.number, n.isInteger, let i = n.int64 {
+        guard let code = codes.first(where: { Int64($0.rawValue) == i }) else {
+          return nilAfter(ctx.invalid(path, v, "no error has code \(n.text); expected \(expected)"))
+        }
+        return .code(code)
+      }
+      guard let text = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
+      if text == "none" { return .success }
+      if let code = codes.first(where: { $0.name == text }) { return .code(code) }
+      if let reason = reasons.first(where: { $0.name == text }) { return .cancelReason(reason) }
+      let hint =
+        Suggestion.didYouMean(text, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
+      return nilAfter(ctx.invalid(path, v, "unknown error '\(text)'; \(hint)"))
+    }
   }
 }

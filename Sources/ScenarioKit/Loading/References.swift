@@ -23,7 +23,9 @@ struct References {
   var tasks: [Use] = []
   /// `url` of `download` and `upload`.
   var urls: [Use] = []
-  /// Names given to tasks by `download`, `upload` and `resumeFromData`; may hold `{n}`.
+  /// Every `{task}` in a reaction's actions, checked against the reaction's event.
+  var taskPlaceholders: [Use] = []
+  /// Names given to tasks by `download`, `upload` and `resumeFromData`; may hold `{n}` and `{task}`.
   var createdTasks: [String] = []
   /// URLs of server changes and faults, which must be resources.
   var resourceUses: [(SimURL, String, JSONPosition)] = []
@@ -44,11 +46,12 @@ struct References {
           ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
     }
-    let literalNames = createdTasks.filter { !$0.contains("{n}") }
+    let literalNames = createdTasks.filter { !$0.contains("{n}") && !$0.contains("{task}") }
     let literalSet = Set(literalNames)
-    let patterns = createdTasks.filter { $0.contains("{n}") }
+    let patterns = createdTasks.filter { $0.contains("{n}") || $0.contains("{task}") }
+    // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
     for use in tasks
-    where !literalSet.contains(use.name)
+    where !use.name.contains("{task}") && !literalSet.contains(use.name)
       && !patterns.contains(where: { References.name(use.name, matches: $0) })
     {
       let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
@@ -58,7 +61,7 @@ struct References {
     }
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)
-    for use in urls where !use.name.contains("{n}") {
+    for use in urls where !use.name.contains("{n}") && !use.name.contains("{task}") {
       guard let url = SimURL(use.name) else {
         context.report(
           .value, use.path, at: use.position,
@@ -103,20 +106,54 @@ struct References {
     }
   }
 
-  /// Whether a referenced name fits a created one, where `{n}` in either stands for a task number.
+  /// Whether a referenced name fits a created one, where `{n}` in the created name stands for
+  /// a task number and `{task}` for any task's name.
   static func name(_ reference: String, matches created: String) -> Bool {
     if reference == created { return true }
-    guard created.contains("{n}"), !reference.contains("{n}") else { return false }
-    let parts = created.split(separator: "{n}", omittingEmptySubsequences: false)
-    var rest = Substring(reference)
-    for (i, part) in parts.enumerated() {
-      guard rest.hasPrefix(part) else { return false }
-      rest = rest.dropFirst(part.count)
-      if i == parts.count - 1 { return rest.isEmpty }
-      let digits = rest.prefix { $0.isASCII && $0.isNumber }
-      guard !digits.isEmpty else { return false }
-      rest = rest.dropFirst(digits.count)
+    guard created.contains("{n}") || created.contains("{task}"), !reference.contains("{n}") else {
+      return false
     }
-    return rest.isEmpty
+    return fits(Substring(reference), Substring(created))
+  }
+
+  /// `created` read as literal characters, `{n}` (one or more digits) and `{task}` (one or more
+  /// characters), matched by dynamic programming: O(tokens x characters), whatever the pattern.
+  private static func fits(_ text: Substring, _ pattern: Substring) -> Bool {
+    enum Token: Equatable {
+      case character(Character), digits, anything
+    }
+    var tokens: [Token] = []
+    var rest = pattern
+    while let c = rest.first {
+      if rest.hasPrefix("{n}") {
+        tokens.append(.digits)
+        rest = rest.dropFirst(3)
+      } else if rest.hasPrefix("{task}") {
+        tokens.append(.anything)
+        rest = rest.dropFirst(6)
+      } else {
+        tokens.append(.character(c))
+        rest = rest.dropFirst()
+      }
+    }
+    let chars = Array(text)
+    // reach[j]: the first i tokens can consume exactly the first j characters.
+    var reach = [true] + Array(repeating: false, count: chars.count)
+    for token in tokens {
+      var next = Array(repeating: false, count: chars.count + 1)
+      for j in 0..<chars.count {
+        switch token {
+        case .character(let c):
+          if reach[j] && chars[j] == c { next[j + 1] = true }
+        case .digits:
+          // One or more digits: extend a run that began at a reachable point.
+          if (reach[j] || next[j]) && chars[j].isASCII && chars[j].isNumber { next[j + 1] = true }
+        case .anything:
+          if reach[j] || next[j] { next[j + 1] = true }
+        }
+      }
+      reach = next
+    }
+    return reach[chars.count]
   }
 }

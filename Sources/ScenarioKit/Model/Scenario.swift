@@ -91,6 +91,9 @@ public struct Reaction: Sendable {
   /// Delegate callbacks a reaction can follow.
   public enum Event: String, Sendable, CaseIterable {
     case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+
+    /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
+    public static let withoutTask: Set<Event> = [.didFinishEvents, .handleEvents, .didLaunch]
   }
   public var event: Event
   /// Task name pattern with `*` wildcards; nil matches every task.
@@ -102,10 +105,12 @@ public struct Reaction: Sendable {
   public var firstNumber: Int
   /// The reaction runs at most this many times (nil: every time its event comes).
   public var times: Int?
+  /// `didComplete` only: the outcome the reaction follows (nil: any).
+  public var error: ErrorFilter?
 
   public init(
     event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
-    times: Int? = nil
+    times: Int? = nil, error: ErrorFilter? = nil
   ) {
     self.event = event
     self.task = task
@@ -113,7 +118,44 @@ public struct Reaction: Sendable {
     self.path = path
     self.firstNumber = firstNumber
     self.times = times
+    self.error = error
   }
+}
+
+/// A reaction's `error`: which completions it follows.
+public enum ErrorFilter: Hashable, Sendable {
+  /// `"none"`: the task succeeded (an HTTP error status is still a success for URLSession).
+  case success
+  /// An error code, by name (`"cancelled"`) or number (`-999`).
+  case code(SimURLError.Code)
+  /// A system cancellation's reason (`"userForceQuitApplication"`).
+  case cancelReason(SimURLError.CancelReason)
+
+  /// The form the format writes.
+  public var text: String {
+    switch self {
+    case .success: return "none"
+    case .code(let code): return code.name
+    case .cancelReason(let reason): return reason.name
+    }
+  }
+
+  /// Whether a completion with `error` (nil: success) passes the filter.
+  public func matches(_ error: SimURLError?) -> Bool {
+    switch self {
+    case .success: return error == nil
+    case .code(let code): return error?.code == code
+    case .cancelReason(let reason): return error?.cancelReason == reason
+    }
+  }
+}
+
+/// What `resumeFromData` does when the task it names left no resume data.
+public enum ResumeFallback: String, Sendable, CaseIterable {
+  /// Nothing but the `app.resumeDataUnavailable` note: the app gives up on the download.
+  case skip
+  /// A new download of the original task's URL in its session, from zero.
+  case download
 }
 
 /// One entry of the timeline.
@@ -195,7 +237,7 @@ public enum AppAction: Sendable {
   case download(TaskRequest)
   case upload(TaskRequest, from: UploadSource, size: Int64)
   case cancel(task: String, produceResumeData: Bool)
-  case resumeFromData(task: String, name: String)
+  case resumeFromData(task: String, name: String, withoutResumeData: ResumeFallback = .skip)
   case getAllTasks(session: String)
   case invalidate(session: String, cancelTasks: Bool)
 }

@@ -73,7 +73,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
     if let data = error?.resumeData { resumeData[task.name] = data }
-    react(to: .didComplete, task: task.name)
+    react(to: .didComplete, task: task.name, error: error)
   }
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
@@ -85,8 +85,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   // MARK: Actions
 
-  /// Performs one app action; `path` names the timeline entry or reaction for messages.
-  func perform(_ action: AppAction, path: String, n: Int? = nil) {
+  /// Performs one app action; `path` names the timeline entry or reaction for messages, `n`
+  /// and `trigger` are what `{n}` and `{task}` stand for.
+  func perform(_ action: AppAction, path: String, n: Int? = nil, trigger: String? = nil) {
     guard runError == nil else { return }
     // A timeline entry with `count` is that many numbered actions.
     switch action {
@@ -105,24 +106,25 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     switch action {
     case .download(let request):
       guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n)
-      let name = substitute(request.name, n)
+      let url = substitute(request.url, n, trigger)
+      let name = substitute(request.name, n, trigger)
       do {
         let task = try session.downloadTask(with: url, name: name)
-        start(task, request, name: name, n: n)
+        start(task, request, name: name, n: n, trigger: trigger)
       } catch { fail("\(path): \(error.message)") }
     case .upload(let request, let from, let size):
       guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n)
-      let name = substitute(request.name, n)
+      let url = substitute(request.url, n, trigger)
+      let name = substitute(request.name, n, trigger)
       do {
         let task =
           from == .file
           ? try session.uploadTask(with: url, fromFileOfSize: size, name: name)
           : try session.uploadTask(with: url, fromDataOfSize: size, name: name)
-        start(task, request, name: name, n: n)
+        start(task, request, name: name, n: n, trigger: trigger)
       } catch { fail("\(path): \(error.message)") }
     case .cancel(let name, let produce):
+      let name = substitute(name, n, trigger)
       guard let task = task(name, path: path) else { return }
       if produce {
         task.cancel(byProducingResumeData: { data in
@@ -131,16 +133,19 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       } else {
         task.cancel()
       }
-    case .resumeFromData(let from, let name):
+    case .resumeFromData(let from, let name, let fallback):
+      let from = substitute(from, n, trigger)
+      let name = substitute(name, n, trigger)
       guard let data = resumeData[from] else {
         simulation.emitNote(
           .appResumeDataUnavailable,
           [TraceField("task", .string(from)), TraceField("path", .string(path))])
+        if fallback == .download { downloadAgain(from, as: name, path: path) }
         return
       }
       guard let session = session(data.sessionIdentifier, path: path) else { return }
       do {
-        let task = try session.downloadTask(withResumeData: data, name: substitute(name, n))
+        let task = try session.downloadTask(withResumeData: data, name: name)
         tasks[task.name] = task
         task.resume()
       } catch { fail("\(path): \(error.message)") }
@@ -153,11 +158,25 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
   }
 
-  private func start(_ task: SimURLSessionTask, _ request: TaskRequest, name: String, n: Int?) {
+  /// `resumeFromData`'s fallback: the original task's URL again, in its session, from zero.
+  private func downloadAgain(_ original: String, as name: String, path: String) {
+    guard let old = task(original, path: path) else { return }
+    guard let session = session(old.sessionIdentifier, path: path) else { return }
+    do {
+      let task = try session.downloadTask(with: old.originalURL.string, name: name)
+      task.taskDescription = old.taskDescription
+      tasks[name] = task
+      task.resume()
+    } catch { fail("\(path): \(error.message)") }
+  }
+
+  private func start(
+    _ task: SimURLSessionTask, _ request: TaskRequest, name: String, n: Int?, trigger: String?
+  ) {
     task.earliestBeginDate = request.earliestBegin?.resolve(now: simulation.now)
     task.countOfBytesClientExpectsToSend = request.expectsToSend ?? task.countOfBytesClientExpectsToSend
     task.countOfBytesClientExpectsToReceive = request.expectsToReceive
-    task.taskDescription = request.description.map { substitute($0, n) }
+    task.taskDescription = request.description.map { substitute($0, n, trigger) }
     if let priority = request.priority { task.priority = priority }
     tasks[name] = task
     task.resume()
@@ -186,23 +205,26 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     return nil
   }
 
-  private func react(to event: Reaction.Event, task: String?) {
+  private func react(to event: Reaction.Event, task: String?, error: SimURLError? = nil) {
     for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == event {
       if let pattern = reaction.task {
         guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
       }
+      if let filter = reaction.error, !filter.matches(error) { continue }
       if let times = reaction.times, reactionCounts[i] >= times { continue }
       let n = reaction.firstNumber + reactionCounts[i]
       reactionCounts[i] += 1
       for (j, action) in reaction.actions.enumerated() {
-        perform(action, path: "\(reaction.path).do[\(j)]", n: n)
+        perform(action, path: "\(reaction.path).do[\(j)]", n: n, trigger: task)
       }
     }
   }
 
-  private func substitute(_ text: String, _ n: Int?) -> String {
-    guard let n else { return text }
-    return text.replacingAll("{n}", with: String(n))
+  private func substitute(_ text: String, _ n: Int?, _ trigger: String?) -> String {
+    var text = text
+    if let n { text = text.replacingAll("{n}", with: String(n)) }
+    if let trigger { text = text.replacingAll("{task}", with: trigger) }
+    return text
   }
 
   private func fail(_ message: String) {

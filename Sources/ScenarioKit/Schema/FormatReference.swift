@@ -149,8 +149,11 @@ public enum FormatReference {
   static func strings(_ node: SchemaNode?) -> [String] {
     guard case .array(let items)? = node else { return [] }
     return items.compactMap {
-      if case .string(let s) = $0 { return s }
-      return nil
+      switch $0 {
+      case .string(let s): return s
+      case .number(let n): return n
+      default: return nil
+      }
     }
   }
 

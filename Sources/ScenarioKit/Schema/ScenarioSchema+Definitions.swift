@@ -166,7 +166,7 @@ extension ScenarioSchema {
       [
         ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
         ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
-        ("do", array(ref("reactionAction"))),
+        ("error", errorFilter), ("do", array(ref("reactionAction"))),
       ], required: ["event", "do"])
     let behavior = object([
       ("recreatesSessionsOnLaunch", boolean), ("storesCompletionHandler", boolean),
@@ -174,6 +174,19 @@ extension ScenarioSchema {
       ("movesDownloadedFile", boolean), ("on", array(reaction)),
     ])
     return object([("sessions", array(session)), ("behavior", behavior)])
+  }
+
+  /// A reaction's `error`: `none`, an error code by name or number, or a cancel reason.
+  static var errorFilter: SchemaNode {
+    let words =
+      ["none"] + SimURLError.Code.allCases.map(\.name) + SimURLError.CancelReason.allCases.map(\.name)
+    let codes = SimURLError.Code.allCases.map { SchemaNode.int($0.rawValue) }
+    return .object([
+      (
+        "anyOf",
+        .array([enumeration(words), .object([("type", .string("integer")), ("enum", .array(codes))])])
+      )
+    ])
   }
 
   // MARK: actions
@@ -206,7 +219,11 @@ extension ScenarioSchema {
         ["session", "url", "name", "from", "size"]
       )
     case .cancel: return ([("task", task), ("produceResumeData", boolean)], ["task"])
-    case .resumeFromData: return ([("task", task), ("name", task)], ["task", "name"])
+    case .resumeFromData:
+      return (
+        [("task", task), ("name", task), ("withoutResumeData", enumeration(names(ResumeFallback.self)))],
+        ["task", "name"]
+      )
     case .getAllTasks: return ([("session", nonEmptyString)], ["session"])
     case .invalidate:
       return ([("session", nonEmptyString), ("cancelTasks", boolean)], ["session", "cancelTasks"])

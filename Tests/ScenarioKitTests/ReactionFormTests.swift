@@ -1,0 +1,132 @@
+import ScenarioKit
+import SimKernel
+import Testing
+import TransferEngine
+
+/// Reactions that say what app engineers mean: `{task}`, `error` filters and
+/// `resumeFromData`'s `withoutResumeData` fallback.
+@Suite struct ReactionFormTests {
+  static func scenario(reaction: String, timeline: String = "", expect: String = "") -> String {
+    #"""
+    {"name": "r", "server": {"resources": [{"url": "https://h/a", "size": 1}]},
+     "app": {"sessions": [{"identifier": "S"}], "behavior": {"on": [\#(reaction)]}},
+     "timeline": [{"at": "0s", "do": "launch"},
+                  {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "ep-1"}\#(timeline)],
+     "expect": [\#(expect)]}
+    """#
+  }
+
+  static let resume =
+    #"{"do": "resumeFromData", "task": "{task}", "name": "{task}-again", "withoutResumeData": "download"}"#
+
+  func load(_ text: String) throws(ScenarioErrors) -> Scenario {
+    try ScenarioLoader.load(data: Array(text.utf8), file: "s.json")
+  }
+
+  func problems(_ text: String) -> [String] {
+    do {
+      _ = try load(text)
+      return []
+    } catch {
+      return error.lines
+    }
+  }
+
+  @Test(arguments: [
+    (#""cancelled""#, ErrorFilter.code(.cancelled)), ("-1005", .code(.networkConnectionLost)),
+    (#""none""#, .success), (#""userForceQuitApplication""#, .cancelReason(.userForceQuitApplication)),
+  ])
+  func errorForms(_ json: String, _ filter: ErrorFilter) throws {
+    let text = Self.scenario(
+      reaction: #"{"event": "didComplete", "error": \#(json), "do": [\#(Self.resume)]}"#,
+      expect: #"{"task": "ep-1-again", "state": "completed"}"#)
+    let reaction = try #require(try load(text).app.behavior.reactions.first)
+    #expect(reaction.error == filter)
+    if case .resumeFromData(let task, let name, let fallback) = reaction.actions.first {
+      #expect(task == "{task}" && name == "{task}-again" && fallback == .download)
+    } else {
+      Issue.record("expected resumeFromData")
+    }
+  }
+
+  @Test("ErrorFilter: success, code and cancel reason each match their completions only")
+  func matching() {
+    let quit = SimURLError(.cancelled, cancelReason: .userForceQuitApplication)
+    let cancelled = SimURLError(.cancelled)
+    #expect(ErrorFilter.success.matches(nil) && !ErrorFilter.success.matches(cancelled))
+    #expect(ErrorFilter.code(.cancelled).matches(quit) && ErrorFilter.code(.cancelled).matches(cancelled))
+    #expect(!ErrorFilter.code(.timedOut).matches(cancelled) && !ErrorFilter.code(.cancelled).matches(nil))
+    let reason = ErrorFilter.cancelReason(.userForceQuitApplication)
+    #expect(reason.matches(quit) && !reason.matches(cancelled))
+  }
+
+  @Test(arguments: [
+    (
+      #"{"event": "didComplete", "error": "canceled", "do": []}"#,
+      "s.json: app.behavior.on[0].error: unknown error 'canceled'; did you mean 'cancelled'?"
+    ),
+    (
+      #"{"event": "didComplete", "error": -1, "do": []}"#,
+      "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
+    ),
+    (
+      #"{"event": "didFinishDownloading", "error": "cancelled", "do": []}"#,
+      "s.json: app.behavior.on[0].error: 'error' filters 'didComplete' reactions; a 'didFinishDownloading' callback carries no error"
+    ),
+    (
+      #"{"event": "didLaunch", "do": [{"do": "cancel", "task": "{task}"}]}"#,
+      "s.json: app.behavior.on[0].do[0].task: '{task}' names the task that triggered the reaction; a 'didLaunch' callback concerns no task, so use 'didFinishDownloading' or 'didComplete'"
+    ),
+    (
+      #"{"event": "didComplete", "do": [{"do": "download", "session": "S", "url": "https://h/{task}", "name": "x{n}"}]}"#,
+      "s.json: app.behavior.on[0].do[0].url: '{task}' may appear in a reaction's 'task', 'name' and 'description' only"
+    ),
+    (
+      #"{"event": "didComplete", "do": [{"do": "resumeFromData", "task": "{task}", "name": "b{n}", "withoutResumeData": "retry"}]}"#,
+      "s.json: app.behavior.on[0].do[0].withoutResumeData: unknown fallback 'retry'; expected one of skip, download"
+    ),
+  ])
+  func refused(_ reaction: String, _ message: String) {
+    #expect(problems(Self.scenario(reaction: reaction)) == [message])
+  }
+
+  @Test("{task} is refused in a timeline entry")
+  func timelineTask() {
+    let text = Self.scenario(
+      reaction: #"{"event": "didComplete", "do": []}"#,
+      timeline: #", {"at": "2s", "do": "cancel", "task": "{task}"}"#)
+    #expect(
+      problems(text) == [
+        "s.json: timeline[2].task: '{task}' names the task that triggered a reaction; a timeline entry has none, so write the name"
+      ])
+  }
+
+  @Test("a name made with {task} satisfies references to any name with its literal parts")
+  func references() {
+    let text = Self.scenario(
+      reaction: #"{"event": "didComplete", "do": [\#(Self.resume)]}"#,
+      expect: #"{"task": "ep-1-again", "state": "completed"}"#)
+    #expect(problems(text).isEmpty)
+    #expect(
+      problems(text.replacingOccurrences(of: "ep-1-again\"", with: "ep-1-agai\"")) == [
+        "s.json: expect[0].task: no download, upload or resumeFromData creates a task named 'ep-1-agai'"
+      ])
+  }
+
+  @Test("withoutResumeData: download creates the task again from zero; skip leaves only the note")
+  func fallbackRuns() throws {
+    let cancel = #", {"at": "1.01s", "do": "cancel", "task": "ep-1"}"#
+    let reaction = #"{"event": "didComplete", "error": "cancelled", "task": "ep-1", "do": [\#(Self.resume)]}"#
+    let run = ScenarioRunner.run(try load(Self.scenario(reaction: reaction, timeline: cancel)))
+    let kinds = run.trace.events.filter { $0["task"] == "ep-1" || $0["task"] == "ep-1-again" }.map {
+      "\($0.kind) \($0["task"]!)"
+    }
+    #expect(kinds.contains("app.resumeDataUnavailable ep-1"))
+    #expect(kinds.contains("task.finished ep-1-again"))
+    let skip = Self.scenario(
+      reaction: reaction.replacingOccurrences(of: #""download""#, with: #""skip""#), timeline: cancel)
+    let skipped = ScenarioRunner.run(try load(skip))
+    #expect(skipped.trace.events.contains { $0.is(.appResumeDataUnavailable) })
+    #expect(!skipped.trace.events.contains { $0["task"] == "ep-1-again" })
+  }
+}
