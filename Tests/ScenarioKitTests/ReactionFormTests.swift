@@ -130,3 +130,74 @@ import TransferEngine
     #expect(!skipped.trace.events.contains { $0["task"] == "ep-1-again" })
   }
 }
+
+/// Task expectations over `*` patterns (`all`/`any`), and the message for a task never created.
+@Suite struct TaskPatternExpectationTests {
+  /// Three downloads; `b` is cancelled, so not every `t-*` completes.
+  static func scenario(_ expect: String) -> String {
+    #"""
+    {"name": "g", "server": {"resources": [{"url": "https://h/a", "size": "1MB"}]},
+     "app": {"sessions": [{"identifier": "S"}]},
+     "timeline": [{"at": "0s", "do": "launch"},
+                  {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "t-a"},
+                  {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "t-b"},
+                  {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "t-c"},
+                  {"at": "1.01s", "do": "cancel", "task": "t-b"},
+                  {"at": "2s", "do": "resumeFromData", "task": "t-b", "name": "t-b2"}],
+     "expect": [\#(expect)]}
+    """#
+  }
+
+  func verdicts(_ expect: String) throws -> [ExpectationResult] {
+    ScenarioRunner.run(try ScenarioLoader.load(data: Array(Self.scenario(expect).utf8), file: "g.json"))
+      .expectations
+  }
+
+  @Test("all: every matching task must hold; any: one is enough; no match fails")
+  func quantifiers() throws {
+    let results = try verdicts(
+      #"""
+      {"task": "t-*", "all": true, "state": "completed"}, {"task": "t-*", "any": true, "state": "completed"},
+      {"task": "t-*", "any": true, "state": "cancelled"}, {"task": "x*", "any": true, "state": "completed"}
+      """#)
+    #expect(results.map(\.passed) == [false, true, true, false])
+    #expect(results[0].expected == "all tasks 't-*': completed")
+    #expect(
+      results[0].found.hasPrefix("1 of 3 matching tasks do not; the first: task 't-b' is cancelled since "))
+    #expect(results[3].found == "no task matches 'x*'")
+  }
+
+  @Test("a task never created says so, and names the resumeFromData that found no resume data")
+  func neverCreated() throws {
+    let result = try #require(try verdicts(#"{"task": "t-b2", "state": "completed"}"#).first)
+    #expect(!result.passed)
+    #expect(
+      result.found
+        == "task 't-b2' was never created; resumeFromData found no resume data for 't-b' at 2s (timeline[5]), "
+        + "so the app created no task from it")
+    #expect(result.nearby.allSatisfy { $0.is(.appResumeDataUnavailable) } && !result.nearby.isEmpty)
+  }
+
+  @Test(arguments: [
+    (
+      #"{"task": "t-*", "state": "completed"}"#,
+      "g.json: expect[0]: task pattern 't-*' needs \"all\": true (every matching task) or \"any\": true (at least one)"
+    ),
+    (
+      #"{"task": "t-a", "all": true, "state": "completed"}"#,
+      "g.json: expect[0]: 'all' and 'any' apply to a task pattern with '*'; 't-a' names one task, so leave them out"
+    ),
+    (
+      #"{"task": "t-*", "all": true, "any": true, "state": "completed"}"#,
+      "g.json: expect[0]: give one of \"all\": true and \"any\": true, not both"
+    ),
+  ])
+  func refused(_ expect: String, _ message: String) {
+    do {
+      _ = try ScenarioLoader.load(data: Array(Self.scenario(expect).utf8), file: "g.json")
+      Issue.record("expected a problem")
+    } catch {
+      #expect(error.lines == [message])
+    }
+  }
+}

@@ -34,6 +34,45 @@ public struct ExpectationEvaluator {
   }
 
   func evaluate(_ expectation: Expectation) -> ExpectationResult {
+    guard let quantifier = expectation.quantifier, let pattern = expectation.form.task else {
+      return evaluateOne(expectation)
+    }
+    var names: [String] = []
+    var seen = Set<String>()
+    for event in events where event.is(.taskCreated) {
+      if case .string(let name)? = event["task"], TracePattern.wildcardMatch(pattern, name),
+        seen.insert(name).inserted
+      {
+        names.append(name)
+      }
+    }
+    let results = names.map {
+      evaluateOne(Expectation(expectation.form.with(task: $0), path: expectation.path))
+    }
+    let one = results.first?.expected ?? evaluateOne(expectation).expected
+    let expected =
+      "\(quantifier.rawValue) tasks '\(pattern)': "
+      + one.replacingAll("task '\(names.first ?? pattern)' ", with: "")
+    guard !names.isEmpty else {
+      return ExpectationResult(
+        path: expectation.path, expected: expected, passed: false,
+        found: "no task matches '\(pattern)'", nearby: Array(events.filter { $0.is(.taskCreated) }.suffix(6)))
+    }
+    let failures = zip(names, results).filter { !$0.1.passed }
+    let passed = quantifier == .all ? failures.isEmpty : failures.count < results.count
+    guard !passed, let first = failures.first else {
+      return ExpectationResult(
+        path: expectation.path, expected: expected, passed: true, found: "", nearby: [])
+    }
+    let found =
+      quantifier == .all
+      ? "\(failures.count) of \(names.count) matching tasks do not; the first: \(first.1.found)"
+      : "none of the \(names.count) matching tasks does; the first: \(first.1.found)"
+    return ExpectationResult(
+      path: expectation.path, expected: expected, passed: false, found: found, nearby: first.1.nearby)
+  }
+
+  func evaluateOne(_ expectation: Expectation) -> ExpectationResult {
     let path = expectation.path
     func verdict(
       _ expected: String, _ ok: Bool, _ found: @autoclosure () -> String,
@@ -52,6 +91,10 @@ public struct ExpectationEvaluator {
       let (actual, at) = finalState(of: task, mine)
       let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
       let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
+      guard mine.contains(where: { $0.is(.taskCreated) }) else {
+        return verdict(
+          expected, false, neverCreated(task), events.filter { $0.is(.appResumeDataUnavailable) })
+      }
       let found =
         "task '\(task)' is \(actual.rawValue)" + (at.map { " since \($0)" } ?? " at the end (\(endTime))")
       return verdict(expected, ok, found, mine)
@@ -143,6 +186,20 @@ public struct ExpectationEvaluator {
       position = index + 1
     }
     return ExpectationResult(path: path, expected: expected, passed: true, found: "", nearby: [])
+  }
+
+  /// Why a task the scenario names has no events: never created, and if the app tried to
+  /// resume a task without resume data (the usual cause), when and where.
+  private func neverCreated(_ task: String) -> String {
+    let notes = events.filter { $0.is(.appResumeDataUnavailable) }
+    var text = "task '\(task)' was never created"
+    guard !notes.isEmpty else { return text }
+    let listed = notes.prefix(3).map { note in
+      "'\(note["task"]?.description ?? "?")' at \(note.time) (\(note["path"]?.description ?? "?"))"
+    }
+    text += "; resumeFromData found no resume data for " + listed.joined(separator: ", ")
+    if notes.count > 3 { text += " and \(notes.count - 3) more" }
+    return text + ", so the app created no task from it"
   }
 
   private func finalState(of task: String, _ mine: [TraceEvent]) -> (ExpectedTaskState, SimTime?) {

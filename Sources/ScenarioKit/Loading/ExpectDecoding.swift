@@ -25,7 +25,8 @@ extension ValueType where T == [Expectation] {
       case "trace": form = ExpectDecoding.trace(&r)
       default: form = ExpectDecoding.lint(&r)
       }
-      return form.map { Expectation($0, path: r.path) }
+      let quantifier = subject == "task" ? ExpectDecoding.quantifier(&r) : nil
+      return form.map { Expectation($0, path: r.path, quantifier: quantifier) }
     }
   }
 }
@@ -43,8 +44,38 @@ enum ExpectDecoding {
     "userForceQuitApplication", "backgroundUpdatesDisabled", "insufficientSystemResources",
   ]
 
+  /// `"all": true` or `"any": true`, required with a `*` pattern and refused without one.
+  static func quantifier(_ r: inout ObjectReader) -> TaskQuantifier? {
+    let all = r.optional("all", .bool)
+    let any = r.optional("any", .bool)
+    guard let pattern = r.raw("task")?.string else { return nil }
+    let given = [(TaskQuantifier.all, all), (.any, any)].filter { $0.1 == true }.map(\.0)
+    if !pattern.contains("*") {
+      if !given.isEmpty || all != nil || any != nil {
+        r.context.report(
+          .value, r.path, at: r.value.position,
+          "'all' and 'any' apply to a task pattern with '*'; '\(pattern)' names one task, so leave them out")
+      }
+      return nil
+    }
+    guard given.count == 1 else {
+      r.context.report(
+        given.isEmpty ? .missingKey : .value, r.path, at: r.value.position,
+        given.isEmpty
+          ? "task pattern '\(pattern)' needs \"all\": true (every matching task) or \"any\": true (at least one)"
+          : "give one of \"all\": true and \"any\": true, not both")
+      return nil
+    }
+    return given[0]
+  }
+
   static func task(_ r: inout ObjectReader) -> Expectation.Form? {
-    let task = r.reference("task", .name("a task name"), into: \.tasks)
+    // A `*` pattern is matched against the run's tasks; a plain name must be created by some action.
+    let isPattern = r.raw("task")?.string?.contains("*") == true
+    let task =
+      isPattern
+      ? r.required("task", .name("a task name or pattern"))
+      : r.reference("task", .name("a task name"), into: \.tasks)
     let facts = ["state", "startsAfter", "error", "resumedAtOffset", "status"]
     let present = facts.filter(r.has)
     guard present.count == 1 else {

@@ -48,11 +48,44 @@ public struct Expectation: Sendable {
   public var form: Form
   /// JSON path in the file (`expect[2]`), for messages.
   public var path: String
+  /// For a task form whose `task` is a pattern with `*`: whether every matching task
+  /// (`"all": true`) or at least one (`"any": true`) must satisfy it.
+  public var quantifier: TaskQuantifier?
 
-  public init(_ form: Form, path: String) {
+  public init(_ form: Form, path: String, quantifier: TaskQuantifier? = nil) {
     self.form = form
     self.path = path
+    self.quantifier = quantifier
   }
+}
+
+extension Expectation.Form {
+  /// The task a task form is about (nil for the other forms).
+  public var task: String? {
+    switch self {
+    case .taskState(let task, _, _), .startsAfter(let task, _), .error(let task, _, _),
+      .resumedAtOffset(let task, _), .status(let task, _):
+      return task
+    default: return nil
+    }
+  }
+
+  /// The same form about another task.
+  func with(task name: String) -> Expectation.Form {
+    switch self {
+    case .taskState(_, let state, let by): return .taskState(task: name, state: state, by: by)
+    case .startsAfter(_, let time): return .startsAfter(task: name, time)
+    case .error(_, let error, let reason): return .error(task: name, name: error, reason: reason)
+    case .resumedAtOffset(_, let bytes): return .resumedAtOffset(task: name, bytes: bytes)
+    case .status(_, let status): return .status(task: name, status)
+    default: return self
+    }
+  }
+}
+
+/// How a task expectation with a `*` pattern combines the tasks it matches.
+public enum TaskQuantifier: String, Hashable, Sendable, CaseIterable {
+  case all, any
 }
 
 /// Counters of the app's life that `{"app": NAME, ...}` expectations read from the trace.

@@ -244,18 +244,24 @@ extension ScenarioSchema {
       )
     ])
     let count = SchemaNode.object([("type", .string("integer")), ("minimum", .int(0))])
+    // A `*` pattern in `task` takes "all": true or "any": true.
+    let quantifiers: [(String, SchemaNode)] = [("all", boolean), ("any", boolean)]
     return [
       object(
-        [("task", task), ("state", enumeration(names(ExpectedTaskState.self))), ("by", ref("instant"))],
+        [("task", task), ("state", enumeration(names(ExpectedTaskState.self))), ("by", ref("instant"))]
+          + quantifiers,
         required: ["task", "state"]),
-      object([("task", task), ("startsAfter", ref("instant"))], required: ["task", "startsAfter"]),
+      object(
+        [("task", task), ("startsAfter", ref("instant"))] + quantifiers, required: ["task", "startsAfter"]),
       object(
         [
           ("task", task), ("error", enumeration(ExpectDecoding.errorNames)),
           ("reason", enumeration(ExpectDecoding.cancelReasons)),
-        ], required: ["task", "error"]),
-      object([("task", task), ("resumedAtOffset", ref("size"))], required: ["task", "resumedAtOffset"]),
-      object([("task", task), ("status", ref("httpStatus"))], required: ["task", "status"]),
+        ] + quantifiers, required: ["task", "error"]),
+      object(
+        [("task", task), ("resumedAtOffset", ref("size"))] + quantifiers,
+        required: ["task", "resumedAtOffset"]),
+      object([("task", task), ("status", ref("httpStatus"))] + quantifiers, required: ["task", "status"]),
       object(
         [
           ("app", enumeration(names(AppCounter.self))), ("equals", count), ("atLeast", count),
