@@ -201,3 +201,33 @@ import TransferEngine
     }
   }
 }
+
+/// `{"app": "state", "at": ..., "equals": ...}`: the app's state at an instant, from the trace.
+@Suite struct AppStateExpectationTests {
+  static func verdicts(_ expect: String) throws -> [ExpectationResult] {
+    let text = #"""
+      {"name": "s", "duration": "1h", "timeline": [{"at": "1m", "do": "launch"}, {"at": "2m", "do": "background"},
+        {"at": "10m", "do": "terminate"}], "expect": [\#(expect)]}
+      """#
+    return ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "s.json")).expectations
+  }
+
+  @Test(arguments: [
+    ("30s", "notRunning"), ("1m", "foreground"), ("2m1s", "background"), ("5m", "suspended"),
+    ("10m", "notRunning"),
+  ])
+  func holds(_ at: String, _ state: String) throws {
+    let results = try Self.verdicts(#"{"app": "state", "at": "\#(at)", "equals": "\#(state)"}"#)
+    #expect(results.map(\.passed) == [true])
+  }
+
+  @Test("a wrong state says what it was and since when")
+  func fails() throws {
+    let result = try #require(
+      try Self.verdicts(#"{"app": "state", "at": "5m", "equals": "foreground"}"#).first)
+    #expect(!result.passed)
+    #expect(result.expected == "app foreground at 5m")
+    #expect(result.found == "it is suspended at 5m since 2m5s")
+    #expect(result.nearby.last?.is(.appSuspend) == true)
+  }
+}

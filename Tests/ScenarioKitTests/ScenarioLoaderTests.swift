@@ -153,6 +153,7 @@ import TransferEngine
       case .status(let t, let status): return "\(e.path) \(t) status \(status)"
       case .appCounter(let name, let c): return "\(e.path) app \(name) \(c)"
       case .delayAtWake(let wake, let d): return "\(e.path) wake \(wake) \(d)"
+      case .appState(let at, let state): return "\(e.path) app \(state) at \(at)"
       case .trace(let patterns, let inOrder): return "\(e.path) trace \(patterns) \(inOrder)"
       case .traceCount(let pattern, let c): return "\(e.path) count \(pattern) \(c)"
       case .lint(let rule, let present): return "\(e.path) lint \(rule) \(present)"

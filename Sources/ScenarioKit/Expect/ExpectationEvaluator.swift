@@ -143,6 +143,15 @@ public struct ExpectationEvaluator {
       return verdict(
         expected, counter != nil && comparison.holds(value), "\(value)",
         events.filter { $0.kind.hasPrefix("app.") })
+    case .appState(let at, let state):
+      let lifecycle = events.filter {
+        $0.time <= at && $0.traceKind.map(TraceKind.appLifecycle.contains) == true
+      }
+      let actual = lifecycle.last.map(Self.state(after:)) ?? .notRunning
+      let since = lifecycle.last.map { " since \($0.time)" } ?? " (it never ran)"
+      return verdict(
+        "app \(state.rawValue) at \(at)", actual == state, "it is \(actual.rawValue) at \(at)\(since)",
+        lifecycle.suffix(6))
     case .delayAtWake(let wake, let delay):
       let wakes = events.filter { $0.is(.rateLimiterWake) }
       let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
@@ -200,6 +209,19 @@ public struct ExpectationEvaluator {
     text += "; resumeFromData found no resume data for " + listed.joined(separator: ", ")
     if notes.count > 3 { text += " and \(notes.count - 3) more" }
     return text + ", so the app created no task from it"
+  }
+
+  /// The state an `app.*` lifecycle event leaves the app in (behavior.md, App lifecycle).
+  static func state(after event: TraceEvent) -> AppState {
+    let reason = event["reason"]?.description
+    switch event.traceKind {
+    case .appLaunch?: return reason == "background" ? .background : .foreground
+    case .appForeground?: return .foreground
+    case .appBackground?: return .background
+    case .appSuspend?: return .suspended
+    case .appResume?: return reason == "user" ? .foreground : .background
+    default: return .notRunning
+    }
   }
 
   private func finalState(of task: String, _ mine: [TraceEvent]) -> (ExpectedTaskState, SimTime?) {

@@ -114,6 +114,12 @@ enum ExpectDecoding {
   }
 
   static func app(_ r: inout ObjectReader) -> Expectation.Form? {
+    if r.raw("app")?.string == "state" {
+      let at = r.required("at", .instant)
+      let state: AppState? = r.required("equals", .enumeration("app state"))
+      guard let at, let state else { return nil }
+      return .appState(at: at, state)
+    }
     let counter: AppCounter? = r.required("app", .enumeration("app counter"))
     let comparison = comparison(&r)
     guard let counter, let comparison else { return nil }

@@ -1,4 +1,5 @@
 import SimKernel
+import TransferEngine
 
 /// A numeric comparison in an expectation: `equals`, `atLeast`, `atMost`.
 public enum Comparison: Hashable, Sendable {
@@ -35,6 +36,9 @@ public struct Expectation: Sendable {
     case status(task: String, Int)
     /// `{"app": "backgroundLaunches", "equals": 1}`
     case appCounter(name: String, Comparison)
+    /// `{"app": "state", "at": "3h", "equals": "suspended"}`: the app's state at an instant
+    /// (after every event at that instant).
+    case appState(at: SimTime, AppState)
     /// `{"rateLimiter": "delayAtWake", "wake": 3, "equals": "4m"}`
     case delayAtWake(wake: Int, SimDuration)
     /// `{"trace": [...], "inOrder": true}` or a single pattern that must occur.

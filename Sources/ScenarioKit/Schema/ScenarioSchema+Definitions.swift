@@ -268,6 +268,9 @@ extension ScenarioSchema {
           ("atMost", count),
         ], required: ["app"]),
       object(
+        [("app", constant("state")), ("at", ref("instant")), ("equals", enumeration(names(AppState.self)))],
+        required: ["app", "at", "equals"]),
+      object(
         [
           ("rateLimiter", enumeration(["delayAtWake"])), ("wake", integer(1...1_000_000)),
           ("equals", ref("duration")),
