@@ -11,6 +11,8 @@ let package = Package(
     .executable(name: "bgsim", targets: ["bgsim"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
+    // Ships inside an iOS app: writes what the app observes as a bgsim trace (Foundation only).
+    .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
   ],
   dependencies: [],
   targets: [
@@ -22,9 +24,16 @@ let package = Package(
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
     .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    // Fitting policy knobs to an observed log: matching, the grid search, identification, outputs.
+    .target(
+      name: "CalibrationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SweepKit"]),
+    // No dependency on purpose: it must build inside an app, with Foundation alone.
+    .target(name: "BgsimRecorder"),
     .executableTarget(
       name: "bgsim",
-      dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit"]),
+      dependencies: [
+        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
+      ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
@@ -35,6 +44,10 @@ let package = Package(
       name: "SimReportTests", dependencies: ["SimReport", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(
+      name: "CalibrationKitTests",
+      dependencies: ["CalibrationKit", "BgsimRecorder", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],
