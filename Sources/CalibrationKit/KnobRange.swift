@@ -42,6 +42,13 @@ public struct KnobRange: Hashable, Sendable {
     guard !lowText.isEmpty, !highText.isEmpty else {
       throw CalibrationError("--param \(key): expected LO..HI with both ends given, found '\(text)'")
     }
+    if let current = PolicyJSON.value(of: key, in: base),
+      current == "true" || current == "false" || current.hasPrefix("[")
+    {
+      throw CalibrationError(
+        "--param \(key): calibrate searches durations and numbers; \(key) takes \(current) (set it in the world)"
+      )
+    }
     var policy = base
     let low: String
     let high: String
@@ -67,7 +74,7 @@ public struct KnobRange: Hashable, Sendable {
       (lo, hi) = (l, h)
     } else {
       throw CalibrationError(
-        "--param \(key): calibrate searches durations and numbers; \(key) takes \(low) (fit it by hand)")
+        "--param \(key): calibrate searches durations and numbers; \(key) takes \(low) (set it in the world)")
     }
     guard lo < hi else {
       throw CalibrationError("--param \(text): the low end must be below the high end")
