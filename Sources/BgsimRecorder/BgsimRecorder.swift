@@ -30,7 +30,8 @@ public final class BgsimRecorder: @unchecked Sendable {
   public let fileURL: URL
   private let clock: Clock
   private let lock = NSLock()
-  private let handle: FileHandle
+  /// Opened for appending: every write lands at the end, whoever else appends.
+  private let descriptor: Int32
   /// Nanoseconds since 1970 of `t` = 0.
   public let origin: Int64
   private var lastT: Int64 = 0
@@ -58,24 +59,22 @@ public final class BgsimRecorder: @unchecked Sendable {
         throw OpenError(description: "cannot create \(fileURL.path)")
       }
     }
-    guard let handle = try? FileHandle(forWritingTo: fileURL) else {
-      throw OpenError(description: "cannot open \(fileURL.path) for writing")
-    }
-    self.handle = handle
-    _ = try? handle.seekToEnd()
+    let descriptor = open(fileURL.path, O_WRONLY | O_APPEND)
+    guard descriptor >= 0 else { throw OpenError(description: "cannot open \(fileURL.path) for writing") }
+    self.descriptor = descriptor
     if let origin {
       self.origin = origin
       lastT = max(0, clock.nanosecondsSince1970() - origin)
     } else {
       let now = clock.nanosecondsSince1970()
       self.origin = now
-      write(
+      append(
         "{\"t\": 0, \"at\": \"0s\", \"kind\": \"recorder.start\", \"unixNanoseconds\": \(now), "
           + "\"format\": \"bgsim trace, format version 1\"}\n")
     }
   }
 
-  deinit { try? handle.close() }
+  deinit { close(descriptor) }
 
   /// A log in the app's Application Support folder: `bgsim-recording.jsonl`.
   public static func defaultFileURL() -> URL {
@@ -206,12 +205,21 @@ public final class BgsimRecorder: @unchecked Sendable {
     line += "\"kind\": \(RecorderText.quoted(kind))"
     for (key, value) in fields { line += ", \(RecorderText.quoted(key)): \(value.json)" }
     line += "}\n"
-    write(line)
+    append(line)
   }
 
-  /// One `write` per line, so a process killed between events leaves whole lines only.
-  private func write(_ line: String) {
-    try? handle.write(contentsOf: Data(line.utf8))
+  /// One `write` per line, so a process killed between events leaves whole lines only. A full
+  /// disk loses the line rather than stopping the app.
+  private func append(_ line: String) {
+    var bytes = Array(line.utf8)
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { buffer in
+        write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+      }
+      if n <= 0 { return }
+      done += n
+    }
   }
 
   static func origin(ofStartLine line: Data) -> Int64? {

@@ -138,7 +138,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
     recorder.didFinishEvents(session: Self.sessionName(session))
     #if canImport(ObjectiveC)
-      wrapped?.urlSessionDidFinishEvents?(forBackgroundURLSession: session)
+      if #available(macOS 11.0, *) { wrapped?.urlSessionDidFinishEvents?(forBackgroundURLSession: session) }
     #endif
   }
 

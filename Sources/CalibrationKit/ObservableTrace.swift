@@ -23,13 +23,14 @@ public enum ObservableTrace {
     "delegate.didFinishEvents": ["session"],
     "delegate.taskIsWaitingForConnectivity": ["task"],
     "network.change": ["interface", "expensive", "constrained"],
+    "power.change": ["charging", "battery", "lowPowerMode"],
   ]
 
-  /// The observable kinds whose times calibration compares. Left out: `network.change` (an
-  /// input of the world, not an outcome) and `delegate.didWriteData` (a device calls it far
+  /// The observable kinds whose times calibration compares. Left out: `network.change` and
+  /// `power.change` (inputs of the world, not outcomes) and `delegate.didWriteData` (a device calls it far
   /// more often than the simulation's one per tenth, so counts differ).
   public static let matchedKinds: Set<String> = Set(fields.keys).subtracting([
-    "network.change", "delegate.didWriteData",
+    "network.change", "power.change", "delegate.didWriteData",
   ])
 
   /// True for a kind an app can observe.
