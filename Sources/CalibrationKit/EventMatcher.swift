@@ -29,7 +29,7 @@ public struct ObservedEvents: Sendable {
         ignored.insert(event.kind)
         continue
       }
-      if ObservableTrace.matchedKinds.contains(seen.kind) { kept.append(seen) }
+      if ObservableTrace.isMatched(seen) { kept.append(seen) }
     }
     events = kept
     ignoredKinds = ignored.sorted()
@@ -48,7 +48,7 @@ public struct ObservedEvents: Sendable {
     var simulated = [SimTime?](repeating: nil, count: events.count)
     var seen: [MatchKey: Int] = [:]
     let identities = Self.taskIdentities(trace)
-    for event in trace where ObservableTrace.matchedKinds.contains(event.kind) {
+    for event in trace where ObservableTrace.isMatched(event) {
       let key = Self.key(event, identities)
       guard let slots = byKey[key] else { continue }
       let n = seen[key, default: 0]

@@ -64,3 +64,18 @@ import TransferEngine
     #expect(CalibrationReport.text(result).contains("no candidate matches the log"))
   }
 }
+
+@Suite struct ObservableTraceTests {
+  /// Every field the projection keeps is one the engine writes for that kind (or the
+  /// announced `taskKind`), so a renamed field cannot silently drop out of calibration.
+  @Test func theProjectionSpeaksTheEnginesVocabulary() {
+    for (kind, fields) in ObservableTrace.fields {
+      for field in fields where field != "taskKind" {
+        #expect(kind.fieldNames.contains(field), "\(kind.name) has no field \(field)")
+      }
+    }
+    #expect(!ObservableTrace.isObservable("task.started"))
+    #expect(!ObservableTrace.isObservable("ratelimiter.wake"))
+    #expect(ObservableTrace.isObservable("delegate.didComplete"))
+  }
+}
