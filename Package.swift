@@ -11,6 +11,8 @@ let package = Package(
     .executable(name: "bgsim", targets: ["bgsim"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
+    // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
+    .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
   ],
   dependencies: [],
   targets: [
@@ -18,6 +20,7 @@ let package = Package(
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
@@ -35,6 +38,7 @@ let package = Package(
       name: "SimReportTests", dependencies: ["SimReport", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],
