@@ -72,10 +72,16 @@ final class PlainAppDelegate: SimulatedAppDelegate {
   var session: URLSession!
   var handler: (() -> Void)?
   let identifier: String
+  /// Downloaded when the user launches the app (for runs where no test code can tap a button).
+  var startsAtUserLaunch: String?
 
-  init(_ application: SimulatedApplication, identifier: String = "com.example.downloads") {
+  init(
+    _ application: SimulatedApplication, identifier: String = "com.example.downloads",
+    startsAtUserLaunch: String? = nil
+  ) {
     self.application = application
     self.identifier = identifier
+    self.startsAtUserLaunch = startsAtUserLaunch
     downloads = PlainDownloadDelegate(container: application.containerDirectory)
   }
 
@@ -87,6 +93,7 @@ final class PlainAppDelegate: SimulatedAppDelegate {
       self?.handler?()
       self?.handler = nil
     }
+    if application.launchReason == .user, let url = startsAtUserLaunch { startDownload(url) }
   }
 
   func application(
