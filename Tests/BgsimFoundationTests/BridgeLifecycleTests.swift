@@ -59,4 +59,48 @@ import Testing
     #expect(first == second)
     #expect(!first.isEmpty)
   }
+
+  @Test func delegateCodeThatWaitsForTheMainQueueDoesNotDeadlock() {
+    let sim = world(seed: 2)
+    sim.installApp { app in
+      let d = PlainAppDelegate(app)
+      d.downloads.syncsToMainOnCompletion = true
+      return d
+    }
+    var log: [String] = []
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.hours(1))) { sim in log = self.delegate(sim)?.downloads.log ?? [] }
+    sim.run(until: SimTime(.hours(2)))
+    #expect(log == ["finished episode.mp3 size=500000000", "on main", "completed 200"])
+  }
+
+  @Test func theDelegateSeesFoundationTypesAndOneObjectPerTask() throws {
+    let sim = world(seed: 2)
+    sim.installApp { PlainAppDelegate($0) }
+    var delegate: PlainDownloadDelegate?
+    let listed = IdentifierBox()
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.seconds(5))) { sim in
+      self.delegate(sim)?.session.getTasksWithCompletionHandler { data, uploads, downloads in
+        listed.ids = downloads.map { ObjectIdentifier($0) }
+        #expect(data.isEmpty && uploads.isEmpty)
+        #expect(downloads.first?.state == .running)
+        #expect(downloads.first?.originalRequest?.httpMethod == "GET")
+        #expect(downloads.first?.countOfBytesExpectedToReceive == 500_000_000)
+      }
+    }
+    sim.schedule(at: SimTime(.hours(1))) { sim in delegate = self.delegate(sim)?.downloads }
+    sim.run(until: SimTime(.hours(2)))
+    let seen = try #require(delegate)
+    #expect(listed.ids.count == 1)
+    #expect(Set(seen.tasksSeen) == Set(listed.ids))
+    let response = try #require(seen.lastResponse)
+    #expect(response.statusCode == 200)
+    #expect(response.value(forHTTPHeaderField: "Content-Length") == "500000000")
+  }
 }
+
+/// Task identities handed back on the delegate queue, read after the bridge waited for it.
+final class IdentifierBox: @unchecked Sendable { var ids: [ObjectIdentifier] = [] }

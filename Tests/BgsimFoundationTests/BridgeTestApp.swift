@@ -17,6 +17,10 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
   var lastResponse: HTTPURLResponse?
   var tasksSeen: [ObjectIdentifier] = []
   var onFinishEvents: (() -> Void)?
+  /// The classic bug: move the file from the main queue, after the delegate method returned.
+  var defersMove = false
+  /// Seed 001 updates its UI with `DispatchQueue.main.sync` from `didCompleteWithError`.
+  var syncsToMainOnCompletion = false
 
   init(container: URL) {
     documents = container.appendingPathComponent("Documents", isDirectory: true)
@@ -32,7 +36,11 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
     let name = downloadTask.originalRequest?.url?.lastPathComponent ?? "unknown"
     let target = documents.appendingPathComponent(name)
     try? FileManager.default.removeItem(at: target)
-    try? FileManager.default.moveItem(at: location, to: target)
+    if defersMove {
+      DispatchQueue.main.async { try? FileManager.default.moveItem(at: location, to: target) }
+    } else {
+      try? FileManager.default.moveItem(at: location, to: target)
+    }
     lastResponse = downloadTask.response as? HTTPURLResponse
     tasksSeen.append(ObjectIdentifier(downloadTask))
     log.append("finished \(name) size=\(size)")
@@ -47,6 +55,7 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     tasksSeen.append(ObjectIdentifier(task))
+    if syncsToMainOnCompletion { DispatchQueue.main.sync { log.append("on main") } }
     if let error = error as NSError? {
       lastError = error
       if let data = error.userInfo[NSURLSessionDownloadTaskResumeData] as? Data {

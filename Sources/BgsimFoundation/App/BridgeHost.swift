@@ -40,11 +40,38 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
     return activityCount
   }
 
+  /// The thread the simulation runs on, as last seen entering the bridge from the engine.
+  var runThread: Thread?
+  private var undrainedCallLinted = false
+
+  /// Counts an app call into the bridge; a call from a thread the bridge is not waiting on
+  /// while simulated time moves (a real thread, `asyncAfter` on wall-clock time, a queue the
+  /// bridge does not drain) is linted once per run, since its timing is not deterministic.
   func noteActivity() {
     activityLock.lock()
     activityCount &+= 1
+    let lintNow =
+      !undrainedCallLinted && !(process?.isDraining ?? false) && runThread != nil
+      && Thread.current !== runThread
+    if lintNow { undrainedCallLinted = true }
     activityLock.unlock()
+    if lintNow {
+      simulation?.emitNote(
+        "lint",
+        [
+          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField(
+            "message",
+            .string(
+              "the app called URLSession from a thread or queue the simulation does not wait for, while "
+                + "simulated time moved; call it from the delegate queue, the main queue or a delegate method"
+            )),
+        ])
+    }
   }
+
+  /// Marks the current thread as the simulation's (every engine call into the bridge does).
+  func enteredFromEngine() { runThread = Thread.current }
 
   /// The delegate of the live process, if the app is running or suspended.
   var currentDelegate: SimulatedAppDelegate? {
@@ -68,6 +95,7 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
   // MARK: AppUnderTest
 
   func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
+    enteredFromEngine()
     // A launch means any earlier process is gone.
     process?.kill()
     launches += 1
@@ -87,6 +115,7 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
   func handleEventsForBackgroundURLSession(
     _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
   ) {
+    enteredFromEngine()
     guard let process, let application = process.application else { return }
     let handler = UncheckedBox(completionHandler)
     process.enter {
@@ -99,11 +128,13 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
   }
 
   func willEnterForeground(_ app: AppContext) {
+    enteredFromEngine()
     guard let process, let application = process.application else { return }
     process.enter { process.delegate?.applicationWillEnterForeground(application) }
   }
 
   func didEnterBackground(_ app: AppContext) {
+    enteredFromEngine()
     guard let process, let application = process.application else { return }
     process.enter { process.delegate?.applicationDidEnterBackground(application) }
   }

@@ -18,8 +18,9 @@ final class BridgeProcess: @unchecked Sendable {
   private(set) var isDead = false
   /// Timers that came due while the process was suspended; they run at the next resume.
   private var lateTimers: [() -> Void] = []
-  /// True while the bridge waits for app code (work posted now is picked up by that wait).
-  private(set) var isDraining = false
+  /// How many waits for app code are under way (work posted meanwhile is picked up by them).
+  private var drainDepth = 0
+  var isDraining: Bool { drainDepth > 0 }
 
   init(host: BridgeHost, number: Int) {
     self.host = host
@@ -44,7 +45,8 @@ final class BridgeProcess: @unchecked Sendable {
     guard let host = liveHost else { return }
     let due = lateTimers
     lateTimers = []
-    isDraining = true
+    drainDepth += 1
+    defer { drainDepth -= 1 }
     QueueDrain.onMain {
       for timer in due { timer() }
       work()
@@ -55,14 +57,17 @@ final class BridgeProcess: @unchecked Sendable {
   /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
   func deliver(on queue: OperationQueue, _ work: @escaping () -> Void) {
     guard let host = liveHost else { return }
-    if !lateTimers.isEmpty { enter {} }
+    if !lateTimers.isEmpty && !isDraining { enter {} }
+    // Held until the drain has the main queue held back (QueueDrain.wait).
+    if !isDraining { queue.isSuspended = true }
     queue.addOperation(UncheckedBox(work).run)
-    settle(host)
+    // An engine callback caused by app code inside a wait: that wait picks this up.
+    if !isDraining { settle(host) }
   }
 
   private func settle(_ host: BridgeHost) {
-    isDraining = true
-    defer { isDraining = false }
+    drainDepth += 1
+    defer { drainDepth -= 1 }
     let settled = QueueDrain.drain({ sessions.map(\.delegateQueueForDrain) }, activity: { host.activity })
     if !settled {
       host.simulation?.emitNote(
@@ -95,6 +100,7 @@ final class BridgeProcess: @unchecked Sendable {
     let box = UncheckedBox(work)
     simulation.schedule(at: simulation.now + .seconds(rounding: seconds)) { [weak self] sim in
       guard let self, !self.isDead else { return }
+      self.host?.enteredFromEngine()
       if sim.appState.isRunning {
         self.enter { box.value() }
       } else {

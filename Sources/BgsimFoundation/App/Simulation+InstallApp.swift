@@ -52,18 +52,20 @@ enum BridgeRegistry {
 }
 
 extension BridgeHost {
-  /// Lints a background session identifier that changes across launches while the earlier
-  /// one still has work (seed 004 makes it `UUID().uuidString`): its events can never be delivered.
+  /// Lints a background session identifier that changes across launches (seed 004 makes it
+  /// `UUID().uuidString`): a launch creates a background identifier no earlier launch used while
+  /// an earlier launch's session that had tasks is not recreated, so its events never arrive.
   func noteBackgroundIdentifier(_ configuration: SessionConfiguration, launch: Int) {
     guard configuration.kind == .background, let simulation else { return }
+    let thisLaunch = identifiersByLaunch[launch, default: []]
     identifiersByLaunch[launch, default: []].append(configuration.identifier)
     guard !identifierChangeLinted else { return }
-    let earlier = identifiersByLaunch.filter { $0.key < launch }.flatMap(\.value)
+    let earlier = Set(identifiersByLaunch.filter { $0.key < launch }.flatMap(\.value))
     guard !earlier.isEmpty, !earlier.contains(configuration.identifier) else { return }
-    let orphaned = simulation.allTasks.filter {
-      $0.state != .completed && earlier.contains($0.sessionIdentifier)
+    let withTasks = Set(simulation.allTasks.map(\.sessionIdentifier))
+    guard let abandoned = earlier.filter({ withTasks.contains($0) && !thisLaunch.contains($0) }).min() else {
+      return
     }
-    guard let first = orphaned.first else { return }
     identifierChangeLinted = true
     simulation.emitNote(
       "lint",
@@ -72,9 +74,10 @@ extension BridgeHost {
         TraceField(
           "message",
           .string(
-            "launch \(launch) created background session '\(configuration.identifier)' but session "
-              + "'\(first.sessionIdentifier)' of an earlier launch still has tasks; use the same fixed identifier "
-              + "at every launch (not UUID().uuidString)")),
+            "launch \(launch) created background session '\(configuration.identifier)' instead of "
+              + "'\(abandoned)', whose tasks an earlier launch started; use the same fixed identifier at "
+              + "every launch (not UUID().uuidString)")),
+        TraceField("session", .string(configuration.identifier)),
       ])
   }
 }

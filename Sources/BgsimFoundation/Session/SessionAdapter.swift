@@ -48,11 +48,16 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     let folder = host.container.deliveryFolder(number: host.nextDeliveryNumber())
     let file = folder.appendingPathComponent("CFNetworkDownload_\(downloadTask.taskIdentifier).tmp")
     AppContainer.writeSparseFile(at: file, size: location.bytes)
+    let moved = AppAnswer()
     with(downloadTask) { s, t in
       guard let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
+      // Deleted as the call returns, before the work it queued runs, as on a device: a move
+      // the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
+      moved.set(!FileManager.default.fileExists(atPath: file.path))
+      try? FileManager.default.removeItem(at: folder)
     }
-    if !FileManager.default.fileExists(atPath: file.path) { location.move(to: "moved by the app") }
+    if moved.value == true { location.move(to: "moved by the app") }
     try? FileManager.default.removeItem(at: folder)
   }
 
@@ -67,6 +72,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
     guard let bridged = self.session else { return }
+    bridged.host?.enteredFromEngine()
     let foundationTask = bridged.task(for: task)
     let nsError = error.map { bridged.foundationError($0, for: task) }
     (foundationTask as? BridgedDownloadTask)?.core.deliveredError = nsError
@@ -86,7 +92,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       let response = HTTPURLResponse(
         url: from, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": url.string])
     else { return true }
-    let answer = RedirectAnswer()
+    let answer = AppAnswer()
     let foundationTask = bridged.task(for: task)
     bridged.deliver {
       DelegateCalls.willRedirect(bridged.delegate, bridged, foundationTask, response, URLRequest(url: target))
@@ -99,12 +105,13 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
     guard let bridged = self.session else { return }
+    bridged.host?.enteredFromEngine()
     bridged.deliver { DelegateCalls.didFinishEvents(bridged.delegate, bridged) }
   }
 }
 
-/// The app's answer to a redirect, written on the delegate queue and read after the drain.
-final class RedirectAnswer: @unchecked Sendable {
+/// A yes/no the app's code gives on the delegate queue, read by the bridge after the drain.
+final class AppAnswer: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: Bool?
   func set(_ follow: Bool) {

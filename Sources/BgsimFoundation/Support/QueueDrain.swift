@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs app code and waits for the work it queued, so that simulated time never moves while the
 /// app still has something to do (foundation-bridge.md, "Determinism").
 enum QueueDrain {
@@ -48,15 +54,35 @@ enum QueueDrain {
     }
   }
 
+  /// How long app code on a delegate queue runs with the main queue held back. Past it the bridge
+  /// assumes the code waits for the main queue (`DispatchQueue.main.sync`, seed 001) and lets
+  /// the main queue run alongside it: only then can ordering depend on real time.
+  static let mainQueueHold: DispatchTimeInterval = .milliseconds(50)
+
+  /// Runs the operations of `queue` (queued while it was suspended) to the end. The main queue
+  /// is held back meanwhile, so a block the app sends to it from a delegate method runs after
+  /// that method returned, as deterministically as the app's code allows.
   private static func wait(for queue: OperationQueue) {
     if Thread.isMainThread {
-      // Blocking here would deadlock delegate code that does `DispatchQueue.main.sync` (seed 001):
-      // spin the main run loop until the queue is empty instead.
+      queue.isSuspended = false
+      // Not spinning the run loop holds the main queue back; spin once the hold is over so that
+      // `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
+      let deadline = DispatchTime.now() + mainQueueHold
+      while queue.operationCount > 0 && DispatchTime.now() < deadline { usleep(200) }
       while queue.operationCount > 0 {
         _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
       }
     } else {
+      let engaged = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async {
+        engaged.signal()
+        _ = release.wait(timeout: .now() + mainQueueHold)
+      }
+      engaged.wait()
+      queue.isSuspended = false
       queue.waitUntilAllOperationsAreFinished()
+      release.signal()
     }
     if let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main { underlying.sync {} }
   }
