@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
     // Ships inside an iOS app: writes what the app observes as a bgsim trace (Foundation only).
     .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
+    // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
+    .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
   ],
   dependencies: [],
   targets: [
@@ -20,6 +22,7 @@ let package = Package(
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
@@ -46,8 +49,11 @@ let package = Package(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "CalibrationKitTests",
-      dependencies: ["CalibrationKit", "BgsimRecorder", "ScenarioKit", "TransferEngine", "SimKernel"]),
+      dependencies: [
+        "CalibrationKit", "BgsimRecorder", "BgsimFoundation", "ScenarioKit", "TransferEngine", "SimKernel",
+      ]),
     .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
+    .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],
