@@ -17,15 +17,17 @@ import Foundation
 /// redirects) are forwarded too, through Objective-C message forwarding, and tasks are
 /// recorded as they are created (`urlSession(_:didCreateTask:)`, iOS 16 and macOS 13). On
 /// Linux, FoundationNetworking has no `didCreateTask`, `taskIsWaitingForConnectivity` or
-/// `urlSessionDidFinishEvents`: call `taskCreated(_:in:)` after making a task, and the other
-/// two methods are the proxy's own, for a test harness to call.
+/// `urlSessionDidFinishEvents`: call `taskCreated(_:in:)` after making a task; the proxy still
+/// has the other two (a test harness such as BgsimFoundation calls them) and forwards them to
+/// a delegate that declares `RecorderBackgroundEventsForwarding` / `RecorderConnectivityForwarding`.
 public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, URLSessionDataDelegate,
   @unchecked Sendable
 {
   public let recorder: BgsimRecorder
   /// The app's delegate; held strongly, as `URLSession` holds its delegate.
   public let wrapped: URLSessionDelegate?
-  /// The name a task has in the log; by default `SESSION-TASKIDENTIFIER`. `bgsim calibrate`
+  /// The name a task has in the log; by default `SESSION#TASKIDENTIFIER`, the name bgsim gives
+  /// a task its app did not name. `bgsim calibrate`
   /// pairs tasks by session and `taskIdentifier`, so names need not match a scenario's.
   public let taskName: @Sendable (URLSession, URLSessionTask) -> String
 
@@ -45,7 +47,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
   }
 
   public static func defaultTaskName(_ session: URLSession, _ task: URLSessionTask) -> String {
-    "\(sessionName(session))-\(task.taskIdentifier)"
+    "\(sessionName(session))#\(task.taskIdentifier)"
   }
 
   /// Records a task the app just made (call it before `resume()` where `didCreateTask` is missing).
@@ -130,6 +132,8 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     recorder.taskIsWaitingForConnectivity(task: taskName(session, task))
     #if canImport(ObjectiveC)
       (wrapped as? URLSessionTaskDelegate)?.urlSession?(session, taskIsWaitingForConnectivity: task)
+    #else
+      (wrapped as? RecorderConnectivityForwarding)?.urlSession(session, taskIsWaitingForConnectivity: task)
     #endif
   }
 
@@ -137,8 +141,11 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
     recorder.didFinishEvents(session: Self.sessionName(session))
-    #if canImport(ObjectiveC)
-      if #available(macOS 11.0, *) { wrapped?.urlSessionDidFinishEvents?(forBackgroundURLSession: session) }
+    #if canImport(ObjectiveC) && !os(macOS)
+      wrapped?.urlSessionDidFinishEvents?(forBackgroundURLSession: session)
+    #else
+      (wrapped as? RecorderBackgroundEventsForwarding)?.urlSessionDidFinishEvents(
+        forBackgroundURLSession: session)
     #endif
   }
 
@@ -167,6 +174,18 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
       return super.forwardingTarget(for: aSelector)
     }
   #endif
+}
+
+/// Where Foundation does not declare `urlSessionDidFinishEvents(forBackgroundURLSession:)`
+/// (Linux, macOS), a delegate that has it declares this conformance so the proxy forwards it.
+public protocol RecorderBackgroundEventsForwarding: AnyObject {
+  func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
+}
+
+/// Where Foundation does not declare `urlSession(_:taskIsWaitingForConnectivity:)` (Linux), a
+/// delegate that has it declares this conformance so the proxy forwards it.
+public protocol RecorderConnectivityForwarding: AnyObject {
+  func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
 }
 
 extension RecordedError {
