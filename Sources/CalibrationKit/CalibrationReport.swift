@@ -142,8 +142,8 @@ public enum CalibrationReport {
     for (i, event) in events.enumerated() {
       guard let sim = result.partners.first?[i] else { continue }
       let residual = (sim - event.time).seconds
-      out +=
-        "  #\(i + 1) \(event.kind) \(result.observed.labels[i]): observed \(event.time.sinceStart.formatted), "
+      let label = result.observed.labels[i].isEmpty ? "" : " " + result.observed.labels[i]
+      out += "  #\(i + 1) \(event.kind)\(label): observed \(event.time.sinceStart.formatted), "
       out += "simulated \(sim.sinceStart.formatted), residual \(signed(residual))\n"
     }
     return out
@@ -155,7 +155,7 @@ public enum CalibrationReport {
 
   static func signed(_ value: Double) -> String { String(format: "%+.3f s", value) }
 
-  /// Shortest round-trip text, never exponent-free garbage for tiny values: six decimals.
+  /// At most six decimals, so tiny floating-point noise prints as 0.
   static func number(_ value: Double) -> String {
     let rounded = (value * 1_000_000).rounded() / 1_000_000
     return JSONText.number(rounded == 0 ? 0 : rounded)

@@ -1,4 +1,6 @@
+import ScenarioKit
 import SimKernel
+import TransferEngine
 
 /// What pairs an observed event with a simulated one: the kind (with the launch reason) and
 /// the task or session it is about.
@@ -25,6 +27,10 @@ public struct ObservedEvents: Sendable {
     var kept: [TraceEvent] = []
     for event in log {
       if event.kind.hasPrefix(TraceLogReader.metadataPrefix) { continue }
+      if let expiry = Self.delayExpiry(event) {
+        kept.append(expiry)
+        continue
+      }
       guard let seen = ObservableTrace.project(event) else {
         ignored.insert(event.kind)
         continue
@@ -48,7 +54,8 @@ public struct ObservedEvents: Sendable {
     var simulated = [SimTime?](repeating: nil, count: events.count)
     var seen: [MatchKey: Int] = [:]
     let identities = Self.taskIdentities(trace)
-    for event in trace where ObservableTrace.isMatched(event) {
+    for raw in trace {
+      guard let event = ObservableTrace.isMatched(raw) ? raw : Self.delayExpiry(raw) else { continue }
       let key = Self.key(event, identities)
       guard let slots = byKey[key] else { continue }
       let n = seen[key, default: 0]
@@ -56,6 +63,27 @@ public struct ObservedEvents: Sendable {
       if n < slots.count { simulated[slots[n]] = event.time }
     }
     return simulated
+  }
+
+  /// The kind under which a delay's expiry is matched.
+  public static let delayExpiryKind = "ratelimiter.expiry"
+
+  /// A `ratelimiter.wake` with its `delay` (the daemon's "Set request delay" line, which
+  /// Console shows while the device is attached) as the instant that delay expires: the one
+  /// daemon-side observation calibration uses, and only when the log carries it.
+  static func delayExpiry(_ event: TraceEvent) -> TraceEvent? {
+    guard event.traceKind == .rateLimiterWake else { return nil }
+    let delay: SimDuration?
+    switch event["delay"] {
+    case .duration(let d)?: delay = d
+    case .string(let text)?: delay = try? Literals.duration(text)
+    case .int(let seconds)?: delay = .seconds(seconds)
+    default: delay = nil
+    }
+    guard let delay else { return nil }
+    return TraceEvent(
+      time: event.time + delay, kind: delayExpiryKind, fields: [TraceField("delay", .string(delay.formatted))]
+    )
   }
 
   /// A task's identity across logs: its session and `taskIdentifier`, which the system assigns
@@ -87,6 +115,7 @@ public struct ObservedEvents: Sendable {
     if let task = event["task"] { return task.description }
     if let session = event["session"] { return session.description }
     if let reason = event["reason"] { return "reason=\(reason.description)" }
+    if let delay = event["delay"] { return "delay=\(delay.description)" }
     return ""
   }
 }

@@ -7,7 +7,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate"]
 
   static var command: Command {
     Command(
@@ -22,6 +22,8 @@ enum BenchCommand {
                         prints time per event, which should grow like log N
           sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 then
                         --jobs 2; prints both wall times and the speedup (target 1.7x)
+          calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
+                        (target under 30 s); events are simulations
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -42,9 +44,17 @@ enum BenchCommand {
       report(fleet(), json: json)
       for n in shareSizes { report(share(n), json: json) }
       report(sweep(), json: json)
+      report(calibrate(), json: json)
       return ExitCode.ok
     }
     switch workload {
+    case "calibrate":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
+      }
+      warnIfDebug()
+      report(calibrate(), json: json)
+      return ExitCode.ok
     case "hold", "fleet", "sweep":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)

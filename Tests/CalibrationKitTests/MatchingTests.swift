@@ -48,6 +48,26 @@ import TransferEngine
     #expect(observed.ignoredKinds == ["ratelimiter.wake", "task.started"])
   }
 
+  /// Console's "Set request delay" lines, written as `ratelimiter.wake` with `delay`, are
+  /// matched at the instant each delay expires.
+  @Test func consoleDelaysAreMatchedAtTheirExpiry() {
+    let observed = ObservedEvents(log: [
+      Self.event(10, "ratelimiter.wake", ["delay": "1m", "wake": 1]),
+      Self.event(80, "ratelimiter.wake", ["delay": "2m", "wake": 2]),
+    ])
+    #expect(observed.events.map(\.time) == [SimTime(.seconds(70)), SimTime(.seconds(200))])
+    #expect(observed.labels == ["delay=1m", "delay=2m"])
+    let partners = observed.match([
+      TraceEvent(
+        time: SimTime(.seconds(10)), kind: "ratelimiter.wake",
+        fields: [TraceField("delay", .duration(.seconds(50)))]),
+      TraceEvent(
+        time: SimTime(.seconds(80)), kind: "ratelimiter.wake",
+        fields: [TraceField("delay", .duration(.seconds(100)))]),
+    ])
+    #expect(partners == [SimTime(.seconds(60)), SimTime(.seconds(180))])
+  }
+
   @Test func aLogTheWorldCannotProduceMatchesNoCandidate() throws {
     var log = try CalibrationWorlds.observedLog(CalibrationWorlds.oneEpisodePerWake(episodes: 3))
     // A fourth episode the world's app never downloads.
