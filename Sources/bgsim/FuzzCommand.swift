@@ -155,7 +155,7 @@ enum FuzzCommand {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     } catch {
-      Console.error("bgsim: cannot write '\(path)': \(error.localizedDescription)")
+      Console.error("bgsim: cannot write '\(path)': \(WriteFailure.reason(path: path))")
     }
     return path
   }

@@ -13,15 +13,22 @@ enum ProcessMetrics {
     return (result, Double(seconds) + Double(attoseconds) / 1e18)
   }
 
-  /// The peak resident set size (`VmHWM` of /proc/self/status) in bytes; nil where that file
-  /// does not exist.
+  /// The peak resident set size of this process in bytes, from `getrusage`, which both Linux
+  /// and Darwin have; nil if the call fails. `ru_maxrss` is in kilobytes on Linux and in bytes
+  /// on Darwin.
   static func peakResidentBytes() -> Int64? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard fields.count >= 3, let value = Int64(fields[1]) else { return nil }
-      return fields[2] == "kB" ? value * 1024 : value
-    }
-    return nil
+    var usage = rusage()
+    #if canImport(Darwin)
+      let who = RUSAGE_SELF
+    #else
+      let who = RUSAGE_SELF.rawValue  // Glibc imports it as an enum case
+    #endif
+    guard getrusage(Int32(who), &usage) == 0 else { return nil }
+    let maxRSS = Int64(usage.ru_maxrss)
+    #if canImport(Darwin)
+      return maxRSS
+    #else
+      return maxRSS.multipliedReportingOverflow(by: 1024).overflow ? nil : maxRSS * 1024
+    #endif
   }
 }

@@ -49,7 +49,8 @@ enum ReportCommand {
       for page in written { Console.out(page) }
     } catch {
       throw .usage(
-        "cannot write the reports into '\(directory)': \(error.localizedDescription)", command: command.name)
+        "cannot write the reports into '\(directory)': \(WriteFailure.reason(path: directory + "/index.html"))",
+        command: command.name)
     }
     return status
   }

@@ -14,7 +14,7 @@ enum SweepCommand {
       summary: "Run a scenario over a grid of policy values and seeds; write CSV, Markdown and SVG.",
       details: """
         Arguments:
-          FILE             the scenario, a JSON file (see scenario-format.md); its `random` section,
+          FILE             the scenario, a JSON file (see docs/scenario-format.md); its `random` section,
                            if any, is drawn from each run's seed
 
         Options:
