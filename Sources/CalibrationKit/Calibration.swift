@@ -1,6 +1,6 @@
 import ScenarioKit
-import SweepKit
 import SimKernel
+import SweepKit
 import TransferEngine
 
 /// What to calibrate: a world, what a device observed in it, and the knobs to fit.

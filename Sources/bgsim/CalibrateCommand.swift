@@ -121,9 +121,10 @@ enum CalibrateCommand {
         throw CalibrationError("--param \(repeated.element) is given twice")
       }
       do throws(SweepError) {
-        seeds = try arguments.options["--seeds"].map { (text: String) throws(SweepError) in
-          try SeedList.parse(text)
-        } ?? [world.seed]
+        seeds =
+          try arguments.options["--seeds"].map { (text: String) throws(SweepError) in
+            try SeedList.parse(text)
+          } ?? [world.seed]
       } catch {
         throw CalibrationError(error.message)
       }
