@@ -1,7 +1,8 @@
-import ScenarioKit
 import SimKernel
 import Testing
 import TransferEngine
+
+@testable import ScenarioKit
 
 /// Reactions that say what app engineers mean: `{task}`, `error` filters and
 /// `resumeFromData`'s `withoutResumeData` fallback.
@@ -229,5 +230,55 @@ import TransferEngine
     #expect(result.expected == "app foreground at 5m")
     #expect(result.found == "it is suspended at 5m since 2m5s")
     #expect(result.nearby.last?.is(.appSuspend) == true)
+  }
+}
+
+/// `startsAt` and instants written as times of day.
+@Suite struct TimeOfDayTests {
+  static func load(_ fields: String) throws(ScenarioErrors) -> Scenario {
+    let text =
+      #"{"name": "t", \#(fields), "duration": "1d", "timeline": [{"at": "22:00", "do": "launch"}, {"at": "06:30", "do": "background"}, {"at": "21:00:30", "do": "terminate"}]}"#
+    return try ScenarioLoader.load(data: Array(text.utf8), file: "t.json")
+  }
+
+  @Test("a time of day is the first such time at or after the start, wrapping past midnight")
+  func instants() throws {
+    let scenario = try Self.load(#""startsAt": "2026-03-01T21:00:00""#)
+    #expect(scenario.startsAt == "2026-03-01T21:00:00")
+    #expect(
+      scenario.timeline.map(\.at) == [SimTime(.seconds(30)), SimTime(.hours(1)), SimTime(.seconds(34_200))])
+  }
+
+  @Test(arguments: [
+    (
+      "",
+      "t.json: timeline[0].at: a time of day like '22:00' needs the scenario's start: add \"startsAt\": \"2026-03-01T21:00:00\" at the top level"
+    ),
+    (
+      #""startsAt": "2026-02-30T21:00:00","#,
+      "t.json: startsAt: '2026-02-30T21:00:00' is not a date and time; expected a local date and time like \"2026-03-01T21:00:00\""
+    ),
+    (
+      #""startsAt": "2026-03-01 21:00","#,
+      "t.json: startsAt: '2026-03-01 21:00' is not a date and time; expected a local date and time like \"2026-03-01T21:00:00\""
+    ),
+  ])
+  func refused(_ fields: String, _ first: String) {
+    do {
+      _ = try Self.load(fields + #""seed": 1"#)
+      Issue.record("expected a problem")
+    } catch {
+      #expect(error.lines.first == first)
+    }
+  }
+
+  @Test("a time-of-day shape out of range is an error, not a duration")
+  func outOfRange() {
+    #expect(TimeOfDay.seconds("24:00") == .some(nil))
+    #expect(TimeOfDay.seconds("10:61") == .some(nil))
+    #expect(TimeOfDay.seconds("20m") == nil)
+    #expect(TimeOfDay.seconds("9:05:07") == .some(32_707))
+    #expect(TimeOfDay.start("2024-02-29T00:00") == 0)
+    #expect(TimeOfDay.start("2023-02-29T00:00") == nil)
   }
 }

@@ -5,6 +5,8 @@ final class DecodeContext {
   private(set) var problems: [ScenarioProblem] = []
   /// Names, sessions and URLs seen while decoding, checked once everything is read.
   var references = References()
+  /// The time of day of `startsAt`, in seconds since midnight: what `"22:00"` instants count from.
+  var startOfDay: Int64?
 
   init(file: String) { self.file = file }
 

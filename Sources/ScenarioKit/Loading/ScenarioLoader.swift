@@ -96,6 +96,9 @@ public enum ScenarioLoader {
     _ = r.optional("$schema", .string)
     let name = r.required("name", .name("the scenario's name"))
     let description = r.optional("description", .string)
+    // Before every section, so that their instants may be times of day.
+    let startsAt = r.optional("startsAt", .startsAt)
+    context.startOfDay = startsAt.flatMap(TimeOfDay.start)
     let seed = r.optional("seed", .integer(0...Int64.max, "a seed, an integer of 0 or more"))
     let duration = r.optional("duration", .duration)
     let device = r.optional("device", .device)
@@ -113,10 +116,12 @@ public enum ScenarioLoader {
     guard let name else { return nil }
     let sorted = (timeline ?? []).enumerated()
       .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
-    return Scenario(
+    var scenario = Scenario(
       file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
       duration: resolvedDuration,
       device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
       app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [], random: random)
+    scenario.startsAt = startsAt
+    return scenario
   }
 }

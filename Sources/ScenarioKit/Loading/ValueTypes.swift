@@ -109,11 +109,13 @@ extension ValueType where T == SimDuration {
 extension ValueType where T == SimTime {
   /// An instant: a duration since the scenario's start (no `+`).
   static var instant: ValueType<SimTime> {
-    let expected = "an instant (time since the start) like \"0s\", \"20m\" or \"1h30m\""
+    let expected =
+      "an instant (time since the start) like \"0s\", \"20m\" or \"1h30m\", or with 'startsAt' a time of day like \"22:00\""
     return ValueType(expected: expected) { v, path, ctx in
       do throws(LiteralError) {
         switch v.content {
         case .string(let s):
+          if let clock = TimeOfDay.seconds(s) { return timeOfDay(clock, s, v, path, ctx) }
           guard case .absolute(let t) = try Literals.instant(s, allowRelative: false) else { return nil }
           return t
         case .number(let n): return SimTime(try Literals.duration(seconds: n))
@@ -126,6 +128,26 @@ extension ValueType where T == SimTime {
   }
 }
 
+/// A time of day (`"22:00"`): the first such time at or after `startsAt`.
+private func timeOfDay(
+  _ seconds: Int64?, _ text: String, _ v: JSONValue, _ path: String, _ ctx: DecodeContext
+)
+  -> SimTime?
+{
+  guard let seconds else {
+    return nilAfter(
+      ctx.invalid(path, v, "'\(text)' is not a time of day; hours go to 23, minutes and seconds to 59"))
+  }
+  guard let start = ctx.startOfDay else {
+    return nilAfter(
+      ctx.invalid(
+        path, v,
+        "a time of day like '\(text)' needs the scenario's start: add \"startsAt\": \"2026-03-01T21:00:00\" at the top level"
+      ))
+  }
+  return TimeOfDay.instant(seconds, after: start)
+}
+
 extension ValueType where T == InstantSpec {
   /// An instant, or `"+30s"`: that long after the action that names it.
   static var instantOrRelative: ValueType<InstantSpec> {
@@ -133,7 +155,11 @@ extension ValueType where T == InstantSpec {
     return ValueType(expected: expected) { v, path, ctx in
       do throws(LiteralError) {
         switch v.content {
-        case .string(let s): return try Literals.instant(s, allowRelative: true)
+        case .string(let s):
+          if let clock = TimeOfDay.seconds(s) {
+            return timeOfDay(clock, s, v, path, ctx).map(InstantSpec.absolute)
+          }
+          return try Literals.instant(s, allowRelative: true)
         case .number(let n): return .absolute(SimTime(try Literals.duration(seconds: n)))
         default: return nilAfter(ctx.wrongType(path, v, expected: expected))
         }

@@ -14,6 +14,9 @@ public struct Scenario: Sendable {
   public var seed: UInt64
   /// Bound on simulated time; the run ends earlier once nothing is pending.
   public var duration: SimDuration
+  /// `startsAt`: the local date and time the run starts (`2026-03-01T21:00:00`), which lets
+  /// instants be written as times of day; nil when the scenario counts from zero only.
+  public var startsAt: String?
   public var device: DeviceModel
   public var server: ServerModel
   public var policy: Policy

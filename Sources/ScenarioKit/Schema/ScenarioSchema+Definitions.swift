@@ -14,12 +14,15 @@ extension ScenarioSchema {
       ),
       (
         "instant",
-        literal("A time since the scenario's start, like \"20m\".", durationPattern, numberOK: true)
+        literal(
+          "A time since the scenario's start, like \"20m\"; with startsAt, a time of day like \"22:00\".",
+          "^(" + durationBody + "|" + timeOfDayBody + ")$", numberOK: true)
       ),
       (
         "instantOrRelative",
         literal(
-          "An instant, or \"+30s\" for a delay after the action.", "^\\+?" + durationBody + "$",
+          "An instant, or \"+30s\" for a delay after the action.",
+          "^(\\+?" + durationBody + "|" + timeOfDayBody + ")$",
           numberOK: true)
       ),
       (
@@ -53,6 +56,7 @@ extension ScenarioSchema {
 
   static let durationBody = "(\(number)(ns|us|ms|s|m|h|d))+"
   static let durationPattern = "^" + durationBody + "$"
+  static let timeOfDayBody = "[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?"
 
   static func literal(_ text: String, _ pattern: String, numberOK: Bool = false, integerOK: Bool = false)
     -> SchemaNode

@@ -42,6 +42,15 @@ public enum ScenarioSchema {
               .object([("type", .string("integer")), ("minimum", .int(0))]))
           ),
           (
+            "startsAt",
+            described(
+              "The local date and time the run starts; instants may then be times of day like \"22:00\".",
+              .object([
+                ("type", .string("string")),
+                ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?$")),
+              ]))
+          ),
+          (
             "duration",
             described("How long the run may last in simulated time (default 7d).", ref("duration"))
           ),

@@ -1,0 +1,58 @@
+import SimKernel
+
+/// `startsAt` and times of day: a scenario that starts at a date and time lets instants be
+/// written as a time of day (`"22:00"`), the first such time at or after the start, so an
+/// overnight story reads as one.
+enum TimeOfDay {
+  /// The seconds since midnight of `"HH:MM"` or `"HH:MM:SS"`; nil when the text has another shape,
+  /// so that durations such as `"20m"` are read as before.
+  static func seconds(_ text: String) -> Int64?? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    let digits = { (part: Substring) in part.allSatisfy { $0.isASCII && $0.isNumber } }
+    guard parts.count == 2 || parts.count == 3, (1...2).contains(parts[0].count),
+      parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy(digits)
+    else { return nil }
+    let numbers = parts.compactMap { Int64($0) }
+    // The shape of a time of day, but not a real one (25:00, 10:61): an error, not a duration.
+    guard numbers[0] < 24, numbers[1] < 60, numbers.count == 2 || numbers[2] < 60 else { return .some(nil) }
+    return numbers[0] * 3_600 + numbers[1] * 60 + (numbers.count == 3 ? numbers[2] : 0)
+  }
+
+  /// The time of day, in seconds since midnight, of `"YYYY-MM-DDTHH:MM"` or `"...:SS"`; nil when
+  /// the text is not such a date and time (a real one: no 30 February).
+  static func start(_ text: String) -> Int64? {
+    let halves = text.split(separator: "T", omittingEmptySubsequences: false)
+    guard halves.count == 2 else { return nil }
+    let date = halves[0].split(separator: "-", omittingEmptySubsequences: false)
+    guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
+      let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
+      date.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), (1...12).contains(month)
+    else { return nil }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    guard (1...days).contains(day), halves[1].split(separator: ":").allSatisfy({ $0.count == 2 }),
+      case .some(.some(let seconds)) = Self.seconds(String(halves[1]))
+    else { return nil }
+    return seconds
+  }
+
+  /// The instant of the first `timeOfDay` at or after a start at `startOfDay` (both seconds since midnight).
+  static func instant(_ timeOfDay: Int64, after startOfDay: Int64) -> SimTime {
+    let day: Int64 = 86_400
+    return SimTime(.seconds(((timeOfDay - startOfDay) % day + day) % day))
+  }
+}
+
+extension ValueType where T == String {
+  /// `startsAt`: a local date and time, `"2026-03-01T21:00:00"` (seconds optional).
+  static var startsAt: ValueType<String> {
+    let expected = "a local date and time like \"2026-03-01T21:00:00\""
+    return ValueType(expected: expected) { v, path, ctx in
+      guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
+      guard TimeOfDay.start(s) != nil else {
+        return nilAfter(ctx.invalid(path, v, "'\(s)' is not a date and time; expected \(expected)"))
+      }
+      return s
+    }
+  }
+}
