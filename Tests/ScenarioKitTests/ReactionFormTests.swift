@@ -282,3 +282,38 @@ import TransferEngine
     #expect(TimeOfDay.start("2023-02-29T00:00") == nil)
   }
 }
+
+/// `resumedAtOffset` with a byte range.
+@Suite struct ByteRangeTests {
+  static func expectation(_ value: String) throws(ScenarioErrors) -> ScenarioKit.Expectation.Form? {
+    let text = #"""
+      {"name": "b", "server": {"resources": [{"url": "https://h/a", "size": 1}]}, "app": {"sessions": [{"identifier": "S"}]},
+       "timeline": [{"at": "0s", "do": "launch"}, {"at": "0s", "do": "download", "session": "S", "url": "https://h/a", "name": "a"}],
+       "expect": [{"task": "a", "resumedAtOffset": \#(value)}]}
+      """#
+    return try ScenarioLoader.load(data: Array(text.utf8), file: "b.json").expectations.first?.form
+  }
+
+  @Test func forms() throws {
+    guard case .resumedAtOffset(_, let exact)? = try Self.expectation(#""12MB""#),
+      case .resumedAtOffset(_, let least)? = try Self.expectation(#"{"atLeast": "50MB"}"#)
+    else {
+      Issue.record("expected resumedAtOffset")
+      return
+    }
+    #expect(exact == .equals(12_000_000) && least == .atLeast(50_000_000))
+    #expect(least.holds(65_551_875) && !least.holds(49_999_999))
+  }
+
+  @Test func refused() {
+    do {
+      _ = try Self.expectation(#"{"atLeast": "1MB", "atMost": "2MB"}"#)
+      Issue.record("expected a problem")
+    } catch {
+      #expect(
+        error.lines == [
+          "b.json: expect[0].resumedAtOffset: give one of equals, atLeast, atMost with a size, such as {\"atLeast\": \"50MB\"}"
+        ])
+    }
+  }
+}

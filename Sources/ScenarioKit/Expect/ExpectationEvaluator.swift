@@ -117,7 +117,7 @@ public struct ExpectationEvaluator {
         }
         ?? "it ended without an error"
       return verdict(expected, ok, found, mine)
-    case .resumedAtOffset(let task, let bytes):
+    case .resumedAtOffset(let task, let comparison):
       let mine = taskEvents(task)
       let offsets = mine.compactMap { e -> Int64? in
         guard e.is(.delegateDidResumeAtOffset) || e.is(.taskRetry),
@@ -125,11 +125,16 @@ public struct ExpectationEvaluator {
         else { return nil }
         return v
       }
-      let expected = "task '\(task)' resumes at offset \(bytes)"
+      let expected: String
+      switch comparison {
+      case .equals(let bytes): expected = "task '\(task)' resumes at offset \(bytes)"
+      case .atLeast(let bytes): expected = "task '\(task)' resumes at an offset of at least \(bytes)"
+      case .atMost(let bytes): expected = "task '\(task)' resumes at an offset of at most \(bytes)"
+      }
       let found =
         offsets.isEmpty
         ? "it never resumed" : "it resumed at \(offsets.map(String.init).joined(separator: ", "))"
-      return verdict(expected, offsets.contains(bytes), found, mine)
+      return verdict(expected, offsets.contains(where: comparison.holds), found, mine)
     case .status(let task, let status):
       let mine = taskEvents(task)
       let done = mine.last { $0.is(.taskFinished) }

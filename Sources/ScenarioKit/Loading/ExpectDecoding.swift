@@ -103,9 +103,9 @@ enum ExpectDecoding {
       guard let task, let name else { return nil }
       return .error(task: task, name: name, reason: reason)
     case "resumedAtOffset":
-      let offset = r.required("resumedAtOffset", .size)
+      let offset = r.required("resumedAtOffset", .byteRange)
       guard let task, let offset else { return nil }
-      return .resumedAtOffset(task: task, bytes: offset)
+      return .resumedAtOffset(task: task, offset)
     default:
       let status = r.required("status", .int(100...599, "an HTTP status from 100 to 599"))
       guard let task, let status else { return nil }
@@ -233,6 +233,34 @@ extension ValueType where T == String {
         return nilAfter(ctx.invalid(path, v, "'\(bad)' in trace pattern \"\(s)\" is not a key=value field"))
       }
       return s
+    }
+  }
+}
+
+extension ValueType where T == Comparison {
+  /// A size (exactly), or `{"equals": SIZE}`, `{"atLeast": SIZE}`, `{"atMost": SIZE}`.
+  static var byteRange: ValueType<Comparison> {
+    let expected = "a size like \"12MB\", or a range like {\"atLeast\": \"50MB\"}"
+    return ValueType(expected: expected) { v, path, ctx in
+      guard v.members != nil else { return ValueType<Int64>.size.decode(v, path, ctx).map(Comparison.equals) }
+      guard var r = ObjectReader(v, path: path, context: ctx, expected: expected) else { return nil }
+      let keys = ["equals", "atLeast", "atMost"]
+      let present = keys.filter(r.has)
+      guard present.count == 1 else {
+        ctx.invalid(
+          path, v, "give one of equals, atLeast, atMost with a size, such as {\"atLeast\": \"50MB\"}")
+        r.acceptAll()
+        r.finish()
+        return nil
+      }
+      let bytes = r.required(present[0], .size)
+      r.finish()
+      guard let bytes else { return nil }
+      switch present[0] {
+      case "equals": return .equals(bytes)
+      case "atLeast": return .atLeast(bytes)
+      default: return .atMost(bytes)
+      }
     }
   }
 }

@@ -30,8 +30,8 @@ public struct Expectation: Sendable {
     case startsAfter(task: String, SimTime)
     /// `{"task": "book", "error": "cancelled", "reason": "userForceQuitApplication"}`
     case error(task: String, name: String, reason: String?)
-    /// `{"task": "book", "resumedAtOffset": "12MB"}`
-    case resumedAtOffset(task: String, bytes: Int64)
+    /// `{"task": "book", "resumedAtOffset": "12MB"}`, or a range: `{"atLeast": "50MB"}`
+    case resumedAtOffset(task: String, Comparison)
     /// `{"task": "book", "status": 503}`
     case status(task: String, Int)
     /// `{"app": "backgroundLaunches", "equals": 1}`
@@ -80,7 +80,7 @@ extension Expectation.Form {
     case .taskState(_, let state, let by): return .taskState(task: name, state: state, by: by)
     case .startsAfter(_, let time): return .startsAfter(task: name, time)
     case .error(_, let error, let reason): return .error(task: name, name: error, reason: reason)
-    case .resumedAtOffset(_, let bytes): return .resumedAtOffset(task: name, bytes: bytes)
+    case .resumedAtOffset(_, let bytes): return .resumedAtOffset(task: name, bytes)
     case .status(_, let status): return .status(task: name, status)
     default: return self
     }

@@ -248,6 +248,9 @@ extension ScenarioSchema {
       )
     ])
     let count = SchemaNode.object([("type", .string("integer")), ("minimum", .int(0))])
+    // A size, or one comparison with a size: {"atLeast": "50MB"}.
+    let ranges = ["equals", "atLeast", "atMost"].map { key in object([(key, ref("size"))], required: [key]) }
+    let byteRange = SchemaNode.object([("anyOf", .array([ref("size")] + ranges))])
     // A `*` pattern in `task` takes "all": true or "any": true.
     let quantifiers: [(String, SchemaNode)] = [("all", boolean), ("any", boolean)]
     return [
@@ -263,7 +266,7 @@ extension ScenarioSchema {
           ("reason", enumeration(ExpectDecoding.cancelReasons)),
         ] + quantifiers, required: ["task", "error"]),
       object(
-        [("task", task), ("resumedAtOffset", ref("size"))] + quantifiers,
+        [("task", task), ("resumedAtOffset", byteRange)] + quantifiers,
         required: ["task", "resumedAtOffset"]),
       object([("task", task), ("status", ref("httpStatus"))] + quantifiers, required: ["task", "status"]),
       object(
