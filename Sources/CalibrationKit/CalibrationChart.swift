@@ -12,7 +12,7 @@ enum CalibrationChart {
       guard i < partners.count, let sim = partners[i] else { continue }
       pairs.append((i, event.time.sinceStart.seconds, sim.sinceStart.seconds))
     }
-    let maxT = max(pairs.map { max($0.1, $0.2) }.max() ?? 1, 1e-3)
+    let (step, maxT) = niceScale(max(pairs.map { max($0.1, $0.2) }.max() ?? 1, 1e-3))
     let size = 520.0
     let left = 80.0
     let top = 50.0
@@ -28,8 +28,8 @@ enum CalibrationChart {
       "observed vs simulated event times (RMS residual \(String(format: "%.3f", result.score.rms)) s)"
     out +=
       "<text x=\"\(f(size / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
-    for i in 0...4 {
-      let t = maxT * Double(i) / 4
+    for i in 0...Int((maxT / step).rounded()) {
+      let t = step * Double(i)
       let label = escape(SimDuration(nanoseconds: Int64((t * 1e9).rounded())).formatted)
       out +=
         "<line x1=\"\(f(px(0)))\" y1=\"\(f(py(t)))\" x2=\"\(f(px(maxT)))\" y2=\"\(f(py(t)))\" stroke=\"#eee\"/>\n"
@@ -51,6 +51,14 @@ enum CalibrationChart {
     }
     out += "</svg>\n"
     return out
+  }
+
+  /// A tick step of 1, 2 or 5 times a power of ten seconds (about four ticks) and the axis end.
+  static func niceScale(_ maxT: Double) -> (step: Double, top: Double) {
+    let raw = maxT / 4
+    let magnitude = pow(10, floor(log10(raw)))
+    let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+    return (step, (maxT / step).rounded(.up) * step)
   }
 
   static func escape(_ s: String) -> String {
