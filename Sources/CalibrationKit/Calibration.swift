@@ -1,5 +1,6 @@
 import ScenarioKit
 import SimKernel
+import SweepKit
 import TransferEngine
 
 /// What to calibrate: a world, what a device observed in it, and the knobs to fit.
@@ -64,6 +65,13 @@ public enum Calibration {
           + "record it with BgsimRecorder or 'bgsim run --trace-out'")
     }
     guard !request.knobs.isEmpty else { throw CalibrationError("give at least one --param KEY=LO..HI") }
+    guard let runs = GridSearch.largestGridRuns(knobs: request.knobs.count, seeds: request.seeds.count),
+      runs <= SweepLimits.maxRuns
+    else {
+      throw CalibrationError(
+        "\(request.knobs.count) knobs over \(request.seeds.count) seeds make a search grid of more than "
+          + "\(SweepLimits.maxRunsText) runs; fit fewer knobs at once or use fewer seeds")
+    }
     let runner = CandidateRunner(
       world: request.world, observed: observed, knobs: request.knobs, seeds: request.seeds, jobs: request.jobs
     )

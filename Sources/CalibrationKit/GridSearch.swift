@@ -17,6 +17,17 @@ enum GridSearch {
     }
   }
 
+  /// Runs of the largest grid the search makes (the coarse one), or nil past `Int.max`.
+  static func largestGridRuns(knobs: Int, seeds: Int) -> Int? {
+    var runs = seeds
+    for _ in 0..<knobs {
+      let (product, overflow) = runs.multipliedReportingOverflow(by: coarseCount(knobs: knobs))
+      if overflow { return nil }
+      runs = product
+    }
+    return runs
+  }
+
   /// Points per knob in each zoom round.
   static func zoomCount(knobs: Int) -> Int { knobs <= 3 ? 5 : 3 }
 
@@ -66,11 +77,17 @@ enum GridSearch {
   static func evaluate(grid axes: [[Double]], _ runner: CandidateRunner) -> (
     point: [Double], score: CandidateScore
   ) {
-    let plan = SweepPlan(
-      parameters: zip(runner.knobs, axes).map { knob, values in
-        SweepParameter(key: knob.key, values: values.map(knob.text))
-      },
-      seeds: runner.seeds)
+    let plan: SweepPlan
+    do {
+      plan = try SweepPlan(
+        parameters: zip(runner.knobs, axes).map { knob, values in
+          SweepParameter(key: knob.key, values: values.map(knob.text))
+        },
+        seeds: runner.seeds)
+    } catch {
+      // `Calibration.run` refused every search larger than the coarse grid allows.
+      preconditionFailure("internal inconsistency: a calibration grid over the sweep limit: \(error.message)")
+    }
     let points = (0..<plan.pointCount).map { point in
       zip(axes, plan.valueIndices(ofPoint: point)).map { $0[$1] }
     }

@@ -120,8 +120,11 @@ enum CalibrateCommand {
       if let repeated = keys.enumerated().first(where: { keys[..<$0.offset].contains($0.element) }) {
         throw CalibrationError("--param \(repeated.element) is given twice")
       }
-      do {
-        seeds = try arguments.options["--seeds"].map(SeedList.parse) ?? [world.seed]
+      do throws(SweepError) {
+        seeds =
+          try arguments.options["--seeds"].map { (text: String) throws(SweepError) in
+            try SeedList.parse(text)
+          } ?? [world.seed]
       } catch {
         throw CalibrationError(error.message)
       }

@@ -1,8 +1,11 @@
 import ScenarioKit
+import SweepKit
 
 /// The tool's own usage and help texts (each command keeps its own in its file).
 enum Usage {
-  static let version = "bgsim 0.1.0 (scenario format version 1)"
+  static let version = "bgsim \(build.version) (scenario format version 1)"
+  /// The version recorded in sweep outputs; `sweep-merge` refuses shards of another.
+  static let build = SweepBuild.current(version: "0.1.0")
   static let synopsis = "bgsim <command> [options]"
   /// The last line after a scenario's problems: where the format is described.
   static let formatHint = "bgsim: the scenario format is described in docs/scenario-format.md"

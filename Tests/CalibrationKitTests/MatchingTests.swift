@@ -83,6 +83,18 @@ import TransferEngine
     #expect(result.knobs.isEmpty)
     #expect(CalibrationReport.text(result).contains("no candidate matches the log"))
   }
+
+  @Test func aSearchGridOverTheSweepLimitIsRefusedBeforeAnyRun() throws {
+    let log = try CalibrationWorlds.observedLog(CalibrationWorlds.oneEpisodePerWake(episodes: 3))
+    let world = try CalibrationWorlds.load(CalibrationWorlds.oneEpisodePerWake(episodes: 3))
+    let knob = try CalibrationWorlds.knob("rateLimiter.growth=1.5..3", world)
+    // 3 knobs make a coarse grid of 7^3 = 343 points; 3,000 seeds take it past 1,000,000 runs.
+    #expect(throws: CalibrationError.self) {
+      try Calibration.run(
+        CalibrationRequest(
+          world: world, log: log, knobs: [knob, knob, knob], seeds: Array(1...3_000), jobs: 1))
+    }
+  }
 }
 
 @Suite struct ObservableTraceTests {

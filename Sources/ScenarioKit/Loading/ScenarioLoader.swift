@@ -53,8 +53,8 @@ public enum ScenarioLoader {
   }
 
   /// Reads the file, refusing directories, unreadable files and files over the size limit
-  /// before reading them.
-  private static func read(path: String) throws(ScenarioErrors) -> Data {
+  /// before reading them. Public for commands that also fingerprint the bytes (`sweep`).
+  public static func read(path: String) throws(ScenarioErrors) -> Data {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw fileProblem(path, "no such file")
