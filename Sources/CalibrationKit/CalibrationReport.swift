@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import SweepKit
 
 /// The files and the console text of a calibration: `fit.json`, `residuals.csv` and
 /// `observed-vs-simulated.svg`.
@@ -179,34 +180,17 @@ public enum CalibrationReport {
   }
 
   /// Writes the files into `directory` (created if needed), each through a temporary file
-  /// renamed into place, so a reader never sees half a file.
+  /// renamed into place (SweepKit's `AtomicFile`), so a reader never sees half a file.
   public static func write(_ files: [(name: String, text: String)], to directory: String)
     throws(CalibrationError)
   {
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    do throws(SweepError) {
+      try AtomicFile.createDirectories(directory)
+      for file in files {
+        try AtomicFile.write(Array(file.text.utf8), to: directory + "/" + file.name)
+      }
     } catch {
-      throw CalibrationError("cannot create the directory '\(directory)'; check the path and its permissions")
-    }
-    for file in files {
-      try AtomicFile.write(
-        file.text, to: URL(fileURLWithPath: directory).appendingPathComponent(file.name).path)
-    }
-  }
-}
-
-/// Whole-file writes: a temporary file beside the target, then one rename.
-public enum AtomicFile {
-  public static func write(_ text: String, to path: String) throws(CalibrationError) {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)) else {
-      throw CalibrationError("cannot write '\(path)'; check the directory exists and is writable")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      try? FileManager.default.removeItem(at: temporary)
-      throw CalibrationError("cannot move the new '\(path)' into place; check the directory is writable")
+      throw CalibrationError(error.message)
     }
   }
 }
