@@ -54,6 +54,13 @@ struct ArgumentScanner {
         } else {
           throw usage("option '\(name)' needs a value")
         }
+        if option.valueName.hasPrefix("KEY="), !value.contains("=") {
+          // `--param KEY V`: name the form that was meant.
+          let next =
+            inlineValue == nil && i < arguments.count && !arguments[i].hasPrefix("-") ? arguments[i] : nil
+          let fix = next.map { "; write \(name) \(value)=\($0)" } ?? ""
+          throw usage("\(name) expects \(option.valueName) with '=', found '\(value)'\(fix)")
+        }
         result.options[name] = value
         if option.repeatable { result.repeated[name, default: []].append(value) }
       } else {

@@ -83,10 +83,10 @@ enum CheckCommand {
       v.simulated.map { "(simulated \($0), wall \(String(format: "%.3f", v.wallSeconds)) s)" }
       ?? "(invalid scenario)"
     if v.status == .passed {
-      if !quiet { Console.out("ok    \(v.file)  \(timing)") }
+      if !quiet { Console.out("\(TerminalStyle.ok())    \(v.file)  \(timing)") }
       return
     }
-    Console.out("FAIL  \(v.file)  \(timing)")
+    Console.out("\(TerminalStyle.fail())  \(v.file)  \(timing)")
     for problem in v.problems {
       for line in format.lines(problem, indent: "      ") { Console.out(line) }
     }

@@ -20,10 +20,11 @@ enum OutputFormat: String, CaseIterable {
   }
 
   /// The lines that show `problem` in this format (`json` is rendered by the caller).
+  /// The location line starts at column 0, as Xcode and editors want it; details are indented.
   func lines(_ problem: LocatedProblem, indent: String = "") -> [String] {
     switch self {
     case .github: return [problem.githubAnnotation]
-    case .text, .json: return [indent + problem.text] + problem.details.map { indent + "  " + $0 }
+    case .text, .json: return [problem.text] + problem.details.map { indent + "  " + $0 }
     }
   }
 }

@@ -40,7 +40,10 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
   }
   if !result.expectations.isEmpty {
     say("Expectations:")
-    say(TimelineText.render(result.expectations), "")
+    say(
+      toStandardOutput
+        ? TimelineText.render(result.expectations)
+        : TerminalStyle.verdicts(TimelineText.render(result.expectations)), "")
   }
   let held = result.expectations.filter(\.passed).count
   say(

@@ -42,7 +42,7 @@ struct CheckCommandTests {
     let result = try box.run(["check", "s"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("FAIL  s/late.json  (simulated 1.06s"))
-    #expect(result.stdout.contains("\n      s/late.json:7:13: error: expect[0]: task 'a' completed by 1s\n"))
+    #expect(result.stdout.contains("\ns/late.json:7:13: error: expect[0]: task 'a' completed by 1s\n"))
     #expect(result.stdout.contains("instead: task 'a' is completed since 1.06s"))
     #expect(result.stdout.contains("1.06s  task      finished a session=S status=200 bytes=500000"))
     #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
@@ -57,7 +57,7 @@ struct CheckCommandTests {
     let result = try box.run(["check", "s"])
     #expect(result.status == 2)
     #expect(
-      result.stdout.contains("FAIL  s/bad.json  (invalid scenario)\n      s/bad.json:1:29: error: duration: ")
+      result.stdout.contains("FAIL  s/bad.json  (invalid scenario)\ns/bad.json:1:29: error: duration: ")
     )
     #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
   }
