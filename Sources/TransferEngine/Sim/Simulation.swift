@@ -29,7 +29,9 @@ public final class Simulation {
   var wakes = WakeContract()
   /// Counters the invariants read, beside the engine.
   var checker = InvariantChecker()
-  var installedApp: AppUnderTest?
+  var appProcess = AppProcess()
+  /// The live process's app (nil while not running).
+  var installedApp: AppUnderTest? { appProcess.live }
 
   /// The network now.
   public var network: NetworkState { links.network }
@@ -86,9 +88,6 @@ public final class Simulation {
   public var rateLimiterDelays: [SimDuration] { rateLimiter.delayAtWake }
   /// The rate limiter's current delay.
   public var rateLimiterDelay: SimDuration { rateLimiter.delay }
-
-  /// Installs the app under test; the scenario's `launch` (or `launchApp()`) starts it.
-  public func install(_ app: AppUnderTest) { installedApp = app }
 
   /// Runs code outside the engine at `time` (timeline entries, app timers). Callbacks at one
   /// instant run in the order they were scheduled, before engine events scheduled later.
