@@ -72,3 +72,33 @@ private final class ProcessApp: AppUnderTest {
     #expect(fired.map(\.1) == [SimTime(.seconds(2)), SimTime(.seconds(30))])
   }
 }
+
+/// Downloads one file as soon as it launches.
+private final class EagerApp: AppUnderTest, SimURLSessionDelegate {
+  var session: SimURLSession?
+  func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
+    session = try? app.makeSession(configuration: .background(withIdentifier: "S"), delegate: self)
+    try? session?.downloadTask(with: "https://example.com/a.zip").resume()
+  }
+  func handleEventsForBackgroundURLSession(
+    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
+  ) { completionHandler() }
+}
+
+@Suite struct WorldBeforeRunTests {
+  /// The README's example launches the app before `run`: on a Wi-Fi device its first task must
+  /// start at once, not wait for connectivity.
+  @Test func callsBeforeRunSeeTheDeviceAtTimeZero() {
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL("https://example.com/a.zip")!, size: 1_000_000)
+    ])
+    let sim = Simulation(seed: 7, device: .wifi, server: server)
+    sim.install(EagerApp())
+    sim.launchApp()
+    sim.run(until: SimTime(.minutes(1)))
+    let kinds = sim.trace.events.map(\.kind)
+    #expect(kinds.prefix(3) == ["network.change", "power.change", "app.launch"])
+    #expect(!sim.trace.events.contains { $0.kind == "task.deferred" })
+    #expect(sim.trace.events.contains { $0.kind == "task.started" && $0.time == .zero })
+  }
+}

@@ -49,9 +49,13 @@ public final class SimulatedApplication: @unchecked Sendable {
   public func makeURLSession(
     configuration: URLSessionConfiguration, delegate: URLSessionDelegate?, delegateQueue: OperationQueue?
   ) -> URLSession {
-    if let process { return process.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue) }
+    if let process {
+      return process.makeSession(
+        configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    }
     return BridgedSession(
-      process: nil, configuration: configuration.bridgeCopy(), delegate: delegate, delegateQueue: delegateQueue)
+      process: nil, configuration: configuration.bridgeCopy(), delegate: delegate,
+      delegateQueue: delegateQueue)
   }
 
   /// A timer on simulated time with the shape of an `asyncAfter` wrapper: runs late (at the next

@@ -64,8 +64,18 @@ public final class Simulation {
     self.random = SeededGenerator(seed: seed)
     self.trace = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
-    for (i, step) in device.network.enumerated() { scheduler.schedule(.networkStep(i), at: step.at) }
-    for (i, step) in device.power.enumerated() { scheduler.schedule(.powerStep(i), at: step.at) }
+    // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
+    // task resumed at once) see the device as it is at time 0, not offline.
+    for (i, step) in device.network.enumerated() {
+      if step.at <= .zero {
+        applyNetwork(step.value)
+      } else {
+        scheduler.schedule(.networkStep(i), at: step.at)
+      }
+    }
+    for (i, step) in device.power.enumerated() {
+      if step.at <= .zero { applyPower(step.value) } else { scheduler.schedule(.powerStep(i), at: step.at) }
+    }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
     for (i, fault) in server.faults.enumerated() {
       switch fault {
