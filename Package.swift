@@ -27,7 +27,9 @@ let package = Package(
     .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     .executableTarget(
       name: "bgsim",
-      dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit"]),
+      dependencies: [
+        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "BgsimFoundation",
+      ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),

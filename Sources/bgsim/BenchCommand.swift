@@ -1,3 +1,4 @@
+import BgsimFoundation
 import Foundation
 import ScenarioKit
 import SimKernel
@@ -7,7 +8,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "bridge"]
 
   static var command: Command {
     Command(
@@ -22,6 +23,9 @@ enum BenchCommand {
                         prints time per event, which should grow like log N
           sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 then
                         --jobs 2; prints both wall times and the speedup (target 1.7x)
+          bridge        fleet driven by an app written against Foundation through
+                        BgsimFoundation, then through AppUnderTest; prints the ratio of
+                        their wall times (the bridge's own overhead)
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -42,9 +46,17 @@ enum BenchCommand {
       report(fleet(), json: json)
       for n in shareSizes { report(share(n), json: json) }
       report(sweep(), json: json)
+      report(bridge(), json: json)
       return ExitCode.ok
     }
     switch workload {
+    case "bridge":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
+      }
+      warnIfDebug()
+      report(bridge(), json: json)
+      return ExitCode.ok
     case "hold", "fleet", "sweep":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -104,6 +116,22 @@ enum BenchCommand {
       extra: [
         ("tasksFinished", "\(outcome.tasksFinished)"),
         ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)"),
+      ])
+  }
+
+  /// The fleet driven by a Foundation app through `BgsimFoundation`, against the same fleet
+  /// through `AppUnderTest`: `ratio` is the bridge's wall time over the engine's.
+  static func bridge() -> Measurement {
+    let (engine, engineSeconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { BridgeFleetBenchmark.run(seed: 1) }
+    let ratio = engineSeconds > 0 ? seconds / engineSeconds : 0
+    return Measurement(
+      workload: "bridge", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasksFinished", "\(outcome.tasksFinished)"), ("engineTasksFinished", "\(engine.tasksFinished)"),
+        ("engineEvents", "\(engine.events)"), ("engineWallSeconds", String(format: "%.3f", engineSeconds)),
+        ("ratio", String(format: "%.2f", ratio)),
       ])
   }
 
