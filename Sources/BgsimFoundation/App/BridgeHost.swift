@@ -59,7 +59,7 @@ final class BridgeHost: @unchecked Sendable {
       simulation?.emitNote(
         "lint",
         [
-          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField("rule", .string(LintRule.callFromUndrainedQueue.rawValue)),
           TraceField(
             "message",
             .string(

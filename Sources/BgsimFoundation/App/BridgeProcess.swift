@@ -111,7 +111,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
       host.simulation?.emitNote(
         "lint",
         [
-          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField("rule", .string(LintRule.callFromUndrainedQueue.rawValue)),
           TraceField(
             "message",
             .string("the app kept queueing work after a delegate call; simulated time moved on without it")),

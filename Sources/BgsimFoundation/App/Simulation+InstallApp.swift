@@ -71,7 +71,7 @@ extension BridgeHost {
     simulation.emitNote(
       "lint",
       [
-        TraceField("rule", .string("sessionIdentifierChanged")),
+        TraceField("rule", .string(LintRule.sessionIdentifierChanged.rawValue)),
         TraceField(
           "message",
           .string(
