@@ -16,6 +16,8 @@ let package = Package(
     .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
+    // Ships inside an iOS app: writes what the app observes as a bgsim trace (Foundation only).
+    .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
     // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
     .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
   ],
@@ -30,10 +32,16 @@ let package = Package(
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
     .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    // Fitting policy knobs to an observed log: matching, the grid search, identification, outputs.
+    .target(
+      name: "CalibrationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SweepKit"]),
+    // No dependency on purpose: it must build inside an app, with Foundation alone.
+    .target(name: "BgsimRecorder"),
     .executableTarget(
       name: "bgsim",
       dependencies: [
-        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "BgsimFoundation",
+        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
+        "BgsimFoundation",
       ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
@@ -45,6 +53,12 @@ let package = Package(
       name: "SimReportTests", dependencies: ["SimReport", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(
+      name: "CalibrationKitTests",
+      dependencies: [
+        "CalibrationKit", "BgsimRecorder", "BgsimFoundation", "ScenarioKit", "TransferEngine", "SimKernel",
+      ]),
+    .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
     .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),

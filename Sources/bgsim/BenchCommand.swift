@@ -8,7 +8,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep", "bridge"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate", "bridge"]
 
   static var command: Command {
     Command(
@@ -25,6 +25,8 @@ enum BenchCommand {
                         --jobs 2, 5 times each; prints the medians, the speedup (target 1.7x),
                         the parallel efficiency, the load average before and during, and warns
                         when the machine was too busy for the figure to mean anything
+          calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
+                        (target under 30 s); events are simulations
           bridge        fleet driven by an app written against Foundation through
                         BgsimFoundation, then through AppUnderTest; prints the ratio of
                         their wall times (the bridge's own overhead)
@@ -46,7 +48,8 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["bridge"]]
+      let runs =
+        [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["calibrate"], ["bridge"]]
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
         if status != ExitCode.ok { return status }
@@ -61,12 +64,17 @@ enum BenchCommand {
       warnIfDebug()
       report(bridge(), json: json)
       return ExitCode.ok
-    case "hold", "fleet", "sweep":
+    case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
       }
       warnIfDebug()
-      report(workload == "hold" ? hold() : workload == "fleet" ? fleet() : BenchSweep.run(), json: json)
+      switch workload {
+      case "hold": report(hold(), json: json)
+      case "fleet": report(fleet(), json: json)
+      case "sweep": report(BenchSweep.run(), json: json)
+      default: report(calibrate(), json: json)
+      }
       return ExitCode.ok
     case "share":
       var sizes = shareSizes
