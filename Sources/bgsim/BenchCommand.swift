@@ -48,8 +48,8 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let runs =
-        [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["calibrate"], ["bridge"]]
+      let last = [["sweep"], ["calibrate"], ["bridge"]]
+      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
         if status != ExitCode.ok { return status }
