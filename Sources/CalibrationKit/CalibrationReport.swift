@@ -180,14 +180,14 @@ public enum CalibrationReport {
   }
 
   /// Writes the files into `directory` (created if needed), each through a temporary file
-  /// renamed into place (SweepKit's `AtomicFile`), so a reader never sees half a file.
+  /// renamed into place (`SweepFiles`), so a reader never sees half a file.
   public static func write(_ files: [(name: String, text: String)], to directory: String)
     throws(CalibrationError)
   {
     do throws(SweepError) {
-      try AtomicFile.createDirectories(directory)
+      try SweepFiles.createFolder(directory)
       for file in files {
-        try AtomicFile.write(Array(file.text.utf8), to: directory + "/" + file.name)
+        try SweepFiles.write(file.text, to: directory + "/" + file.name)
       }
     } catch {
       throw CalibrationError(error.message)

@@ -8,12 +8,12 @@ import SafeOutput
   import Musl
 #endif
 
-/// The file operations of sweep outputs, with messages in our own words: atomic writes and
+/// The file operations of sweep and calibration outputs, with messages in our own words: atomic writes and
 /// folder creation through `SafeOutput.AtomicFile`, and bounded reads of what `sweep-merge`
 /// is given (which may be anything: a FIFO, a huge file, a folder).
-enum SweepFiles {
+public enum SweepFiles {
   /// Writes `text` to `path` atomically (a temporary file in the same folder, then a rename).
-  static func write(_ text: String, to path: String) throws(SweepError) {
+  public static func write(_ text: String, to path: String) throws(SweepError) {
     do {
       try AtomicFile.write(text, to: path)
     } catch {
@@ -22,7 +22,7 @@ enum SweepFiles {
   }
 
   /// Creates the folder `path` and any missing parents.
-  static func createFolder(_ path: String) throws(SweepError) {
+  public static func createFolder(_ path: String) throws(SweepError) {
     do {
       try AtomicFile.createFolder(path)
     } catch {
@@ -31,13 +31,13 @@ enum SweepFiles {
   }
 
   /// Whether anything (file, folder, link) is at `path`.
-  static func exists(_ path: String) -> Bool {
+  public static func exists(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0
   }
 
   /// Removes the file `path` if it exists; a missing file is not an error.
-  static func remove(_ path: String) throws(SweepError) {
+  public static func remove(_ path: String) throws(SweepError) {
     if unlink(path) != 0, errno != ENOENT {
       throw SweepError("cannot remove '\(path)': \(SystemError.describe(errno))")
     }
@@ -45,7 +45,7 @@ enum SweepFiles {
 
   /// Reads at most `limit` bytes of the regular file `path`: refuses folders, FIFOs and devices
   /// (which could block or never end) and larger files, before reading them.
-  static func read(_ path: String, limit: Int) throws(SweepError) -> [UInt8] {
+  public static func read(_ path: String, limit: Int) throws(SweepError) -> [UInt8] {
     func failure(_ code: Int32) -> SweepError {
       SweepError("cannot read '\(path)': \(SystemError.describe(code))")
     }

@@ -79,12 +79,12 @@ enum CalibrateCommand {
       }
       tolerance = d.seconds
     }
-    guard AtomicFile.exists(logPath) else { throw usage("cannot read the log '\(logPath)'; check the path") }
+    guard SweepFiles.exists(logPath) else { throw usage("cannot read the log '\(logPath)'; check the path") }
     let log: [TraceEvent]
     do throws(CalibrationError) {
       let bytes: [UInt8]
       do {
-        bytes = try AtomicFile.read(logPath, limit: TraceLogReader.maxLogBytes)
+        bytes = try SweepFiles.read(logPath, limit: TraceLogReader.maxLogBytes)
       } catch {
         throw CalibrationError("the log: \(error.message)")
       }
