@@ -128,11 +128,14 @@ extension Simulation {
     daemon.armedReevaluation(at: time, handle: scheduler.schedule(.reevaluate, at: time))
   }
 
-  /// A connection slot of `task`'s (session, host) pair is free again.
-  func releaseConnection(of task: SimURLSessionTask) {
+  /// A connection slot of `task`'s (session, host) pair is free again; the next waiting task
+  /// takes it, unless the slot is freed by a batch that ends every task of the pair (`admitting`
+  /// false: a force quit, `invalidateAndCancel`, the app's process ending), where a task started
+  /// now would only be ended a moment later.
+  func releaseConnection(of task: SimURLSessionTask, admitting: Bool = true) {
     let key = task.connectionKey ?? daemon.queueKey(task)
     guard let left = daemon.closeConnection(key) else { return }
     if left < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }
-    startWaiting(key: key)
+    if admitting { startWaiting(key: key) }
   }
 }

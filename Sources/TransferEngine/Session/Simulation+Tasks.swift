@@ -110,7 +110,7 @@ extension Simulation {
       [TraceField("session", .string(session.identifier)), TraceField("cancelTasks", .bool(cancelTasks))])
     if cancelTasks {
       for task in session.record.tasks where !task.isFinished {
-        cancelTask(task, produceResumeData: false, reason: nil)
+        cancelTask(task, produceResumeData: false, reason: nil, admitting: false)
       }
     }
     session.markInvalidated()
