@@ -170,9 +170,13 @@ extension Simulation {
   /// The connection broke (network lost, interface changed, server dropped it).
   ///
   /// A background task waits out the retry backoff and tries again; a default session's task
-  /// fails with -1005, with resume data when the download could resume.
-  func interrupt(_ task: SimURLSessionTask, reason: String) {
-    guard task.machine.isActive else { return }
+  /// fails with -1005, with resume data when the download could resume. With `retryNow` (an
+  /// interface change to an allowed interface) a background task skips the backoff and keeps
+  /// its claim on the connection: its slot is not offered to a waiting task, and the caller
+  /// queues it again ahead of them. Returns true in that case.
+  @discardableResult
+  func interrupt(_ task: SimURLSessionTask, reason: String, retryNow: Bool = false) -> Bool {
+    guard task.machine.isActive else { return false }
     detachTransfer(task, freeConnection: false)
     emit(
       .taskInterrupted,
@@ -184,15 +188,21 @@ extension Simulation {
       releaseConnection(of: task)
       fail(
         task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
-      return
+      return false
     }
     if !task.isDownload { task.bytes.discardUploadProgress() }
+    if retryNow {
+      task.machine.retryOnNewInterface()
+      releaseConnection(of: task, admitting: false)
+      return true
+    }
     let exponent = min(task.attempts - 1, 30)
     var wait = policy.retry.backoff * (Int64(1) << Int64(exponent))
     if wait > policy.retry.maxBackoff { wait = policy.retry.maxBackoff }
     task.machine.interrupted(retryAt: now + wait)
     scheduler.schedule(.retry(uid: task.uid, generation: task.machine.generation), after: wait)
     releaseConnection(of: task)
+    return false
   }
 
   func backoffEnded(_ task: SimURLSessionTask) {
