@@ -35,9 +35,6 @@ extension Simulation {
     /// The task waits for `reason` (the machine already took it): trace it when it `changed`, and
     /// arm a re-evaluation when the reason has an end.
     case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
-    case start(SimURLSessionTask)
-    /// A default session's task with no allowed interface that does not wait: -1009.
-    case failNotConnected(SimURLSessionTask)
   }
 
   /// Starts the tasks of one queue that can start, in order, and records why the others wait.
@@ -79,10 +76,12 @@ extension Simulation {
       queue.removeFirst(scanned) { uids.contains($0.uid) }
     }
     daemon.restore(queue, key: key)
-    perform(actions + started.map { .start($0) } + failed.map { .failNotConnected($0) })
+    perform(actions)
+    for task in started { beginAttempt(task) }
+    for task in failed { fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false) }
   }
 
-  /// Carries out an admission pass's decisions, in order.
+  /// Carries out an admission pass's decisions about waiting tasks, in order.
   func perform(_ actions: [AdmissionAction]) {
     for action in actions {
       switch action {
@@ -91,9 +90,6 @@ extension Simulation {
         if changed { traceDeferred(task, reason) }
         if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
         if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
-      case .start(let task): beginAttempt(task)
-      case .failNotConnected(let task):
-        fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false)
       }
     }
   }
