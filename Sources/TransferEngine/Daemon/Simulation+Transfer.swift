@@ -18,7 +18,9 @@ extension Simulation {
       emit(
         .taskRetry,
         base + [
-          TraceField("attempt", .int(Int64(number))), TraceField("offset", .int(task.countOfBytesReceived)),
+          TraceField("attempt", .int(Int64(number))),
+          TraceField(
+            "offset", .int(startOffset(task, status: links.server.status(for: task.currentURL, at: now)))),
         ])
     }
     scheduler.schedule(
@@ -74,23 +76,34 @@ extension Simulation {
     }
   }
 
+  /// Where a download's body starts when the server answers `status`: the offset of its resume
+  /// data (first response only) or what it received, if the server still has the same version
+  /// and honours ranges; else 0, a restart. An upload always starts from 0. The one rule for
+  /// both the response and the `offset` that `task.retry` reports.
+  func startOffset(_ task: SimURLSessionTask, status: Int) -> Int64 {
+    guard task.isDownload else { return 0 }
+    let server = links.server
+    let resource = server.resource(task.currentURL)
+    let success = (200..<300).contains(status)
+    let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
+    // Resume data sets the offset of the task's first response only; a later attempt continues
+    // from the bytes this task received, of the version it was fetching.
+    let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
+    let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
+    guard wanted > 0, success, resource?.acceptsRanges == true, let v = server.validator(task.currentURL),
+      v == (resumeData?.validator ?? task.bytes.fetchingValidator), wanted <= size
+    else { return 0 }
+    return wanted
+  }
+
   private func startDownloadBody(_ task: SimURLSessionTask, status: Int) {
     let server = links.server
     let resource = server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     let validator = server.validator(task.currentURL)
-    // Resume data sets the offset of the task's first response only; a later attempt continues
-    // from the bytes this task received, of the version it was fetching.
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
-    // A range request continues only if the server still has the same version and honours ranges.
-    var offset: Int64 = 0
-    let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
-    if wanted > 0, success, resource?.acceptsRanges == true, let v = validator,
-      v == (resumeData?.validator ?? task.bytes.fetchingValidator), wanted <= size
-    {
-      offset = wanted
-    }
+    let offset = startOffset(task, status: status)
     task.bytes.downloadResponse(size: size, validator: validator, offset: offset, resumed: resumeData != nil)
     if let data = resumeData {
       queueDelegateEvent(.didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session)
