@@ -36,9 +36,8 @@ extension Simulation {
       rescheduleLinks()
       return
     }
-    let server = links.server
-    let status = server.status(for: url, at: now)
-    if let target = server.resource(url)?.redirectTo, status < 400 {
+    let status = links.server.status(for: url, at: now)
+    if let target = links.server.resource(url)?.redirectTo, status < 400 {
       var follow = true
       if task.session.configuration.kind == .default, let session = task.session.attached,
         lifecycle.state.isRunning
@@ -69,8 +68,8 @@ extension Simulation {
       task.machine.connected(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
       links.add(task.uid, up: true, bytes: remaining, now: now)
-      task.bytes.flowJoined(remaining)
-      if server.isStalled(task.currentURL, at: now) { stall(task) }
+      task.bytes.flowJoined(remaining, up: true)
+      if links.server.isStalled(task.currentURL, at: now) { stall(task) }
       armProgress(task)
       rescheduleLinks()
     }
@@ -82,26 +81,25 @@ extension Simulation {
   /// both the response and the `offset` that `task.retry` reports.
   func startOffset(_ task: SimURLSessionTask, status: Int) -> Int64 {
     guard task.isDownload else { return 0 }
-    let server = links.server
-    let resource = server.resource(task.currentURL)
+    let resource = links.server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     // Resume data sets the offset of the task's first response only; a later attempt continues
     // from the bytes this task received, of the version it was fetching.
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
-    guard wanted > 0, success, resource?.acceptsRanges == true, let v = server.validator(task.currentURL),
+    guard wanted > 0, success, resource?.acceptsRanges == true,
+      let v = links.server.validator(task.currentURL),
       v == (resumeData?.validator ?? task.bytes.fetchingValidator), wanted <= size
     else { return 0 }
     return wanted
   }
 
   private func startDownloadBody(_ task: SimURLSessionTask, status: Int) {
-    let server = links.server
-    let resource = server.resource(task.currentURL)
+    let resource = links.server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
-    let validator = server.validator(task.currentURL)
+    let validator = links.server.validator(task.currentURL)
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     let offset = startOffset(task, status: status)
     task.bytes.downloadResponse(size: size, validator: validator, offset: offset, resumed: resumeData != nil)
@@ -119,8 +117,8 @@ extension Simulation {
       return
     }
     links.add(task.uid, up: false, bytes: size - offset, now: now)
-    task.bytes.flowJoined(size - offset)
-    if server.isStalled(task.currentURL, at: now) { stall(task) }
+    task.bytes.flowJoined(size - offset, up: false)
+    if links.server.isStalled(task.currentURL, at: now) { stall(task) }
     armProgress(task)
     rescheduleLinks()
   }
@@ -141,14 +139,13 @@ extension Simulation {
       let task = daemon.tasks[Int(uid)]
       task.bytes.flowFinished()
       if up {
-        let server = links.server
-        task.statusCode = server.status(for: task.currentURL, at: now)
-        let body = server.resource(task.currentURL)?.responseBody ?? 0
+        task.statusCode = links.server.status(for: task.currentURL, at: now)
+        let body = links.server.resource(task.currentURL)?.responseBody ?? 0
         task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
         if body > 0 {
           task.machine.uploadBodySent()
           links.add(task.uid, up: false, bytes: body, now: now)
-          task.bytes.flowJoined(body)
+          task.bytes.flowJoined(body, up: false)
         } else {
           finish(task)
         }
@@ -165,9 +162,7 @@ extension Simulation {
     guard let direction = task.machine.direction,
       let remaining = links.bytesRemaining(task.uid, up: direction.up, now: now)
     else { return }
-    let total =
-      direction.up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)
-    task.bytes.settle(up: direction.up, total: total, remaining: remaining)
+    task.bytes.settle(up: direction.up, remaining: remaining)
   }
 
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
