@@ -7,8 +7,13 @@ import PackageDescription
 /// `TransferEngine` driven by `SimKernel` -> trace -> expectations and `SimReport`.
 let package = Package(
   name: "bgsim",
+  // The oldest systems the sources compile for: `firstRange(of:)`, `split(separator:)` with a
+  // string, `ContinuousClock` and `Duration` need macOS 13 / iOS 16 (checked by
+  // scripts/check-platform-apis.sh). Linux needs no entry.
+  platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
     .executable(name: "bgsim", targets: ["bgsim"]),
+    .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
   ],

@@ -7,8 +7,8 @@ enum Console {
     FileHandle.standardOutput.write(Data((text + terminator).utf8))
   }
 
-  static func error(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+  static func error(_ text: String, terminator: String = "\n") {
+    FileHandle.standardError.write(Data((text + terminator).utf8))
   }
 }
 
