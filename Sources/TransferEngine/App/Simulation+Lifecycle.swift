@@ -91,14 +91,15 @@ extension Simulation {
       .taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
     endTask(task, .lost)
     task.session.taskEnded()
-    if holding { releaseConnection(of: task) }
+    if holding { releaseConnection(of: task, admitting: false) }
   }
 
-  /// Cancels every unfinished background task; delivered at the next launch.
+  /// Cancels every unfinished background task at one instant; delivered at the next launch. No
+  /// task starts in a slot another's cancellation frees: it would be cancelled a moment later.
   func cancelBackgroundTasks(reason: SimURLError.CancelReason) {
     for record in daemon.sessionRecords where record.isBackground {
       for task in record.tasks where !task.isFinished {
-        cancelTask(task, produceResumeData: true, reason: reason)
+        cancelTask(task, produceResumeData: true, reason: reason, admitting: false)
       }
     }
   }

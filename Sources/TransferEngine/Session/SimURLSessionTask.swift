@@ -51,12 +51,17 @@ public final class SimURLSessionTask {
   unowned let session: DaemonSession
   /// Where the task is in its life; the one source of its phase.
   var machine = TaskStateMachine() {
+    // No `oldValue`: the machine is then changed in place, not copied out and back.
     didSet {
-      if oldValue.isActive != machine.isActive {
-        session.transferActivityChanged(by: machine.isActive ? 1 : -1)
+      let active = machine.isActive
+      if active != holdsConnection {
+        holdsConnection = active
+        session.transferActivityChanged(by: active ? 1 : -1)
       }
     }
   }
+  /// `machine.isActive` as of the last change, for the session's count of active transfers.
+  private var holdsConnection = false
   /// What the task moved, kept and wasted.
   var bytes = TransferBytes()
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
