@@ -70,7 +70,9 @@ enum ScenarioFiles {
         continue
       }
       if isDirectory.boolValue {
-        if name.hasPrefix(".") || skippedFolders.contains(name)
+        // Symbolic links to folders are not followed, as `find` does not: a link loop must not hang.
+        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(here)/\(name)")) != nil
+        if isLink || name.hasPrefix(".") || skippedFolders.contains(name)
           || skippedFolderSuffixes.contains(where: { name.hasSuffix($0) })
         {
           continue

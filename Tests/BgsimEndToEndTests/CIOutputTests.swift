@@ -125,6 +125,28 @@ struct CIOutputTests {
     #expect(validate.status == 2)
   }
 
+  /// A folder linked into itself is walked once, not forever.
+  @Test func symbolicLinkLoopsDoNotHang() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("s/a.json", CheckCommandTests.scenario(name: "a", expectBy: "2s"))
+    try FileManager.default.createSymbolicLink(
+      atPath: box.directory.appendingPathComponent("s/loop").path,
+      withDestinationPath: box.directory.appendingPathComponent("s").path)
+    let result = try box.run(["check", "s", "-q"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "1 passed, 0 failed\n")
+  }
+
+  /// Workflow-command escaping: a comma or colon in a file name cannot break the annotation.
+  @Test func githubAnnotationEscapesTheFileName() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write("a,b:c.json", #"{"name": "x", "seed": -1}"#)
+    let result = try box.run(["validate", "a,b:c.json", "--format", "github"])
+    #expect(result.stdout.hasPrefix("::error file=a%2Cb%3Ac.json,line=1,col=23::seed: -1 is out of range"))
+  }
+
   /// `check .` at the repository root walks past `.build`, `Tests` and `Reports` and gives the
   /// verdicts of `check Scenarios`, line for line (wall times aside).
   @Test func checkDotEqualsCheckScenarios() throws {

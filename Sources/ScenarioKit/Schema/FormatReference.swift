@@ -40,7 +40,8 @@ public enum FormatReference {
   /// One table per object of the format: key, what it holds, required or not.
   static var sections: String {
     let objects: [(String, [String])] = [
-      ("top level", []), ("device", ["device"]), ("device.network[]", ["device", "network", "items"]),
+      ("top level", []), ("device", ["device"]), ("server", ["server"]), ("app", ["app"]),
+      ("device.network[]", ["device", "network", "items"]),
       ("device.power[]", ["device", "power", "items"]),
       ("server.resources[]", ["server", "resources", "items"]),
       ("server.changes[]", ["server", "changes", "items"]),

@@ -10,11 +10,12 @@ extension Simulation {
     case .launched:
       emit(.appLaunch, [TraceField("reason", .string("user"))])
       resetRateLimiterForForeground()
-      if let app = installedApp { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
+      if let app = appProcess.launch() { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
     case .broughtToForeground:
       emit(.appForeground, [])
       wakes.enteredForeground()
       resetRateLimiterForForeground()
+      runLateTimers()
       if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
       resumePausedDefaultTransfers()
       for record in daemon.sessionRecords where record.attached != nil {
@@ -67,6 +68,7 @@ extension Simulation {
   /// The process is gone: session objects die, default sessions' tasks vanish with it,
   /// background uploads from data lose their body.
   private func processEnded() {
+    appProcess.end()
     endWake()
     for record in daemon.sessionRecords {
       record.detachFromApp()

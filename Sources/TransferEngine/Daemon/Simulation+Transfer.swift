@@ -61,7 +61,7 @@ extension Simulation {
         return
       }
     }
-    task.statusCode = status
+    recordResponse(task, status: status)
     if task.isDownload {
       startDownloadBody(task, status: status)
     } else {
@@ -139,7 +139,7 @@ extension Simulation {
       let task = daemon.tasks[Int(uid)]
       task.bytes.flowFinished()
       if up {
-        task.statusCode = links.server.status(for: task.currentURL, at: now)
+        recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
         let body = links.server.resource(task.currentURL)?.responseBody ?? 0
         task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
         if body > 0 {
@@ -234,5 +234,21 @@ extension Simulation {
     }
     guard case .paused = task.machine.state else { return }
     fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: false)
+  }
+}
+
+extension Simulation {
+  /// The response's status and headers, from the server model as it is now.
+  func recordResponse(_ task: SimURLSessionTask, status: Int) {
+    task.statusCode = status
+    var headers: [String: String] = [:]
+    if let resource = links.server.resource(task.currentURL) {
+      let ok = (200...299).contains(status)
+      headers["Content-Length"] = String(ok && task.isDownload ? resource.size : resource.responseBody)
+      if let etag = resource.etag { headers["ETag"] = etag }
+      if let lastModified = resource.lastModified { headers["Last-Modified"] = lastModified }
+      headers["Accept-Ranges"] = resource.acceptsRanges ? "bytes" : "none"
+    }
+    task.responseHeaders = headers
   }
 }

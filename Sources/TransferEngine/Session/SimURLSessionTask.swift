@@ -34,6 +34,9 @@ public final class SimURLSessionTask {
   public var countOfBytesExpectedToReceive: Int64 { bytes.expectedToReceive }
   /// The HTTP status of the response, once there is one.
   public internal(set) var statusCode: Int?
+  /// The response's headers as the server model has them when the response arrives:
+  /// `Content-Length`, `ETag`, `Last-Modified`, `Accept-Ranges` (for lookups, not for output order).
+  public internal(set) var responseHeaders: [String: String] = [:]
   /// Set when the task completed with an error.
   public internal(set) var error: SimURLError?
 
