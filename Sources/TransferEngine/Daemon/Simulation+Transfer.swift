@@ -139,9 +139,8 @@ extension Simulation {
       let task = daemon.tasks[Int(uid)]
       task.bytes.flowFinished()
       if up {
-        let server = links.server
-        recordResponse(task, status: server.status(for: task.currentURL, at: now))
-        let body = server.resource(task.currentURL)?.responseBody ?? 0
+        recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
+        let body = links.server.resource(task.currentURL)?.responseBody ?? 0
         task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
         if body > 0 {
           task.machine.uploadBodySent()
