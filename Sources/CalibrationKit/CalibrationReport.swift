@@ -25,7 +25,7 @@ public enum CalibrationReport {
     var out = "{\n"
     out += "  \"world\": \(JSONText.quoted(world)),\n"
     out += "  \"observed\": \(JSONText.quoted(log)),\n"
-    out += "  \"seeds\": \(JSONText.quoted(seedText(r.seeds))),\n"
+    out += "  \"seeds\": \(JSONText.quoted(SeedList.text(r.seeds))),\n"
     out +=
       "  \"tolerance\": \(JSONText.quoted(SimDuration(nanoseconds: Int64((r.tolerance * 1e9).rounded())).formatted)),\n"
     out += "  \"observedEvents\": \(result.observed.events.count),\n"
@@ -165,18 +165,6 @@ public enum CalibrationReport {
   static func csv(_ text: String) -> String {
     guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
-
-  static func seedText(_ seeds: [UInt64]) -> String {
-    var parts: [String] = []
-    var i = 0
-    while i < seeds.count {
-      var j = i
-      while j + 1 < seeds.count, seeds[j + 1] == seeds[j] &+ 1 { j += 1 }
-      parts.append(i == j ? "\(seeds[i])" : "\(seeds[i])-\(seeds[j])")
-      i = j + 1
-    }
-    return parts.joined(separator: ",")
   }
 
   /// Writes the files into `directory` (created if needed), each through a temporary file
