@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
@@ -43,23 +44,23 @@ enum CheckCommand {
       } catch {
         failed += 1
         invalid = true
-        Console.out("FAIL  \(file)  (invalid scenario)")
+        Console.out("FAIL  \(TerminalText.escape(file))  (invalid scenario)")
         for line in error.lines { Console.out("      \(line)") }
         continue
       }
       let (result, wall) = ProcessMetrics.wallSeconds { ScenarioRunner.run(scenario) }
       var problems: [String] = []
-      if let error = result.runError { problems.append(error) }
+      if let error = result.runError { problems.append(TerminalText.escape(error)) }
       for expectation in result.expectations where !expectation.passed {
         problems.append(TimelineText.render([expectation]).trimmingTrailingNewlines())
       }
       let golden = GoldenTrace.path(forScenario: file)
       let trace = result.trace.jsonLines
       if update {
-        do {
-          try Data(trace.utf8).write(to: URL(fileURLWithPath: golden))
+        do throws(FileWriteError) {
+          try AtomicFile.write(trace, to: golden)
         } catch {
-          throw .usage("cannot write '\(golden)': \(error.localizedDescription)", command: command.name)
+          throw .cannotWrite(error)
         }
       } else if let expected = try? String(contentsOfFile: golden, encoding: .utf8),
         let divergence = GoldenTrace.compare(golden: expected, actual: trace)
@@ -70,10 +71,10 @@ enum CheckCommand {
       let timing = "(simulated \(result.endTime), wall \(String(format: "%.3f", wall)) s)"
       if problems.isEmpty {
         passed += 1
-        Console.out("ok    \(file)  \(timing)")
+        Console.out("ok    \(TerminalText.escape(file))  \(timing)")
       } else {
         failed += 1
-        Console.out("FAIL  \(file)  \(timing)")
+        Console.out("FAIL  \(TerminalText.escape(file))  \(timing)")
         for problem in problems {
           for line in problem.split(separator: "\n") { Console.out("      \(line)") }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzKit
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -119,12 +120,12 @@ enum FuzzCommand {
       }
       let json = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ScenarioJSONWriter.write(scenario)
       guard let failure = FuzzRunner.checkLoaded(scenario, json: json) else {
-        Console.out("ok    \(path)")
+        Console.out("ok    \(TerminalText.escape(path))")
         continue
       }
       failing += 1
       let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-      Console.out("FAIL  \(path): \(failure.signature)")
+      Console.out("FAIL  \(TerminalText.escape(path)): \(failure.signature)")
       for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
       if minimize { shrink(failure, name: name, out: out) }
     }
@@ -151,11 +152,11 @@ enum FuzzCommand {
   /// Writes `text` to DIR/name, creating DIR; returns the path (or says why it could not).
   static func write(_ text: String, to directory: String, name: String) -> String {
     let path = directory + "/" + name
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    do throws(FileWriteError) {
+      try AtomicFile.createFolder(directory)
+      try AtomicFile.write(text, to: path)
     } catch {
-      Console.error("bgsim: cannot write '\(path)': \(error.localizedDescription)")
+      Console.error("bgsim: \(error)")
     }
     return path
   }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
@@ -44,12 +45,11 @@ enum ReportCommand {
         status = ErrorRenderer.report(.invalidScenario(error))
       }
     }
-    do {
+    do throws(FileWriteError) {
       let written = try ReportWriter.write(results: results, to: directory)
-      for page in written { Console.out(page) }
+      for page in written { Console.out(TerminalText.escape(page)) }
     } catch {
-      throw .usage(
-        "cannot write the reports into '\(directory)': \(error.localizedDescription)", command: command.name)
+      throw .cannotWrite(error)
     }
     return status
   }

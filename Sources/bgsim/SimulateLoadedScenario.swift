@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
@@ -7,22 +8,21 @@ import SimReport
 func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 {
   let result = ScenarioRunner.run(scenario)
   if let path = options.traceOut {
-    do {
-      try Data(result.trace.jsonLines.utf8).write(to: URL(fileURLWithPath: path))
+    do throws(FileWriteError) {
+      try AtomicFile.write(result.trace.jsonLines, to: path)
     } catch {
-      Console.error("bgsim: cannot write the trace to '\(path)': \(error.localizedDescription)")
-      return ExitCode.invalidInput
+      return ErrorRenderer.report(.cannotWrite(error))
     }
   }
   if !options.quiet {
-    let about = scenario.description.isEmpty ? "" : ": \(scenario.description)"
-    Console.out("\(scenario.name) (seed \(result.seed))\(about)")
+    let about = scenario.description.isEmpty ? "" : ": \(TerminalText.escape(scenario.description))"
+    Console.out("\(TerminalText.escape(scenario.name)) (seed \(result.seed))\(about)")
     Console.out("")
     Console.out(TimelineText.render(result.trace.events), terminator: "")
     Console.out("")
   }
   if let error = result.runError {
-    Console.error(error)
+    Console.error(TerminalText.escape(error))
     return ExitCode.invalidInput
   }
   if !result.expectations.isEmpty {
