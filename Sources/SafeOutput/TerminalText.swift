@@ -29,15 +29,21 @@ public enum TerminalText {
   /// `escape(text)`, cut to its first `limit` characters with a note of how much was left out,
   /// so that a message quoting a 7 MB value stays one short line.
   public static func bounded(_ text: String, limit: Int = 80) -> String {
+    escape(shortened(text, limit: limit))
+  }
+
+  /// `text` cut to its first `limit` characters followed by `... (N more bytes)`, not escaped:
+  /// for messages that are escaped as a whole when printed.
+  public static func shortened(_ text: String, limit: Int = 80) -> String {
     var count = 0
     var end = text.startIndex
     while end < text.endIndex, count < limit {
       end = text.index(after: end)
       count += 1
     }
-    if end == text.endIndex { return escape(text) }
+    if end == text.endIndex { return text }
     let rest = text.utf8.count - text[..<end].utf8.count
-    return escape(String(text[..<end])) + "... (\(rest) more bytes)"
+    return String(text[..<end]) + "... (\(rest) more bytes)"
   }
 
   /// C0 and C1 controls, DEL, the backslash, line and paragraph separators, and the

@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 
 /// `bgsim validate FILE...`: check files against the format without running them.
@@ -25,8 +26,9 @@ enum ValidateCommand {
     var status = ExitCode.ok
     for file in arguments.positionals {
       do {
-        _ = try ScenarioLoader.load(path: file)
-        Console.out("\(file): ok")
+        let scenario = try ScenarioLoader.load(path: file)
+        Console.out("\(TerminalText.escape(file)): ok")
+        for warning in ScenarioWarnings.check(scenario) { Console.error(TerminalText.escape(warning)) }
       } catch {
         status = ErrorRenderer.report(.invalidScenario(error))
       }
