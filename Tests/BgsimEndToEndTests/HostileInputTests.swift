@@ -127,4 +127,31 @@ import Testing
         == "s.json: policy.rateLimiter.maxDelay: warning: maxDelay (1m) is below firstDelay (10m), so every "
         + "delay is cut to 1m; did you swap them?\n")
   }
+
+  @Test func checkDoesNotBlockOnAFIFONamedLikeAScenario() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try FileManager.default.createDirectory(
+      at: sandbox.directory.appendingPathComponent("dir"), withIntermediateDirectories: true)
+    guard mkfifo(sandbox.directory.appendingPathComponent("dir/x.json").path, 0o644) == 0 else {
+      print("skipped: cannot make a FIFO here")
+      return
+    }
+    let result = try sandbox.run(["check", "dir"])
+    #expect(result.status == 2)
+    #expect(
+      result.stdout
+        == "FAIL  dir/x.json  (invalid scenario)\n      dir/x.json: is not a regular file (a pipe, socket or "
+        + "device); expected a scenario file (.json)\n0 passed, 1 failed\n")
+  }
+
+  @Test func benchShareRefusesABillionTransfers() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    let result = try sandbox.run(["bench", "share", "1000000000"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.hasPrefix(
+        "bgsim: share takes one transfer count N from 1 to 1000000, found '1000000000'\n"))
+  }
 }
