@@ -5,10 +5,7 @@ import TransferEngine
 /// What one run of a sweep measured, read from its trace and byte totals.
 public struct RunMetrics: Hashable, Sendable {
   /// The `task.deferred` reasons with a deferral-time column, in column order.
-  public static let deferralReasons = [
-    "earliestBegin", "rateLimiter", "discretionary", "connectivity", "cellularNotAllowed",
-    "expensiveNotAllowed", "constrainedNotAllowed", "connectionLimit", "appSuspended",
-  ]
+  public static let deferralReasons = SimURLSessionTask.WaitReason.Kind.deferrable.map(\.rawValue)
 
   public var tasks = 0
   public var finished = 0
@@ -56,18 +53,18 @@ public struct RunMetrics: Hashable, Sendable {
     for event in result.trace.events {
       let task: String? =
         if case .string(let name) = event["task"] { name } else { nil }
-      switch event.kind {
-      case "task.created":
+      switch event.traceKind {
+      case .taskCreated?:
         tasks += 1
         if let task { created[task] = event.time }
-      case "task.deferred":
+      case .taskDeferred?:
         guard let task else { break }
         close(task, at: event.time)
         let reason = event["reason"]?.description ?? ""
         open[task] = (Self.deferralReasons.firstIndex(of: reason), event.time)
-      case "task.started", "task.retry":
+      case .taskStarted?, .taskRetry?:
         if let task { close(task, at: event.time) }
-      case "task.finished":
+      case .taskFinished?:
         finished += 1
         ended += 1
         lastEnd = event.time
@@ -75,19 +72,19 @@ public struct RunMetrics: Hashable, Sendable {
           close(task, at: event.time)
           if let start = created[task] { taskTimes.append(event.time - start) }
         }
-      case "task.failed", "task.cancelled", "task.lost":
+      case .taskFailed?, .taskCancelled?, .taskLost?:
         failed += 1
         ended += 1
         lastEnd = event.time
         if let task { close(task, at: event.time) }
-      case "ratelimiter.wake":
+      case .rateLimiterWake?:
         wakes += 1
         if case .duration(let d) = event["delay"] { maxDelay = max(maxDelay, d) }
-      case "app.launch":
+      case .appLaunch?:
         if event["reason"] == .string("background") { backgroundLaunches += 1 }
-      case "app.resume":
+      case .appResume?:
         if event["reason"] == .string("background") { backgroundResumes += 1 }
-      case "lint":
+      case .lint?:
         lints += 1
         if let rule = event["rule"] { rules.insert(rule.description) }
       default: break

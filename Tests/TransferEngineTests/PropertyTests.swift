@@ -44,7 +44,7 @@ struct PropertyTests {
       }
       for task in run.sim.allTasks where task.attempts > 1 {
         if task.resumeFrom != nil { seen["retry of a task made from resume data", default: 0] += 1 }
-        if !task.isDownload && task.responseBodyBytes > 0 {
+        if !task.isDownload && task.bytes.responseBody > 0 {
           seen["retry of an upload with a response", default: 0] += 1
         }
         if task.isDownload && task.bytesWasted > 0 { seen["download restarted at zero", default: 0] += 1 }
@@ -114,7 +114,7 @@ struct PropertyTests {
               + "\(task.countOfBytesReceived) received + \(task.bytesWasted) wasted")
         }
         if finished.contains(task.name), (200..<300).contains(task.statusCode ?? 0) {
-          let size = run.sizes[task.currentURL]?[task.fetchingValidator ?? ""]
+          let size = run.sizes[task.currentURL]?[task.bytes.fetchingValidator ?? ""]
           if task.countOfBytesReceived != size {
             found.append(
               "\(task.name) finished with \(task.countOfBytesReceived) bytes of a \(size ?? -1)-byte resource"

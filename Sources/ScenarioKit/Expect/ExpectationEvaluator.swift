@@ -29,8 +29,6 @@ public struct ExpectationEvaluator {
     expectations.map(evaluate)
   }
 
-  static let terminalKinds: Set<String> = ["task.finished", "task.failed", "task.cancelled", "task.lost"]
-
   func taskEvents(_ task: String) -> [TraceEvent] {
     events.filter { $0["task"] == .string(task) }
   }
@@ -59,14 +57,14 @@ public struct ExpectationEvaluator {
       return verdict(expected, ok, found, mine)
     case .startsAfter(let task, let time):
       let mine = taskEvents(task)
-      let started = mine.first { $0.kind == "task.started" }
+      let started = mine.first { $0.is(.taskStarted) }
       let expected = "task '\(task)' starts at or after \(time)"
       return verdict(
         expected, started.map { $0.time >= time } ?? false,
         started.map { "it started at \($0.time)" } ?? "it never started", mine)
     case .error(let task, let name, let reason):
       let mine = taskEvents(task)
-      let end = mine.last { $0.kind == "task.failed" || $0.kind == "task.cancelled" }
+      let end = mine.last { $0.is(.taskFailed) || $0.is(.taskCancelled) }
       let expected = "task '\(task)' ends with error \(name)" + (reason.map { " (reason \($0))" } ?? "")
       let ok = end?["error"] == .string(name) && (reason == nil || end?["reason"] == .string(reason!))
       let found =
@@ -78,7 +76,7 @@ public struct ExpectationEvaluator {
     case .resumedAtOffset(let task, let bytes):
       let mine = taskEvents(task)
       let offsets = mine.compactMap { e -> Int64? in
-        guard e.kind == "delegate.didResumeAtOffset" || e.kind == "task.retry",
+        guard e.is(.delegateDidResumeAtOffset) || e.is(.taskRetry),
           case .int(let v)? = e["offset"]
         else { return nil }
         return v
@@ -90,7 +88,7 @@ public struct ExpectationEvaluator {
       return verdict(expected, offsets.contains(bytes), found, mine)
     case .status(let task, let status):
       let mine = taskEvents(task)
-      let done = mine.last { $0.kind == "task.finished" }
+      let done = mine.last { $0.is(.taskFinished) }
       let expected = "task '\(task)' finishes with HTTP status \(status)"
       return verdict(
         expected, done?["status"] == .int(Int64(status)),
@@ -103,7 +101,7 @@ public struct ExpectationEvaluator {
         expected, counter != nil && comparison.holds(value), "\(value)",
         events.filter { $0.kind.hasPrefix("app.") })
     case .delayAtWake(let wake, let delay):
-      let wakes = events.filter { $0.kind == "ratelimiter.wake" }
+      let wakes = events.filter { $0.is(.rateLimiterWake) }
       let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
       let expected = "rate limiter delay \(delay) at wake \(wake)"
       let found = actual.map { "delay \($0)" } ?? "only \(wakes.count) wake(s)"
@@ -119,11 +117,11 @@ public struct ExpectationEvaluator {
         expected, comparison.holds(Int64(matching.count)), "it occurs \(matching.count) time(s)",
         matching.isEmpty ? events.filter { TracePattern.wildcardMatch(kind, $0.kind) } : matching)
     case .lint(let rule, let present):
-      let lints = events.filter { $0.kind == "lint" && $0["rule"] == .string(rule) }
+      let lints = events.filter { $0.is(.lint) && $0["rule"] == .string(rule) }
       let expected = "lint \(rule) " + (present ? "present" : "absent")
       let found = lints.isEmpty ? "no \(rule) lint" : "\(lints.count) \(rule) lint(s)"
       return verdict(
-        expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.kind == "lint" } : lints
+        expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.is(.lint) } : lints
       )
     }
   }
@@ -148,34 +146,34 @@ public struct ExpectationEvaluator {
   }
 
   private func finalState(of task: String, _ mine: [TraceEvent]) -> (ExpectedTaskState, SimTime?) {
-    if let end = mine.last(where: { Self.terminalKinds.contains($0.kind) }) {
-      switch end.kind {
-      case "task.finished": return (.completed, end.time)
-      case "task.failed": return (.failed, end.time)
+    if let end = mine.last(where: { $0.traceKind.map(TraceKind.taskEndings.contains) == true }) {
+      switch end.traceKind {
+      case .taskFinished?: return (.completed, end.time)
+      case .taskFailed?: return (.failed, end.time)
       default: return (.cancelled, end.time)
       }
     }
-    guard mine.contains(where: { $0.kind == "task.resume" }) else { return (.suspended, nil) }
+    guard mine.contains(where: { $0.is(.taskResume) }) else { return (.suspended, nil) }
     let running = mine.last {
-      ["task.started", "task.retry", "task.interrupted", "task.deferred"].contains($0.kind)
+      $0.is(.taskStarted) || $0.is(.taskRetry) || $0.is(.taskInterrupted) || $0.is(.taskDeferred)
     }
     return (
-      running.map { $0.kind == "task.started" || $0.kind == "task.retry" } == true ? .running : .waiting, nil
+      running.map { $0.is(.taskStarted) || $0.is(.taskRetry) } == true ? .running : .waiting, nil
     )
   }
 
   private func count(_ counter: AppCounter) -> Int64 {
-    func n(_ kind: String, _ reason: String? = nil) -> Int64 {
-      Int64(events.filter { $0.kind == kind && (reason == nil || $0["reason"] == .string(reason!)) }.count)
+    func n(_ kind: TraceKind, _ reason: String? = nil) -> Int64 {
+      Int64(events.filter { $0.is(kind) && (reason == nil || $0["reason"] == .string(reason!)) }.count)
     }
     switch counter {
-    case .backgroundLaunches: return n("app.launch", "background")
-    case .backgroundResumes: return n("app.resume", "background")
-    case .userLaunches: return n("app.launch", "user")
-    case .wakes: return n("app.launch", "background") + n("app.resume", "background")
-    case .suspensions: return n("app.suspend")
-    case .terminations: return n("app.terminate")
-    case .completionHandlerCalls: return n("app.completionHandlerCalled")
+    case .backgroundLaunches: return n(.appLaunch, "background")
+    case .backgroundResumes: return n(.appResume, "background")
+    case .userLaunches: return n(.appLaunch, "user")
+    case .wakes: return n(.appLaunch, "background") + n(.appResume, "background")
+    case .suspensions: return n(.appSuspend)
+    case .terminations: return n(.appTerminate)
+    case .completionHandlerCalls: return n(.appCompletionHandlerCalled)
     }
   }
 

@@ -134,7 +134,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .resumeFromData(let from, let name):
       guard let data = resumeData[from] else {
         simulation.emitNote(
-          "app.resumeDataUnavailable",
+          .appResumeDataUnavailable,
           [TraceField("task", .string(from)), TraceField("path", .string(path))])
         return
       }

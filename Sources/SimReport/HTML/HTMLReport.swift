@@ -1,5 +1,6 @@
 import ScenarioKit
 import SimKernel
+import TransferEngine
 
 /// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline, the
 /// expectation verdicts, the lints, the run error, and the full trace folded away.
@@ -70,7 +71,7 @@ public enum HTMLReport {
   /// Every `lint` of the run: when, which rule, and its message.
   static func lints(_ events: [TraceEvent]) -> String {
     var out = "<h2>Lints</h2>\n"
-    let lints = events.filter { $0.kind == "lint" }
+    let lints = events.filter { $0.is(.lint) }
     guard !lints.isEmpty else { return out + "<p class=\"meta\">The app broke no documented rule.</p>\n" }
     out += "<table class=\"lints\">\n<tr><th>at</th><th>rule</th><th>message</th></tr>\n"
     for lint in lints {

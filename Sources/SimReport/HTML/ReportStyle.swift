@@ -1,3 +1,5 @@
+import TransferEngine
+
 /// The report's colours, legend and style sheet, in one place so the SVG classes, the legend
 /// swatches and the CSS cannot drift apart.
 ///
@@ -62,42 +64,36 @@ enum ReportStyle {
   ]
 
   /// Shades of waiting, one per `task.deferred` reason (behavior.md, When a task may start).
-  static let reasons: [Key] = [
-    Key(
-      selector: ".reason-created", color: "#f2f2f7", label: "created",
-      help: "created, resume() not called yet"),
-    Key(selector: ".reason-queued", color: "#e5e5ea", label: "queued", help: "resumed, about to be decided"),
-    Key(
-      selector: ".reason-earliestBegin", color: "#ffe08a", label: "earliestBegin",
-      help: "before the task's earliestBeginDate"),
-    Key(
-      selector: ".reason-rateLimiter", color: "#ffb4a8", label: "rateLimiter",
-      help: "created in the background: waits for the rate limiter's delay"),
-    Key(
-      selector: ".reason-discretionary", color: "#d9c8f7", label: "discretionary",
-      help: "waits for Wi-Fi, power and no Low Power Mode"),
-    Key(
-      selector: ".reason-connectivity", color: "#cfd8e3", label: "connectivity",
-      help: "no network interface"),
-    Key(
-      selector: ".reason-cellularNotAllowed", color: "#bde0fe", label: "cellularNotAllowed",
-      help: "only cellular, and the session disallows it"),
-    Key(
-      selector: ".reason-expensiveNotAllowed", color: "#bde0fe", label: "expensiveNotAllowed",
-      help: "only an expensive interface, and the session disallows it"),
-    Key(
-      selector: ".reason-constrainedNotAllowed", color: "#bde0fe", label: "constrainedNotAllowed",
-      help: "only Low Data Mode, and the session disallows it"),
-    Key(
-      selector: ".reason-connectionLimit", color: "#f7c8e0", label: "connectionLimit",
-      help: "maxConnectionsPerHost transfers already running to the host"),
-    Key(
-      selector: ".reason-retryBackoff", color: "#ffd1a1", label: "retryBackoff",
-      help: "interrupted; backing off before a retry"),
-    Key(
-      selector: ".reason-appSuspended", color: "#b8c7e0", label: "appSuspended",
-      help: "default session: paused while the app is suspended"),
-  ]
+  static let reasons: [Key] =
+    [
+      Key(
+        selector: ".reason-created", color: "#f2f2f7", label: "created",
+        help: "created, resume() not called yet"),
+      Key(
+        selector: ".reason-queued", color: "#e5e5ea", label: "queued", help: "resumed, about to be decided"),
+    ] + SimURLSessionTask.WaitReason.Kind.allCases.map(key(for:))
+
+  /// The shade of one wait reason; the list of reasons is the engine's.
+  private static func key(for reason: SimURLSessionTask.WaitReason.Kind) -> Key {
+    let (color, help): (String, String)
+    switch reason {
+    case .earliestBegin: (color, help) = ("#ffe08a", "before the task's earliestBeginDate")
+    case .rateLimiter:
+      (color, help) = ("#ffb4a8", "created in the background: waits for the rate limiter's delay")
+    case .discretionary: (color, help) = ("#d9c8f7", "waits for Wi-Fi, power and no Low Power Mode")
+    case .connectivity: (color, help) = ("#cfd8e3", "no network interface")
+    case .cellularNotAllowed: (color, help) = ("#bde0fe", "only cellular, and the session disallows it")
+    case .expensiveNotAllowed:
+      (color, help) = ("#bde0fe", "only an expensive interface, and the session disallows it")
+    case .constrainedNotAllowed:
+      (color, help) = ("#bde0fe", "only Low Data Mode, and the session disallows it")
+    case .connectionLimit:
+      (color, help) = ("#f7c8e0", "maxConnectionsPerHost transfers already running to the host")
+    case .retryBackoff: (color, help) = ("#ffd1a1", "interrupted; backing off before a retry")
+    case .appSuspended: (color, help) = ("#b8c7e0", "default session: paused while the app is suspended")
+    }
+    return Key(selector: ".reason-\(reason.rawValue)", color: color, label: reason.rawValue, help: help)
+  }
 
   /// The legend as HTML: every group, with waiting shades limited to the reasons of this run.
   static func legend(waitingReasons used: Set<String>) -> String {

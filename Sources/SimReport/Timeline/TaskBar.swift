@@ -1,4 +1,5 @@
 import SimKernel
+import TransferEngine
 
 /// One task's life on the timeline: a row of phase segments from `task.created` to the end.
 ///
@@ -59,30 +60,30 @@ struct TaskBar: Equatable {
         start: t, end: t, phase: phase, reason: reason, label: label,
         detail: "\(name): \(what) from \(t) — \(TimelineModel.describe(event))")
     }
-    switch event.kind {
-    case "task.created": return segment("waiting", "created", "created", "created, not resumed")
-    case "task.resume": return segment("waiting", "queued", "queued", "resumed, waiting for the daemon")
-    case "task.deferred":
+    switch event.traceKind {
+    case .taskCreated?: return segment("waiting", "created", "created", "created, not resumed")
+    case .taskResume?: return segment("waiting", "queued", "queued", "resumed, waiting for the daemon")
+    case .taskDeferred?:
       let why = reason ?? "unknown"
       var label = why
       if let until = event["until"] { label += " until \(until)" }
       if let missing = event["missing"] { label += " (needs \(missing))" }
       return segment("waiting", why, label, "waiting: \(label)")
-    case "task.paused": return segment("waiting", reason ?? "paused", "paused", "paused (\(reason ?? "?"))")
-    case "task.interrupted":
+    case .taskPaused?: return segment("waiting", reason ?? "paused", "paused", "paused (\(reason ?? "?"))")
+    case .taskInterrupted?:
       return segment("waiting", "retryBackoff", "interrupted", "interrupted (\(reason ?? "?")), backing off")
-    case "task.started": return segment("transferring", nil, "transferring", "transferring")
-    case "task.retry":
+    case .taskStarted?: return segment("transferring", nil, "transferring", "transferring")
+    case .taskRetry?:
       let attempt = event["attempt"].map { "attempt \($0)" } ?? "retry"
       return segment("transferring", nil, attempt, "transferring, \(attempt)")
-    case "task.finished":
+    case .taskFinished?:
       let status = event["status"].map { " \($0)" } ?? ""
       return segment("done", nil, "done" + status, "finished" + status)
-    case "task.failed":
+    case .taskFailed?:
       let error = event["error"]?.description ?? "error"
       return segment("failed", error, "failed: \(error)", "failed with \(error)")
-    case "task.lost": return segment("failed", reason ?? "lost", "lost", "lost (\(reason ?? "?"))")
-    case "task.cancelled":
+    case .taskLost?: return segment("failed", reason ?? "lost", "lost", "lost (\(reason ?? "?"))")
+    case .taskCancelled?:
       let why = reason.map { " (\($0))" } ?? ""
       return segment("cancelled", reason, "cancelled" + why, "cancelled" + why)
     default: return nil

@@ -1,4 +1,5 @@
 import SimKernel
+import TransferEngine
 
 /// A stretch of one lane during which one state holds, such as "app in the background".
 struct LaneSegment: Equatable {
@@ -47,8 +48,8 @@ struct TimelineModel {
     var pendingDelay: TraceEvent?
     for event in events {
       let t = event.time
-      switch event.kind {
-      case "app.launch", "app.foreground", "app.background", "app.suspend", "app.resume", "app.terminate":
+      switch event.traceKind {
+      case .appLaunch?, .appForeground?, .appBackground?, .appSuspend?, .appResume?, .appTerminate?:
         let (state, label) = Self.appState(event)
         app.change(at: t, state: state, label: label, detail: "\(label) since \(t): \(Self.describe(event))")
         if state == "background" && event["reason"]?.description == "background" {
@@ -56,22 +57,22 @@ struct TimelineModel {
           let delay = pendingDelay?.time == t ? pendingDelay : nil
           wakes.append(Self.wake(event, number: wakes.count + 1, delay: delay))
         }
-      case "network.change":
+      case .networkChange?:
         let (state, label) = Self.network(event)
         network.change(
           at: t, state: state, label: label, detail: "\(label) since \(t): \(Self.describe(event))")
-      case "power.change":
+      case .powerChange?:
         let (state, label) = Self.power(event)
         power.change(
           at: t, state: state, label: label, detail: "\(label) since \(t): \(Self.describe(event))")
-      case "ratelimiter.wake":
+      case .rateLimiterWake?:
         pendingDelay = event
         Self.rateLimiterWake(event, lane: &limiter)
-      case "ratelimiter.reset":
+      case .rateLimiterReset?:
         let reason = event["reason"]?.description ?? "?"
         limiter.change(
           at: t, state: "zero", label: "0", detail: "delay reset to 0 at \(t) (\(reason))")
-      case "lint":
+      case .lint?:
         let rule = event["rule"]?.description ?? "lint"
         let message = event["message"]?.description ?? ""
         lints.append(
@@ -94,13 +95,13 @@ struct TimelineModel {
   /// The app state an `app.*` event leads to (behavior.md, App lifecycle).
   static func appState(_ event: TraceEvent) -> (state: String, label: String) {
     let reason = event["reason"]?.description
-    switch event.kind {
-    case "app.launch":
+    switch event.traceKind {
+    case .appLaunch?:
       return reason == "background" ? ("background", "background launch") : ("foreground", "foreground")
-    case "app.foreground": return ("foreground", "foreground")
-    case "app.background": return ("background", "background")
-    case "app.suspend": return ("suspended", "suspended")
-    case "app.resume": return ("background", reason == "background" ? "woken" : "background")
+    case .appForeground?: return ("foreground", "foreground")
+    case .appBackground?: return ("background", "background")
+    case .appSuspend?: return ("suspended", "suspended")
+    case .appResume?: return ("background", reason == "background" ? "woken" : "background")
     default: return ("notRunning", reason.map { "terminated (\($0))" } ?? "terminated")
     }
   }
@@ -150,7 +151,7 @@ struct TimelineModel {
 
   /// A wake marker; the delay the rate limiter set for this wake goes in its tooltip.
   static func wake(_ event: TraceEvent, number: Int, delay: TraceEvent?) -> TimelineMarker {
-    let how = event.kind == "app.launch" ? "relaunched in the background" : "resumed in the background"
+    let how = event.is(.appLaunch) ? "relaunched in the background" : "resumed in the background"
     var detail = "wake \(number) at \(event.time): \(how)"
     if let delay, let value = delay["delay"] { detail += "; rate limiter delay now \(value)" }
     return TimelineMarker(time: event.time, name: "wake", label: "wake \(number)", detail: detail)

@@ -4,7 +4,7 @@ import SimKernel
 /// otherwise, in the order they happened.
 extension Simulation {
   func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
-    record.pending.append(event)
+    record.queue(event)
     if lifecycle.state.isRunning && record.attached != nil {
       scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     }
@@ -12,31 +12,32 @@ extension Simulation {
 
   /// Delivers a session's queued events if the app can take them now; then, during a wake,
   /// `didFinishEvents` once the session has nothing left.
+  ///
+  /// The queue is taken out before any delegate runs, so app code always sees the daemon's
+  /// records consistent; events it causes are queued behind and delivered in the next round,
+  /// in the order they happened. Events the app can no longer take (it stopped running, or
+  /// dropped the session) go back to the front of the queue.
   func deliverPending(_ record: DaemonSession) {
     guard lifecycle.state.isRunning, let session = record.attached else { return }
-    if let current = wake, current.sessions.contains(record.identifier),
-      current.handlerCalled.contains(record.identifier)
-        && !current.finishedEventsDelivered.contains(record.identifier)
-    {
-      return  // The handler came back early: the rest waits for the next wake or launch.
+    // The handler came back early: the rest waits for the next wake or launch.
+    if wakes.deliveryHeld(record.identifier) { return }
+    while lifecycle.state.isRunning && record.attached === session {
+      let batch = record.takePending()
+      if batch.isEmpty { break }
+      var delivered = 0
+      while delivered < batch.count && lifecycle.state.isRunning && record.attached === session {
+        deliver(batch[delivered], to: session)
+        delivered += 1
+      }
+      if delivered < batch.count {
+        record.putBack(batch[delivered...])
+        break
+      }
     }
-    // Index through the queue (delegates may append to it) and drop the delivered prefix once:
-    // removing one at a time would make a wake with thousands of queued events quadratic.
-    var delivered = 0
-    while delivered < record.pending.count && lifecycle.state.isRunning && record.attached === session {
-      let event = record.pending[delivered]
-      delivered += 1
-      deliver(event, to: session)
+    guard record.pending.isEmpty, lifecycle.state.isRunning, wakes.eventsDelivered(record.identifier) else {
+      return
     }
-    record.pending.removeFirst(delivered)
-    guard var current = wake, record.pending.isEmpty,
-      current.sessions.contains(record.identifier),
-      !current.finishedEventsDelivered.contains(record.identifier),
-      lifecycle.state.isRunning
-    else { return }
-    current.finishedEventsDelivered.insert(record.identifier)
-    wake = current
-    emit("delegate.didFinishEvents", [TraceField("session", .string(record.identifier))])
+    emit(.delegateDidFinishEvents, [TraceField("session", .string(record.identifier))])
     session.delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session)
   }
 
@@ -45,7 +46,7 @@ extension Simulation {
     switch event {
     case .didResumeAtOffset(let task, let offset, let total):
       emit(
-        "delegate.didResumeAtOffset",
+        .delegateDidResumeAtOffset,
         [
           TraceField("task", .string(task.name)), TraceField("offset", .int(offset)),
           TraceField("total", .int(total)),
@@ -59,8 +60,8 @@ extension Simulation {
       if let description = task.taskDescription {
         fields.append(TraceField("description", .string(description)))
       }
-      emit("delegate.didFinishDownloading", fields)
-      task.downloadsDelivered += 1
+      emit(.delegateDidFinishDownloading, fields)
+      checker.deliveredDownload(task.uid)
       let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived)
       delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
       if file.movedTo == nil {
@@ -72,7 +73,7 @@ extension Simulation {
       }
     case .didReceiveData(let task, let bytes):
       emit(
-        "delegate.didReceiveData", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
+        .delegateDidReceiveData, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
       delegate?.urlSession(session, dataTask: task, didReceiveData: bytes)
     case .didComplete(let task, let error):
       var fields = [TraceField("task", .string(task.name))]
@@ -85,54 +86,54 @@ extension Simulation {
         fields.append(TraceField("error", .string("none")))
         if let status = task.statusCode { fields.append(TraceField("status", .int(Int64(status)))) }
       }
-      emit("delegate.didComplete", fields)
-      task.completionsDelivered += 1
+      emit(.delegateDidComplete, fields)
+      checker.deliveredCompletion(task.uid)
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
     }
   }
 
   /// Arms the progress check of every running transfer of a session the app just attached.
   func armProgressForSession(_ record: DaemonSession) {
-    for task in record.tasks {
-      if case .transferring = task.phase { armProgress(task) }
-    }
+    for task in record.tasks where task.machine.direction != nil { armProgress(task) }
   }
 
   /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate.
   /// Only while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
+    let size = task.bytes.fetchingSize
     guard lifecycle.state.isRunning, task.session.attached != nil, task.isDownload,
-      case .transferring(false) = task.phase, task.stalledSince == nil, task.fetchingSize > 0,
-      task.reportedDecile < 9
+      task.machine.state == .transferring(up: false), size > 0, task.bytes.reportedDecile < 9
     else { return }
     settleBytes(task)
-    let target = task.fetchingSize * Int64(task.reportedDecile + 1) / 10
+    let target = size * Int64(task.bytes.reportedDecile + 1) / 10
     let bytesToGo = Double(max(1, target - task.countOfBytesReceived))
-    let share = downLink.capacity / Double(max(1, downLink.activeCount))
+    let share = links.downShare
     guard share > 0 else { return }
     scheduler.schedule(
-      .progress(uid: task.uid, generation: task.generation), after: .seconds(rounding: bytesToGo / share))
+      .progress(uid: task.uid, generation: task.machine.generation),
+      after: .seconds(rounding: bytesToGo / share))
   }
 
   /// A progress check: report `didWriteData` if a new tenth was crossed, then re-arm.
   func reportProgress(_ task: SimURLSessionTask) {
-    guard case .transferring(false) = task.phase, task.isDownload else { return }
+    guard task.machine.direction?.up == false, task.isDownload else { return }
     settleBytes(task)
-    let decile = Int(task.countOfBytesReceived * 10 / max(1, task.fetchingSize))
-    if decile > task.reportedDecile, decile < 10, lifecycle.state.isRunning,
+    let size = task.bytes.fetchingSize
+    let decile = Int(task.countOfBytesReceived * 10 / max(1, size))
+    if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
       let session = task.session.attached
     {
       let written = task.countOfBytesReceived
-      task.reportedDecile = decile
+      task.bytes.reported(decile: decile)
       emit(
-        "delegate.didWriteData",
+        .delegateDidWriteData,
         [
           TraceField("task", .string(task.name)), TraceField("totalBytesWritten", .int(written)),
-          TraceField("totalBytesExpectedToWrite", .int(task.fetchingSize)),
+          TraceField("totalBytesExpectedToWrite", .int(size)),
         ])
       session.delegate?.urlSession(
         session, downloadTask: task, didWriteData: written, totalBytesWritten: written,
-        totalBytesExpectedToWrite: task.fetchingSize)
+        totalBytesExpectedToWrite: size)
     }
     armProgress(task)
   }

@@ -8,16 +8,16 @@ extension Simulation {
     switch outcome {
     case .alreadyForeground: return
     case .launched:
-      emit("app.launch", [TraceField("reason", .string("user"))])
+      emit(.appLaunch, [TraceField("reason", .string("user"))])
       resetRateLimiterForForeground()
       if let app = installedApp { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
     case .broughtToForeground:
-      emit("app.foreground", [])
-      wake = nil
+      emit(.appForeground, [])
+      wakes.enteredForeground()
       resetRateLimiterForForeground()
       if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
       resumePausedDefaultTransfers()
-      for record in sessionRecords where record.attached != nil {
+      for record in daemon.sessionRecords where record.attached != nil {
         scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
         armProgressForSession(record)
       }
@@ -28,7 +28,7 @@ extension Simulation {
   /// The user leaves the app: background, then suspended after `backgroundRunTime`.
   public func backgroundApp() {
     guard lifecycle.userBackground() else { return }
-    emit("app.background", [])
+    emit(.appBackground, [])
     scheduler.schedule(
       .suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
     if let app = installedApp { app.didEnterBackground(AppContext(simulation: self)) }
@@ -41,7 +41,7 @@ extension Simulation {
   public func terminateApp() {
     guard lifecycle.state != .notRunning else { return }
     _ = lifecycle.terminate(byUser: false)
-    emit("app.terminate", [TraceField("reason", .string("system"))])
+    emit(.appTerminate, [TraceField("reason", .string("system"))])
     processEnded()
     requestWakeCheck()
   }
@@ -50,7 +50,7 @@ extension Simulation {
   /// `userForceQuitApplication`, and no background launch happens until the next user launch [A].
   public func forceQuitApp() {
     guard lifecycle.terminate(byUser: true) else { return }
-    emit("app.terminate", [TraceField("reason", .string("forceQuit"))])
+    emit(.appTerminate, [TraceField("reason", .string("forceQuit"))])
     processEnded()
     cancelBackgroundTasks(reason: .userForceQuitApplication)
   }
@@ -58,7 +58,7 @@ extension Simulation {
   /// The system suspends a background app.
   func systemSuspend() {
     guard lifecycle.suspend() else { return }
-    emit("app.suspend", [])
+    emit(.appSuspend, [])
     endWake()
     pauseDefaultTransfers()
     requestWakeCheck()
@@ -68,9 +68,8 @@ extension Simulation {
   /// background uploads from data lose their body.
   private func processEnded() {
     endWake()
-    for record in sessionRecords {
-      record.attached?.markInvalidated()
-      record.attached = nil
+    for record in daemon.sessionRecords {
+      record.detachFromApp()
       for task in record.tasks where !task.isFinished {
         if !record.isBackground {
           vanish(task)
@@ -87,15 +86,15 @@ extension Simulation {
   private func vanish(_ task: SimURLSessionTask) {
     let holding = withdraw(task)
     emit(
-      "task.lost", [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
-    endTask(task)
-    task.session.outstanding -= 1
+      .taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
+    endTask(task, .lost)
+    task.session.taskEnded()
     if holding { releaseConnection(of: task) }
   }
 
   /// Cancels every unfinished background task; delivered at the next launch.
   func cancelBackgroundTasks(reason: SimURLError.CancelReason) {
-    for record in sessionRecords where record.isBackground {
+    for record in daemon.sessionRecords where record.isBackground {
       for task in record.tasks where !task.isFinished {
         cancelTask(task, produceResumeData: true, reason: reason)
       }
@@ -105,17 +104,17 @@ extension Simulation {
   /// Default sessions run in the app's process: their transfers stop while it is suspended,
   /// and fail with -1001 if it stays suspended past the request timeout.
   private func pauseDefaultTransfers() {
-    for record in sessionRecords where !record.isBackground {
-      for task in record.tasks where isHoldingConnection(task) {
+    for record in daemon.sessionRecords where !record.isBackground {
+      for task in record.tasks where task.machine.isActive {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
-        if !task.isDownload { discardUploadProgress(task) }
-        task.phase = .paused
+        if !task.isDownload { task.bytes.discardUploadProgress() }
+        task.machine.paused(at: now)
         emit(
-          "task.paused",
+          .taskPaused,
           [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
         task.requestTimeoutHandle = scheduler.schedule(
-          .requestTimeout(uid: task.uid, generation: task.generation),
+          .requestTimeout(uid: task.uid, generation: task.machine.generation),
           after: record.configuration.timeoutIntervalForRequest)
       }
     }
@@ -123,10 +122,12 @@ extension Simulation {
   }
 
   private func resumePausedDefaultTransfers() {
-    for record in sessionRecords where !record.isBackground {
-      for task in record.tasks where task.phase == .paused {
+    for record in daemon.sessionRecords where !record.isBackground {
+      for task in record.tasks {
+        guard case .paused = task.machine.state else { continue }
         if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
         task.requestTimeoutHandle = nil
+        task.machine.requeue()
         enqueue(task)
       }
     }
@@ -134,12 +135,12 @@ extension Simulation {
 
   private func resetRateLimiterForForeground() {
     guard policy.rateLimiter.resetOnForeground, rateLimiter.reset(at: now) else { return }
-    emit("ratelimiter.reset", [TraceField("reason", .string("foreground"))])
+    emit(.rateLimiterReset, [TraceField("reason", .string("foreground"))])
   }
 
   func rateLimiterIdleExpired(generation: UInt32) {
     guard generation == rateLimiter.generation, rateLimiter.reset(at: now) else { return }
-    emit("ratelimiter.reset", [TraceField("reason", .string("idle"))])
+    emit(.rateLimiterReset, [TraceField("reason", .string("idle"))])
     reevaluateAllWaiting()
   }
 }

@@ -1,17 +1,16 @@
 import SimKernel
 
-/// Waking the app for its background sessions, and the completion-handler contract
+/// Waking the app for its background sessions, and carrying out what `WakeContract` decides
 /// (behavior.md, "Waking the app and the completion-handler contract").
 extension Simulation {
   func requestWakeCheck() {
-    guard !wakeCheckPending else { return }
-    wakeCheckPending = true
+    guard wakes.requestCheck() else { return }
     scheduler.schedule(.wakeCheck, at: now)
   }
 
   /// Sessions whose work is all done while the app was away, and that may wake it.
   private func sessionsOwedAWake() -> [DaemonSession] {
-    sessionRecords.filter { record in
+    daemon.sessionRecords.filter { record in
       record.isBackground && record.wantsWake && record.outstanding == 0 && !record.pending.isEmpty
         && record.configuration.sessionSendsLaunchEvents
     }
@@ -25,29 +24,28 @@ extension Simulation {
     // The delay grows before the app is told why it woke [O].
     let delay = rateLimiter.wake(at: now)
     emit(
-      "ratelimiter.wake",
+      .rateLimiterWake,
       [TraceField("delay", .duration(delay)), TraceField("wake", .int(Int64(rateLimiter.delayAtWake.count)))])
     if let idle = rateLimiter.idleResetTime {
       scheduler.schedule(.rateLimiterIdle(generation: rateLimiter.generation), at: idle)
     }
-    wakeCount += 1
-    wake = WakeRecord(number: wakeCount, startedAt: now, sessions: owed.map(\.identifier))
-    for record in owed { record.wantsWake = false }
+    let number = wakes.begin(sessions: owed.map(\.identifier))
+    for record in owed { record.owesWake(false) }
     let context = AppContext(simulation: self)
     switch lifecycle.wake() {
     case .resumed:
-      emit("app.resume", [TraceField("reason", .string("background"))])
+      emit(.appResume, [TraceField("reason", .string("background"))])
     case .relaunched:
-      emit("app.launch", [TraceField("reason", .string("background"))])
+      emit(.appLaunch, [TraceField("reason", .string("background"))])
       installedApp?.didFinishLaunching(context, reason: .background)
     case nil:
       preconditionFailure("internal inconsistency: wake of an app in state \(lifecycle.state)")
     }
-    scheduler.schedule(.completionHandlerTimeout(wake: wakeCount), after: policy.completionHandlerTimeout)
+    scheduler.schedule(.completionHandlerTimeout(wake: number), after: policy.completionHandlerTimeout)
     for record in owed {
-      emit("delegate.handleEvents", [TraceField("session", .string(record.identifier))])
+      emit(.delegateHandleEvents, [TraceField("session", .string(record.identifier))])
       let handler = BackgroundCompletionHandler(
-        identifier: record.identifier, wakeNumber: wakeCount, simulation: self)
+        identifier: record.identifier, wakeNumber: number, simulation: self)
       installedApp?.handleEventsForBackgroundURLSession(
         context, identifier: record.identifier, completionHandler: handler)
       scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
@@ -57,32 +55,30 @@ extension Simulation {
 
   /// The app called a completion handler handed over by `handleEvents`.
   func completionHandlerCalled(_ handler: BackgroundCompletionHandler) {
-    emit("app.completionHandlerCalled", [TraceField("session", .string(handler.identifier))])
+    emit(.appCompletionHandlerCalled, [TraceField("session", .string(handler.identifier))])
     if checksInvariants { checkCompletionHandlerCall(handler) }
-    guard var current = wake, current.number == handler.wakeNumber, lifecycle.state == .background else {
-      return
-    }
-    current.handlerCalled.insert(handler.identifier)
-    wake = current
-    if !current.finishedEventsDelivered.contains(handler.identifier) {
+    let outcome = wakes.handlerCalled(
+      session: handler.identifier, wake: handler.wakeNumber, appInBackground: lifecycle.state == .background)
+    switch outcome {
+    case .ignored, .waiting: return
+    case .calledEarly:
       lint(
         .completionHandlerCalledEarly,
         "the completion handler for '\(handler.identifier)' was called before its events were delivered; "
           + "call it from urlSessionDidFinishEvents(forBackgroundURLSession:)",
         [TraceField("session", .string(handler.identifier))])
       scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
-      return
-    }
-    if current.sessions.allSatisfy({ current.handlerCalled.contains($0) }) {
+    case .allCalled:
       scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
     }
   }
 
   func completionHandlerTimedOut(wake number: Int) {
-    guard let current = wake, current.number == number, lifecycle.state == .background else { return }
+    guard let uncalled = wakes.timedOut(wake: number, appInBackground: lifecycle.state == .background) else {
+      return
+    }
     // A session the app never recreated cannot reach didFinishEvents; endWake lints the cause.
-    for identifier in current.sessions
-    where !current.handlerCalled.contains(identifier) && backgroundSessions[identifier]?.attached != nil {
+    for identifier in uncalled where daemon.backgroundSessions[identifier]?.attached != nil {
       lint(
         .completionHandlerNeverCalled,
         "the completion handler for '\(identifier)' was not called within \(policy.completionHandlerTimeout); "
@@ -94,10 +90,9 @@ extension Simulation {
 
   /// Closes the wake record when the app stops running: lints what the wake revealed.
   func endWake() {
-    guard let finished = wake else { return }
-    wake = nil
-    for identifier in finished.sessions {
-      if let record = backgroundSessions[identifier], record.attached == nil, !record.pending.isEmpty {
+    guard let ending = wakes.end() else { return }
+    for identifier in ending.sessions {
+      if let record = daemon.backgroundSessions[identifier], record.attached == nil, !record.pending.isEmpty {
         lint(
           .sessionNotRecreated,
           "the app was woken for session '\(identifier)' but did not recreate it, so its events stay queued; "
@@ -105,16 +100,10 @@ extension Simulation {
           [TraceField("session", .string(identifier))])
       }
     }
-    if finished.tasksCreated == 1 {
-      oneTaskWakeStreak += 1
-    } else {
-      oneTaskWakeStreak = 0
-    }
-    if oneTaskWakeStreak >= 3 && !oneTaskPerWakeLinted {
-      oneTaskPerWakeLinted = true
+    if let streak = ending.oneTaskPerWakeStreak {
       lint(
         .oneTaskPerWake,
-        "the app started a single task at each of \(oneTaskWakeStreak) consecutive wakes, so the rate limiter "
+        "the app started a single task at each of \(streak) consecutive wakes, so the rate limiter "
           + "delay doubles each time; start many tasks at once in one session instead")
     }
   }

@@ -4,11 +4,11 @@ import SimKernel
 extension Simulation {
   /// The response body has fully arrived. HTTP error statuses are not transport errors [A].
   func finish(_ task: SimURLSessionTask) {
-    endTask(task)
-    task.finishedOK = true
+    endTask(task, .finished)
+    checker.taskFinished(task.uid)
     let status = Int64(task.statusCode ?? 200)
     emit(
-      "task.finished",
+      .taskFinished,
       [
         TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
         TraceField("status", .int(status)),
@@ -16,8 +16,8 @@ extension Simulation {
       ])
     if task.isDownload {
       queueDelegateEvent(.didFinishDownloading(task), for: task.session)
-    } else if task.responseBodyBytes > 0 {
-      queueDelegateEvent(.didReceiveData(task, bytes: task.responseBodyBytes), for: task.session)
+    } else if task.bytes.responseBody > 0 {
+      queueDelegateEvent(.didReceiveData(task, bytes: task.bytes.responseBody), for: task.session)
     }
     queueDelegateEvent(.didComplete(task, error: nil), for: task.session)
     releaseConnection(of: task)
@@ -26,14 +26,14 @@ extension Simulation {
 
   /// The task failed with a transport error.
   func fail(_ task: SimURLSessionTask, _ error: SimURLError, freeingConnection: Bool) {
-    endTask(task)
+    endTask(task, .failed)
     task.error = error
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
       TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
     ]
     if let data = error.resumeData { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
-    emit("task.failed", fields)
+    emit(.taskFailed, fields)
     queueDelegateEvent(.didComplete(task, error: error), for: task.session)
     if freeingConnection { releaseConnection(of: task) }
     taskEnded(task)
@@ -48,7 +48,7 @@ extension Simulation {
     guard !task.isFinished else { return nil }
     let holding = withdraw(task)
     let data = produceResumeData ? makeResumeData(task) : nil
-    endTask(task)
+    endTask(task, .cancelled)
     task.state = .completed
     task.cancelReason = reason
     let error = SimURLError(.cancelled, resumeData: data, cancelReason: reason)
@@ -59,7 +59,7 @@ extension Simulation {
     ]
     if let reason { fields.append(TraceField("reason", .string(reason.name))) }
     if let data { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
-    emit("task.cancelled", fields)
+    emit(.taskCancelled, fields)
     queueDelegateEvent(.didComplete(task, error: error), for: task.session)
     if holding { releaseConnection(of: task) }
     rescheduleLinks()
@@ -70,24 +70,21 @@ extension Simulation {
   /// Takes an unfinished task off its link or its wait queue; true when it held a connection,
   /// which the caller frees once the task has ended.
   func withdraw(_ task: SimURLSessionTask) -> Bool {
-    let holding = isHoldingConnection(task)
+    let holding = task.machine.isActive
     if holding {
       detachTransfer(task, freeConnection: false)
-    } else if task.phase == .waiting {
-      removeFromWaitQueue(task)
+    } else if task.machine.isWaiting {
+      daemon.removeFromQueue(task)
     }
     return holding
   }
 
   /// Marks a task done and disarms its timers; the one place a task's life ends.
-  func endTask(_ task: SimURLSessionTask) {
-    task.endings += 1
-    if task.isFinished { inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice") }
-    if case .transferring = task.phase { settleBytes(task) }
-    task.phase = .done
+  func endTask(_ task: SimURLSessionTask, _ outcome: TaskStateMachine.Outcome) {
+    checker.taskEnded(task.uid)
+    settleBytes(task)
+    if !task.machine.end(outcome) { inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice") }
     task.state = .completed
-    task.generation &+= 1
-    task.finishedAt = now
     if let handle = task.resourceTimeoutHandle { scheduler.cancel(handle) }
     if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
     task.resourceTimeoutHandle = nil
@@ -98,9 +95,9 @@ extension Simulation {
   /// may owe the app a wake.
   private func taskEnded(_ task: SimURLSessionTask) {
     let session = task.session
-    session.outstanding -= 1
+    session.taskEnded()
     if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
-      session.wantsWake = true
+      session.owesWake(true)
     }
     requestWakeCheck()
   }
@@ -108,12 +105,12 @@ extension Simulation {
   /// Resume data for a download that can resume: a GET whose server sent a validator and
   /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
   func makeResumeData(_ task: SimURLSessionTask) -> ResumeData? {
-    guard task.isDownload, let validator = task.fetchingValidator ?? task.resumeFrom?.validator,
-      server.resource(task.currentURL)?.acceptsRanges == true
+    guard task.isDownload, let validator = task.bytes.fetchingValidator ?? task.resumeFrom?.validator,
+      links.server.resource(task.currentURL)?.acceptsRanges == true
     else { return nil }
-    resumeDataCounter += 1
     return ResumeData(
-      token: resumeDataCounter, url: task.currentURL, offset: task.countOfBytesReceived, validator: validator,
+      token: daemon.nextResumeDataToken(), url: task.currentURL, offset: task.countOfBytesReceived,
+      validator: validator,
       sessionIdentifier: task.session.identifier)
   }
 }

@@ -1,54 +1,43 @@
 import SimKernel
 
-/// Deciding when a resumed task may start (behavior.md, "When a task may start").
+/// Admission passes: putting resumed tasks in their queues, asking `Admission` about each, and
+/// carrying out the answers (behavior.md, "When a task may start").
 extension Simulation {
-  func queueKey(_ task: SimURLSessionTask) -> String {
-    task.session.identifier + " " + task.currentURL.host
-  }
-
   func connectionLimit(_ task: SimURLSessionTask) -> Int {
     task.session.configuration.httpMaximumConnectionsPerHost ?? policy.maxConnectionsPerHost
   }
 
-  /// Puts a resumed (or retrying) task in its wait queue and tries to start it.
+  /// What admission needs to know about `task`, with its pair holding `running` connections.
+  func admissionRequest(_ task: SimURLSessionTask, running: Int) -> Admission.Request {
+    Admission.Request(
+      configuration: task.session.configuration, firstStart: task.machine.startedAt == nil,
+      earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
+      isDiscretionary: task.isDiscretionary, running: running, connectionLimit: connectionLimit(task))
+  }
+
+  /// Puts a waiting task (resumed, retrying or unpaused) in its queue and tries to start it.
   func enqueue(_ task: SimURLSessionTask) {
-    task.phase = .waiting
-    let key = queueKey(task)
-    if waitQueues[key] == nil {
-      waitQueues[key] = WaitQueue()
-      waitQueueOrder.append(key)
-    }
-    waitQueues[key]!.insert(task)
+    let key = daemon.insert(task)
     startWaiting(key: key)
     // The pass stops at the first task the connection limit holds; a task queued behind it
     // still gets its own reason traced, so every waiting task can say why.
-    if task.phase == .waiting, let queue = waitQueues[key],
-      let reason = waitReason(task, running: queue.running)
+    if task.machine.isWaiting, let running = daemon.running(key),
+      let reason = Admission.waitReason(admissionRequest(task, running: running), in: admissionConditions)
     {
-      noteWaiting(task, reason)
-      if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
-      if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
+      perform([.waiting(task, reason, changed: task.machine.deferred(reason))])
     }
   }
 
-  /// Why `task` cannot start now, or nil when it can. Retries skip the conditions that only
-  /// gate a first start (start date, rate limiter, discretionary).
-  func waitReason(_ task: SimURLSessionTask, running: Int) -> SimURLSessionTask.WaitReason? {
-    let configuration = task.session.configuration
-    let firstStart = task.startedAt == nil
-    if configuration.kind == .background && firstStart {
-      if let date = task.earliestBeginDate, date > now { return .earliestBegin }
-      if task.createdInBackground && rateLimiter.expiry > now { return .rateLimiter }
-      if task.isDiscretionary {
-        let missing = missingDiscretionaryConditions()
-        if !missing.isEmpty { return .discretionary(missing: missing) }
-      }
-    }
-    if configuration.kind == .default && lifecycle.state == .suspended { return .appSuspended }
-    if let block = interfaceBlock(for: configuration) { return block }
-    let slack = injectedFault == .connectionLimitOffByOne ? 1 : 0
-    if running >= connectionLimit(task) + slack { return .connectionLimit }
-    return nil
+  /// What an admission pass decided, carried out in order once the queue is back in place.
+  enum AdmissionAction {
+    /// A default session's task that waits for connectivity: tell its delegate.
+    case notifyWaitingForConnectivity(SimURLSessionTask)
+    /// The task waits for `reason` (the machine already took it): trace it when it `changed`, and
+    /// arm a re-evaluation when the reason has an end.
+    case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
+    case start(SimURLSessionTask)
+    /// A default session's task with no allowed interface that does not wait: -1009.
+    case failNotConnected(SimURLSessionTask)
   }
 
   /// Starts the tasks of one queue that can start, in order, and records why the others wait.
@@ -57,56 +46,65 @@ extension Simulation {
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
   /// which keeps a completion O(1) in the common case however long the queue.
   func startWaiting(key: String, full: Bool = false) {
-    guard let running = waitQueues[key]?.running, waitQueues[key]?.isEmpty == false else { return }
-    // Take the queue out (a placeholder keeps the key) so it is not copied when it changes.
-    var queue = waitQueues.updateValue(WaitQueue(running: running), forKey: key)!
+    guard daemon.hasWaiting(key), var queue = daemon.takeQueue(key) else { return }
+    let conditions = admissionConditions
+    var actions: [AdmissionAction] = []
     var started: [SimURLSessionTask] = []
     var failed: [SimURLSessionTask] = []
     var scanned = 0
     for task in queue.tasks {
       scanned += 1
-      if let reason = waitReason(task, running: queue.running) {
-        if task.session.configuration.kind == .default, task.startedAt == nil,
-          reason == .connectivity || reason == .cellularNotAllowed || reason == .expensiveNotAllowed
-            || reason == .constrainedNotAllowed
+      if let reason = Admission.waitReason(admissionRequest(task, running: queue.running), in: conditions) {
+        if task.session.configuration.kind == .default, task.machine.startedAt == nil, reason.isInterfaceBlock
         {
           if !task.session.configuration.waitsForConnectivity {
             failed.append(task)
             continue
           }
-          if task.lastWaitReason == nil { notifyWaitingForConnectivity(task) }
+          if task.machine.tracedWaitReason == nil { actions.append(.notifyWaitingForConnectivity(task)) }
         }
-        noteWaiting(task, reason)
-        if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
-        if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
+        actions.append(.waiting(task, reason, changed: task.machine.deferred(reason)))
         if reason == .connectionLimit && !full { break }
       } else {
-        queue.running += 1
+        queue.openConnection()
         task.connectionKey = key
         started.append(task)
       }
     }
     if started.count + failed.count == 1 {
-      let gone = (started.first ?? failed.first)!
-      queue.removeFirst(scanned) { $0 === gone }
+      let only = (started.first ?? failed.first)!
+      queue.removeFirst(scanned) { $0 === only }
     } else if !started.isEmpty || !failed.isEmpty {
-      let gone = Set((started + failed).map(\.uid))
-      queue.removeFirst(scanned) { gone.contains($0.uid) }
+      let uids = Set((started + failed).map(\.uid))
+      queue.removeFirst(scanned) { uids.contains($0.uid) }
     }
-    waitQueues[key] = queue
-    for task in started { beginAttempt(task) }
-    for task in failed { fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false) }
+    daemon.restore(queue, key: key)
+    perform(actions + started.map { .start($0) } + failed.map { .failNotConnected($0) })
+  }
+
+  /// Carries out an admission pass's decisions, in order.
+  func perform(_ actions: [AdmissionAction]) {
+    for action in actions {
+      switch action {
+      case .notifyWaitingForConnectivity(let task): notifyWaitingForConnectivity(task)
+      case .waiting(let task, let reason, let changed):
+        if changed { traceDeferred(task, reason) }
+        if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
+        if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
+      case .start(let task): beginAttempt(task)
+      case .failNotConnected(let task):
+        fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false)
+      }
+    }
   }
 
   /// Re-decides every waiting task: after network, power, app-state or rate-limiter changes.
   func reevaluateAllWaiting() {
-    for key in waitQueueOrder { startWaiting(key: key, full: true) }
+    for key in daemon.waitQueueOrder { startWaiting(key: key, full: true) }
   }
 
-  /// Traces `task.deferred` when the reason a task waits changes.
-  func noteWaiting(_ task: SimURLSessionTask, _ reason: SimURLSessionTask.WaitReason) {
-    guard task.lastWaitReason != reason else { return }
-    task.lastWaitReason = reason
+  /// Traces `task.deferred` for a reason the task's machine just took.
+  private func traceDeferred(_ task: SimURLSessionTask, _ reason: SimURLSessionTask.WaitReason) {
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
       TraceField("reason", .string(reason.name)),
@@ -119,32 +117,22 @@ extension Simulation {
       fields.append(TraceField("missing", .string(missing.joined(separator: ","))))
     default: break
     }
-    emit("task.deferred", fields)
+    emit(.taskDeferred, fields)
   }
 
   /// Makes sure waits are re-decided at `time` (a start date or the rate limiter's expiry):
   /// one timer, armed for the earliest such instant.
   func requestReevaluation(at time: SimTime) {
-    guard time > now else { return }
-    if let at = reevaluateAt, at <= time { return }
-    if let handle = reevaluateHandle { scheduler.cancel(handle) }
-    reevaluateHandle = scheduler.schedule(.reevaluate, at: time)
-    reevaluateAt = time
+    guard time > now, daemon.needsReevaluation(at: time) else { return }
+    if let replaced = daemon.reevaluation?.handle { scheduler.cancel(replaced) }
+    daemon.armedReevaluation(at: time, handle: scheduler.schedule(.reevaluate, at: time))
   }
 
   /// A connection slot of `task`'s (session, host) pair is free again.
   func releaseConnection(of task: SimURLSessionTask) {
-    let key = task.connectionKey ?? queueKey(task)
-    guard waitQueues[key] != nil else { return }
-    waitQueues[key]!.running -= 1
-    if waitQueues[key]!.running < 0 {
-      inconsistency(.engineConsistency, "negative connection count for '\(key)'")
-    }
+    let key = task.connectionKey ?? daemon.queueKey(task)
+    guard let left = daemon.closeConnection(key) else { return }
+    if left < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }
     startWaiting(key: key)
-  }
-
-  /// Takes a task out of its wait queue (cancelled or failed while waiting).
-  func removeFromWaitQueue(_ task: SimURLSessionTask) {
-    waitQueues[queueKey(task)]?.remove(task)
   }
 }

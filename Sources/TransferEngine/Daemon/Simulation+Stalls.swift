@@ -6,54 +6,45 @@ import SimKernel
 extension Simulation {
   /// A stall fault began or ended: stall transfers that are now stalled, restart the others.
   func applyStalls(fault index: Int) {
-    guard case .stall(_, _, let target) = server.faults[index] else { return }
+    guard case .stall(_, _, let target) = links.server.faults[index] else { return }
     for task in activeTransfers() where target.matches(task.currentURL) {
-      if case .transferring = task.phase {
-        let stalled = server.isStalled(task.currentURL, at: now)
-        if stalled && task.stalledSince == nil { stall(task) }
-        if !stalled && task.stalledSince != nil { unstall(task) }
-      }
+      guard let direction = task.machine.direction else { continue }
+      let stalled = links.server.isStalled(task.currentURL, at: now)
+      if stalled && !direction.stalled { stall(task) }
+      if !stalled && direction.stalled { unstall(task) }
     }
     rescheduleLinks()
   }
 
   /// Takes a transferring task off its link and starts its idle timer.
   func stall(_ task: SimURLSessionTask) {
-    guard case .transferring(let up) = task.phase, task.stalledSince == nil else { return }
+    guard let direction = task.machine.direction, !direction.stalled else { return }
     settleBytes(task)
-    let remaining = up ? upLink.remove(task.uid, now: now) : downLink.remove(task.uid, now: now)
-    task.bytesOnWire += task.flowBytes - Int64(remaining.rounded(.up))
-    task.flowBytes = 0
-    task.stalledSince = now
-    emit(
-      "task.stalled", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
+    task.bytes.flowStalled(remaining: links.remove(task.uid, up: direction.up, now: now))
+    _ = task.machine.stall(at: now)
+    emit(.taskStalled, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     task.requestTimeoutHandle = scheduler.schedule(
-      .requestTimeout(uid: task.uid, generation: task.generation),
+      .requestTimeout(uid: task.uid, generation: task.machine.generation),
       after: task.session.configuration.timeoutIntervalForRequest)
   }
 
   /// The server sends again before the idle timer fired: back on the link where it left off.
   func unstall(_ task: SimURLSessionTask) {
-    guard case .transferring(let up) = task.phase, task.stalledSince != nil else { return }
-    task.stalledSince = nil
+    guard task.machine.unstall(), let direction = task.machine.direction else { return }
     if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
     task.requestTimeoutHandle = nil
-    emit(
-      "task.flowing", [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
-    let total = up ? task.uploadSize : (task.isDownload ? task.fetchingSize : task.responseBodyBytes)
+    emit(.taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
+    let up = direction.up
+    let total = up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
-    if up {
-      upLink.add(task.uid, bytes: total - done, now: now)
-    } else {
-      downLink.add(task.uid, bytes: total - done, now: now)
-    }
-    task.flowBytes = total - done
+    links.add(task.uid, up: up, bytes: total - done, now: now)
+    task.bytes.flowJoined(total - done)
     armProgress(task)
   }
 
   /// Bytes of the body moved so far, in the direction the task is in.
   func bytesMoved(_ task: SimURLSessionTask) -> Int64 {
-    if case .transferring(true) = task.phase { return task.countOfBytesSent }
+    if task.machine.direction?.up == true { return task.countOfBytesSent }
     return task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
   }
 

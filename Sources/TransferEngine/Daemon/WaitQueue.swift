@@ -9,9 +9,20 @@ struct WaitQueue {
   /// Slots before `head` are spent; compacted once they are half the storage.
   private var storage: [SimURLSessionTask] = []
   private var head = 0
-  var running = 0
+  /// Connections the pair holds now.
+  private(set) var running = 0
 
   init(running: Int = 0) { self.running = running }
+
+  /// A task of the pair connects.
+  mutating func openConnection() { running += 1 }
+
+  /// A connection of the pair closed; returns the count left (never below 0 unless the
+  /// engine's bookkeeping is broken, which the caller reports).
+  mutating func closeConnection() -> Int {
+    running -= 1
+    return running
+  }
 
   var isEmpty: Bool { head == storage.count }
   var count: Int { storage.count - head }

@@ -3,28 +3,28 @@ import SimKernel
 /// The daemon's record of one session: its tasks, its task numbering, and the delegate events
 /// waiting for the app. For a background session it outlives the app's process; the app's
 /// `SimURLSession` object attaches to it when the app (re)creates a session with its identifier.
+///
+/// Its state is written only by the methods below (each one input of the daemon's bookkeeping).
 final class DaemonSession {
   let identifier: String
-  var configuration: SessionConfiguration
+  private(set) var configuration: SessionConfiguration
   var isBackground: Bool { configuration.kind == .background }
-  var nextTaskIdentifier = 1
+  private(set) var nextTaskIdentifier = 1
   /// Every task the session created, in creation order.
-  var tasks: [SimURLSessionTask] = []
+  private(set) var tasks: [SimURLSessionTask] = []
   /// Tasks not yet finished.
-  var outstanding = 0
-  /// Tasks connecting or moving bytes (kept by `SimURLSessionTask.phase`).
-  var activeTransfers = 0
+  private(set) var outstanding = 0
+  /// Tasks connecting or moving bytes (kept by `SimURLSessionTask.machine`).
+  private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
-  var pending: [DelegateEvent] = []
+  private(set) var pending: [DelegateEvent] = []
   /// The app's live session object, while the app has one.
-  var attached: SimURLSession?
-  /// Set by `finishTasksAndInvalidate`/`invalidateAndCancel`; a new object may attach later.
-  var invalidated = false
+  private(set) var attached: SimURLSession?
   /// A wake is owed: every task finished while the app was away.
-  var wantsWake = false
+  private(set) var wantsWake = false
 
   weak var simulation: Simulation?
-  /// Position in `Simulation.sessionRecords` (the key of `deliver` events).
+  /// Position in the daemon's session records (the key of `deliver` events).
   let index: Int
 
   init(identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation) {
@@ -33,6 +33,50 @@ final class DaemonSession {
     self.index = index
     self.simulation = simulation
   }
+
+  /// The app (re)created a session object for this record.
+  func attach(_ session: SimURLSession) {
+    configuration = session.configuration
+    attached = session
+  }
+
+  /// The app's process ended: its session object dies with it.
+  func detachFromApp() {
+    attached?.markInvalidated()
+    attached = nil
+  }
+
+  /// Numbers and records a new task; returns its `taskIdentifier`.
+  func nextIdentifier() -> Int {
+    defer { nextTaskIdentifier += 1 }
+    return nextTaskIdentifier
+  }
+
+  func add(_ task: SimURLSessionTask) {
+    tasks.append(task)
+    outstanding += 1
+  }
+
+  /// One of the session's tasks ended.
+  func taskEnded() { outstanding -= 1 }
+
+  func transferActivityChanged(by delta: Int) { activeTransfers += delta }
+
+  func queue(_ event: DelegateEvent) { pending.append(event) }
+
+  /// Takes the queued events for delivery, oldest first.
+  func takePending() -> [DelegateEvent] {
+    defer { pending.removeAll() }
+    return pending
+  }
+
+  /// Puts back events the app could not take (it stopped running mid-delivery), ahead of any
+  /// queued since.
+  func putBack(_ events: ArraySlice<DelegateEvent>) {
+    pending.insert(contentsOf: events, at: 0)
+  }
+
+  func owesWake(_ owed: Bool) { wantsWake = owed }
 }
 
 /// A delegate callback the daemon owes the app.

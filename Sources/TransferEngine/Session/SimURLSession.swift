@@ -66,7 +66,7 @@ public final class SimURLSession {
   public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
     let live = record.tasks.filter { !$0.isFinished }
     simulation.emit(
-      "session.allTasks",
+      .sessionAllTasks,
       [
         TraceField("session", .string(identifier)),
         TraceField("tasks", .string(live.map(\.name).joined(separator: ","))),

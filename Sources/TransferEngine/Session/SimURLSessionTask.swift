@@ -15,63 +15,6 @@ public final class SimURLSessionTask {
     case upload(fromFile: Bool, size: Int64)
   }
 
-  /// Why a resumed task is not moving bytes right now.
-  public enum WaitReason: Hashable, Sendable {
-    case earliestBegin
-    case rateLimiter
-    case discretionary(missing: [String])
-    case connectivity
-    case cellularNotAllowed
-    case expensiveNotAllowed
-    case constrainedNotAllowed
-    case connectionLimit
-    /// Between an interruption and its automatic retry.
-    case retryBackoff
-    /// A default session's transfer while its app is suspended.
-    case appSuspended
-
-    /// The `reason` field of `task.deferred`.
-    public var name: String {
-      switch self {
-      case .earliestBegin: return "earliestBegin"
-      case .rateLimiter: return "rateLimiter"
-      case .discretionary: return "discretionary"
-      case .connectivity: return "connectivity"
-      case .cellularNotAllowed: return "cellularNotAllowed"
-      case .expensiveNotAllowed: return "expensiveNotAllowed"
-      case .constrainedNotAllowed: return "constrainedNotAllowed"
-      case .connectionLimit: return "connectionLimit"
-      case .retryBackoff: return "retryBackoff"
-      case .appSuspended: return "appSuspended"
-      }
-    }
-  }
-
-  /// Where the transfer is in its life; the daemon's view.
-  enum Phase: Equatable {
-    /// Created, `resume()` not called yet.
-    case created
-    /// Resumed, waiting for a start condition.
-    case waiting
-    /// Connecting: one round trip before bytes flow.
-    case connecting
-    /// Bytes flowing on a link (`up` for an upload body, then `down` for the response).
-    case transferring(up: Bool)
-    /// Interrupted, waiting for the retry backoff to pass.
-    case backoff
-    /// Paused with its app (default sessions only).
-    case paused
-    case done
-
-    /// Connecting or moving bytes: holding a connection.
-    var isActive: Bool {
-      switch self {
-      case .connecting, .transferring: return true
-      default: return false
-      }
-    }
-  }
-
   // MARK: URLSessionTask's public face
 
   public let taskIdentifier: Int
@@ -86,9 +29,9 @@ public final class SimURLSessionTask {
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
   public var priority: Double = 0.5
   public internal(set) var state: State = .suspended
-  public internal(set) var countOfBytesReceived: Int64 = 0
-  public internal(set) var countOfBytesSent: Int64 = 0
-  public internal(set) var countOfBytesExpectedToReceive: Int64 = -1
+  public var countOfBytesReceived: Int64 { bytes.received }
+  public var countOfBytesSent: Int64 { bytes.sent }
+  public var countOfBytesExpectedToReceive: Int64 { bytes.expectedToReceive }
   /// The HTTP status of the response, once there is one.
   public internal(set) var statusCode: Int?
   /// Set when the task completed with an error.
@@ -103,60 +46,37 @@ public final class SimURLSessionTask {
   /// Dense number across the whole simulation: link flow id and event key.
   let uid: Int32
   unowned let session: DaemonSession
-  var phase: Phase = .created {
+  /// Where the task is in its life; the one source of its phase.
+  var machine = TaskStateMachine() {
     didSet {
-      if oldValue.isActive != phase.isActive { session.activeTransfers += phase.isActive ? 1 : -1 }
+      if oldValue.isActive != machine.isActive {
+        session.transferActivityChanged(by: machine.isActive ? 1 : -1)
+      }
     }
   }
+  /// What the task moved, kept and wasted.
+  var bytes = TransferBytes()
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool
   /// Order of `resume()` calls, for fair start order.
   var resumeSequence: Int = 0
-  var firstResumedAt: SimTime?
-  var startedAt: SimTime?
-  var lastWaitReason: WaitReason?
-  /// Connection attempts so far (1 for the first start).
-  var attempts = 0
-  /// Bytes of the body already moved on this attempt's start (resume offset).
-  var offset: Int64 = 0
   /// Bytes moved and then thrown away by restarts at zero.
-  public internal(set) var bytesWasted: Int64 = 0
+  public var bytesWasted: Int64 { bytes.wasted }
   /// Bytes moved on the wire by every attempt, both directions (byte accounting).
-  public internal(set) var bytesOnWire: Int64 = 0
-  /// Bytes the current link flow had to move when it joined the link.
-  var flowBytes: Int64 = 0
+  public var bytesOnWire: Int64 { bytes.onWire }
   /// Bytes already on disk from the resume data this task continued from.
-  var inheritedBytes: Int64 = 0
-  /// Bump to invalidate scheduled per-attempt events (connect, retry, progress).
-  var generation: UInt32 = 0
+  var inheritedBytes: Int64 { bytes.inherited }
+  /// Connection attempts so far (1 for the first start).
+  var attempts: Int { machine.attempts }
   var resourceTimeoutHandle: EventHandle?
   var requestTimeoutHandle: EventHandle?
   /// Resume data this task was created from.
   var resumeFrom: ResumeData?
-  /// Size and validator of the resource version being fetched, fixed when the response arrives.
-  var fetchingSize: Int64 = 0
-  var fetchingValidator: String?
-  var responseBodyBytes: Int64 = 0
-  /// Last `didWriteData` decile reported (0...10).
-  var reportedDecile = 0
-  var finishedAt: SimTime?
-  /// Set while the server sends nothing to this transfer (a `stall` fault); it holds its
-  /// connection but is off the link, and its request idle timer runs.
-  var stalledSince: SimTime?
   /// The (session, host) queue whose connection slot the current attempt holds: the host it
   /// started for, which a redirect to another host does not change.
   var connectionKey: String?
   var cancelReason: SimURLError.CancelReason?
-
-  // Invariant bookkeeping (Simulation+Invariants.swift).
-  /// Times the task ended (finished, failed, cancelled, lost): must end at 1.
-  var endings = 0
-  /// Ended by `finish` (the whole response arrived).
-  var finishedOK = false
-  /// `didComplete` and `didFinishDownloading` calls the app received for this task.
-  var completionsDelivered = 0
-  var downloadsDelivered = 0
 
   init(
     uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
@@ -174,7 +94,7 @@ public final class SimURLSessionTask {
   }
 
   var isDownload: Bool { kind == .download }
-  var isFinished: Bool { phase == .done }
+  var isFinished: Bool { machine.isDone }
   var uploadSize: Int64 {
     if case .upload(_, let size) = kind { return size }
     return 0

@@ -12,7 +12,7 @@ extension Simulation {
         "the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
     }
     let record: DaemonSession
-    if configuration.kind == .background, let existing = backgroundSessions[configuration.identifier] {
+    if configuration.kind == .background, let existing = daemon.backgroundSessions[configuration.identifier] {
       record = existing
       if let live = existing.attached, !live.isInvalidated {
         lint(
@@ -21,20 +21,14 @@ extension Simulation {
             + "keep one session object per identifier",
           [TraceField("session", .string(configuration.identifier))])
       }
-      record.configuration = configuration
-      record.invalidated = false
     } else {
-      record = DaemonSession(
-        identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
-        simulation: self)
-      sessionRecords.append(record)
-      if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
+      record = daemon.addSession(configuration, simulation: self)
     }
     let session = SimURLSession(
       configuration: configuration, delegate: delegate, record: record, simulation: self)
-    record.attached = session
+    record.attach(session)
     emit(
-      "session.created",
+      .sessionCreated,
       [
         TraceField("session", .string(configuration.identifier)),
         TraceField("kind", .string(configuration.kind.rawValue)),
@@ -61,23 +55,20 @@ extension Simulation {
     }
     let record = session.record
     let task = SimURLSessionTask(
-      uid: Int32(tasks.count), taskIdentifier: record.nextTaskIdentifier, kind: kind, url: url,
-      session: record,
+      uid: daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url, session: record,
       name: name, createdInBackground: lifecycle.state != .foreground)
-    record.nextTaskIdentifier += 1
-    record.tasks.append(task)
-    record.outstanding += 1
-    tasks.append(task)
+    record.add(task)
+    daemon.addTask(task)
     task.resumeFrom = resumeData
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
-    if var wake { wake.tasksCreated += 1; self.wake = wake }
+    wakes.taskCreated()
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(record.identifier)),
       TraceField("taskIdentifier", .int(Int64(task.taskIdentifier))), TraceField("url", .string(url.string)),
       TraceField("kind", .string(task.isDownload ? "download" : "upload")),
     ]
     if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
-    emit("task.created", fields)
+    emit(.taskCreated, fields)
     if case .upload(false, _) = kind, record.isBackground {
       lint(
         .uploadFromData,
@@ -86,7 +77,7 @@ extension Simulation {
         [TraceField("task", .string(task.name))])
     }
     if let data = resumeData {
-      if usedResumeData.contains(data.token) {
+      if daemon.useResumeData(data.token) {
         lint(
           .resumeDataReused,
           "task '\(task.name)' reuses resume data that was already used; resume data is single use, so it restarts from 0",
@@ -95,20 +86,17 @@ extension Simulation {
           token: data.token, url: data.url, offset: 0, validator: data.validator,
           sessionIdentifier: data.sessionIdentifier)
       }
-      usedResumeData.insert(data.token)
     }
     return task
   }
 
   /// `resume()`: the first call starts the resource timer and queues the task.
   func resume(_ task: SimURLSessionTask) {
-    guard task.phase == .created else { return }
+    guard task.machine.resume() else { return }
     task.state = .running
-    resumeCounter += 1
-    task.resumeSequence = resumeCounter
-    task.firstResumedAt = now
+    task.resumeSequence = daemon.nextResumeSequence()
     emit(
-      "task.resume",
+      .taskResume,
       [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
     task.resourceTimeoutHandle = scheduler.schedule(
       .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
@@ -118,7 +106,7 @@ extension Simulation {
   func invalidate(_ session: SimURLSession, cancelTasks: Bool) {
     guard !session.isInvalidated else { return }
     emit(
-      "session.invalidated",
+      .sessionInvalidated,
       [TraceField("session", .string(session.identifier)), TraceField("cancelTasks", .bool(cancelTasks))])
     if cancelTasks {
       for task in session.record.tasks where !task.isFinished {
@@ -126,13 +114,12 @@ extension Simulation {
       }
     }
     session.markInvalidated()
-    session.record.invalidated = true
   }
 
   /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity.
   func notifyWaitingForConnectivity(_ task: SimURLSessionTask) {
     guard let session = task.session.attached, lifecycle.state.isRunning else { return }
-    emit("delegate.taskIsWaitingForConnectivity", [TraceField("task", .string(task.name))])
+    emit(.delegateTaskIsWaitingForConnectivity, [TraceField("task", .string(task.name))])
     session.delegate?.urlSession(session, taskIsWaitingForConnectivity: task)
   }
 }

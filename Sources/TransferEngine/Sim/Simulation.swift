@@ -15,41 +15,26 @@ public final class Simulation {
   /// The run's only randomness, for models and apps that want it.
   public var random: SeededGenerator
 
-  // Device and server, as of `now`.
-  public internal(set) var network: NetworkState = .offline
-  public internal(set) var power = PowerState()
-  var server: ServerState
+  // The components; each owns its state (private), this facade only wires them.
+  /// Network, power, the shared links and the server.
+  var links: Links
   let serverModel: ServerModel
-  var downLink = SharedLink()
-  var upLink = SharedLink()
-  var linkHandles: [EventHandle?] = [nil, nil]
-
-  // The daemon.
-  /// Every task ever created, indexed by `uid`.
-  var tasks: [SimURLSessionTask] = []
-  /// Every session record ever made, in creation order (index = `deliver` key).
-  var sessionRecords: [DaemonSession] = []
-  /// Background session records by identifier; they outlive the app.
-  var backgroundSessions: [String: DaemonSession] = [:]
-  /// Waiting tasks per (session, host) key, each kept in start order.
-  var waitQueues: [String: WaitQueue] = [:]
-  /// Keys of `waitQueues` in first-use order, for deterministic passes.
-  var waitQueueOrder: [String] = []
-  var resumeCounter = 0
-  var reevaluateHandle: EventHandle?
-  var reevaluateAt: SimTime?
-  var resumeDataCounter = 0
-  var usedResumeData: Set<Int> = []
-
-  // The app.
+  /// Tasks, session records, wait queues, connection counts, resume data.
+  var daemon = Daemon()
+  /// The app's process.
   var lifecycle = AppLifecycle()
+  /// The per-app resume rate limiter, beside `Admission`.
   var rateLimiter: RateLimiter
+  /// The wake in progress and the completion-handler contract.
+  var wakes = WakeContract()
+  /// Counters the invariants read, beside the engine.
+  var checker = InvariantChecker()
   var installedApp: AppUnderTest?
-  var wake: WakeRecord?
-  var wakeCount = 0
-  var wakeCheckPending = false
-  var oneTaskWakeStreak = 0
-  var oneTaskPerWakeLinted = false
+
+  /// The network now.
+  public var network: NetworkState { links.network }
+  /// The power state now.
+  public var power: PowerState { links.power }
 
   var callbacks: [Int: (Simulation) -> Void] = [:]
   var nextCallback = 0
@@ -61,7 +46,6 @@ public final class Simulation {
   public var onInvariantViolation: ((InvariantViolation) -> Void)?
   /// A fault injected by a test (`EngineFaultInjection`); nil in the product.
   let injectedFault = EngineFaultInjection.fault
-  var lastEventTime = SimTime.zero
   var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
   public private(set) var processedEvents = 0
@@ -74,7 +58,7 @@ public final class Simulation {
     self.policy = policy
     self.deviceModel = device
     self.serverModel = server
-    self.server = ServerState(model: server)
+    self.links = Links(server: server)
     self.random = SeededGenerator(seed: seed)
     self.trace = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
@@ -97,7 +81,7 @@ public final class Simulation {
   /// The app's state now.
   public var appState: AppState { lifecycle.state }
   /// Every task created so far, in creation order.
-  public var allTasks: [SimURLSessionTask] { tasks }
+  public var allTasks: [SimURLSessionTask] { daemon.tasks }
   /// Delays set by each wake so far (wake 1 first).
   public var rateLimiterDelays: [SimDuration] { rateLimiter.delayAtWake }
   /// The rate limiter's current delay.
@@ -143,21 +127,20 @@ public final class Simulation {
     case .dropFault(let i): activateDropFault(i)
     case .stallChange(let i): applyStalls(fault: i)
     case .reevaluate:
-      reevaluateHandle = nil
-      reevaluateAt = nil
+      daemon.reevaluationFired()
       reevaluateAllWaiting()
     case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
     case .linkCompletion(let up): linkCompleted(up: up)
     case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
     case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
-    case .resourceTimeout(let uid): resourceTimedOut(tasks[Int(uid)])
+    case .resourceTimeout(let uid): resourceTimedOut(daemon.tasks[Int(uid)])
     case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
     case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
     case .completionHandlerTimeout(let number): completionHandlerTimedOut(wake: number)
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
-    case .deliver(let index): deliverPending(sessionRecords[index])
+    case .deliver(let index): deliverPending(daemon.sessionRecords[index])
     case .wakeCheck:
-      wakeCheckPending = false
+      wakes.checkRan()
       wakeIfNeeded()
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
@@ -166,33 +149,30 @@ public final class Simulation {
   }
 
   private func ifCurrent(_ uid: Int32, _ generation: UInt32, _ body: (SimURLSessionTask) -> Void) {
-    let task = tasks[Int(uid)]
-    if task.generation == generation && !task.isFinished { body(task) }
+    let task = daemon.tasks[Int(uid)]
+    if task.machine.generation == generation && !task.isFinished { body(task) }
   }
 
   /// Records a trace event at the current time.
-  func emit(_ kind: String, _ fields: [TraceField]) {
+  func emit(_ kind: TraceKind, _ fields: [TraceField]) {
+    record(kind.rawValue, fields)
+  }
+
+  private func record(_ kind: String, _ fields: [TraceField]) {
     if checksInvariants { observeForInvariants(kind, fields) }
     trace.append(TraceEvent(time: now, kind: kind, fields: fields))
   }
 
   func lint(_ rule: LintRule, _ message: String, _ extra: [TraceField] = []) {
     emit(
-      "lint", [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
+      .lint, [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
   }
-}
-
-/// The wake in progress: which sessions were told to handle events, and whose handlers came back.
-struct WakeRecord {
-  let number: Int
-  let startedAt: SimTime
-  var sessions: [String]
-  var handlerCalled: Set<String> = []
-  var finishedEventsDelivered: Set<String> = []
-  var tasksCreated = 0
 }
 
 extension Simulation {
   /// Records a trace event from code outside the engine (a scenario's scripted app).
-  public func emitNote(_ kind: String, _ fields: [TraceField]) { emit(kind, fields) }
+  public func emitNote(_ kind: String, _ fields: [TraceField]) { record(kind, fields) }
+
+  /// Records a trace event of a known kind from code outside the engine.
+  public func emitNote(_ kind: TraceKind, _ fields: [TraceField]) { emit(kind, fields) }
 }

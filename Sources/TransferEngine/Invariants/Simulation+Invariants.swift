@@ -112,20 +112,19 @@ extension Simulation {
   /// The invariants that can be checked from the state after an event.
   /// - Complexity: O(tasks + queues).
   func checkInvariants() {
-    if now < lastEventTime { violate(.timeMonotonic, "an event at \(now) after one at \(lastEventTime)") }
-    lastEventTime = now
-    if !network.isUp && (downLink.activeCount > 0 || upLink.activeCount > 0) {
-      violate(
-        .noBytesWhileOffline,
-        "\(downLink.activeCount) down and \(upLink.activeCount) up transfers while offline")
+    let last = checker.eventHandled(at: now)
+    if now < last { violate(.timeMonotonic, "an event at \(now) after one at \(last)") }
+    let flows = links.activeFlows
+    if !network.isUp && (flows.down > 0 || flows.up > 0) {
+      violate(.noBytesWhileOffline, "\(flows.down) down and \(flows.up) up transfers while offline")
     }
     var holding: [String: Int] = [:]
-    for task in tasks {
+    for task in daemon.tasks {
       checkTask(task)
-      if task.phase.isActive { holding[task.connectionKey ?? queueKey(task), default: 0] += 1 }
+      if task.machine.isActive { holding[task.connectionKey ?? daemon.queueKey(task), default: 0] += 1 }
     }
-    for key in waitQueueOrder {
-      let running = waitQueues[key]?.running ?? 0
+    for key in daemon.waitQueueOrder {
+      let running = daemon.running(key) ?? 0
       if running != holding[key, default: 0] {
         violate(
           .connectionAccounting,
@@ -133,50 +132,49 @@ extension Simulation {
       }
     }
     // Sorted, so which key a violation names never depends on dictionary order.
-    for key in holding.keys.sorted() where waitQueues[key] == nil {
+    for key in holding.keys.sorted() where daemon.running(key) == nil {
       violate(
         .connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue")
     }
   }
 
   private func checkTask(_ task: SimURLSessionTask) {
-    if task.endings > 1 { violate(.taskCompletesOnce, "'\(task.name)' completed \(task.endings) times") }
-    if task.isFinished != (task.endings == 1) {
+    let endings = checker.endings(task.uid)
+    if endings > 1 { violate(.taskCompletesOnce, "'\(task.name)' completed \(endings) times") }
+    if task.isFinished != (endings == 1) {
       violate(
-        .taskCompletesOnce,
-        "'\(task.name)' is \(task.isFinished ? "" : "not ")done after \(task.endings) endings")
+        .taskCompletesOnce, "'\(task.name)' is \(task.isFinished ? "" : "not ")done after \(endings) endings")
     }
-    if task.completionsDelivered > 1 {
-      violate(.didCompleteOnce, "didComplete delivered \(task.completionsDelivered) times for '\(task.name)'")
+    let completions = checker.completionsDelivered(task.uid)
+    if completions > 1 {
+      violate(.didCompleteOnce, "didComplete delivered \(completions) times for '\(task.name)'")
     }
-    if task.downloadsDelivered > 1 {
-      violate(
-        .downloadDeliveredOnce,
-        "didFinishDownloading delivered \(task.downloadsDelivered) times for '\(task.name)'")
+    let downloads = checker.downloadsDelivered(task.uid)
+    if downloads > 1 {
+      violate(.downloadDeliveredOnce, "didFinishDownloading delivered \(downloads) times for '\(task.name)'")
     }
-    if task.isDownload && task.fetchingSize > 0 && task.countOfBytesReceived > task.fetchingSize {
-      violate(
-        .bytesWithinSize,
-        "'\(task.name)' received \(task.countOfBytesReceived) of a \(task.fetchingSize)-byte body")
+    let size = task.bytes.fetchingSize
+    if task.isDownload && size > 0 && task.countOfBytesReceived > size {
+      violate(.bytesWithinSize, "'\(task.name)' received \(task.countOfBytesReceived) of a \(size)-byte body")
     }
+    let body = task.bytes.responseBody
     if !task.isDownload
-      && (task.countOfBytesSent > task.uploadSize
-        || task.countOfBytesReceived > max(task.responseBodyBytes, 0))
+      && (task.countOfBytesSent > task.uploadSize || task.countOfBytesReceived > max(body, 0))
     {
       violate(
         .bytesWithinSize,
         "'\(task.name)' sent \(task.countOfBytesSent) of \(task.uploadSize) and received "
-          + "\(task.countOfBytesReceived) of a \(task.responseBodyBytes)-byte response")
+          + "\(task.countOfBytesReceived) of a \(body)-byte response")
     }
-    if case .transferring = task.phase, let problem = interfaceProblem(for: task.session.configuration) {
+    if task.machine.direction != nil, let problem = interfaceProblem(for: task.session.configuration) {
       violate(
         network.isUp ? .noBytesOnDisallowedInterface : .noBytesWhileOffline,
         "'\(task.name)' moves bytes while \(problem)")
     }
-    if task.phase.isActive {
-      let key = task.connectionKey ?? queueKey(task)
+    if task.machine.isActive {
+      let key = task.connectionKey ?? daemon.queueKey(task)
       let limit = connectionLimit(task)
-      if let running = waitQueues[key]?.running, running > limit {
+      if let running = daemon.running(key), running > limit {
         violate(.connectionLimit, "\(running) connections to '\(key)', the limit is \(limit)")
       }
     }
@@ -265,11 +263,11 @@ extension Simulation {
     guard checksInvariants, invariantViolation == nil else { return }
     let lintedSessions = Set(
       trace.events.filter {
-        $0.kind == "lint" && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue)
+        $0.is(.lint) && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue)
       }
       .compactMap { $0["session"]?.description })
-    for task in tasks {
-      if task.isDownload && task.finishedOK && task.downloadsDelivered == 0 {
+    for task in daemon.tasks {
+      if task.isDownload && checker.finished(task.uid) && checker.downloadsDelivered(task.uid) == 0 {
         let queued = task.session.pending.contains { event in
           if case .didFinishDownloading(let t) = event { return t === task }
           return false

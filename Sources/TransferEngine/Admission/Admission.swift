@@ -1,0 +1,81 @@
+import SimKernel
+
+/// The one place that answers "may this task start now, and if not, why"
+/// (behavior.md, "When a task may start").
+///
+/// Pure: the answer depends only on an immutable snapshot of the conditions and the facts of
+/// the task, so it is tested without a `Simulation`. The rate limiter that sets one of the
+/// conditions lives beside it (`RateLimiter.swift`).
+enum Admission {
+  /// What the device, the app and the daemon look like at one instant.
+  struct Conditions {
+    var now: SimTime
+    var network: NetworkState
+    var power: PowerState
+    var appState: AppState
+    /// Before this instant a task created while the app was not in the foreground may not start.
+    var rateLimiterExpiry: SimTime
+    var discretionary: DiscretionaryPolicy
+    /// Connections allowed beyond the limit: 0, except under the `connectionLimitOffByOne` fault.
+    var connectionSlack = 0
+  }
+
+  /// What admission needs to know about one task.
+  struct Request {
+    var configuration: SessionConfiguration
+    /// No attempt has started yet: the start date, rate limiter and discretionary rules apply.
+    var firstStart: Bool
+    var earliestBeginDate: SimTime?
+    var createdInBackground: Bool
+    var isDiscretionary: Bool
+    /// Connections the task's (session, host) pair holds now, and its limit.
+    var running: Int
+    var connectionLimit: Int
+  }
+
+  /// Why the task cannot start now, or nil when it can. Retries skip the conditions that only
+  /// gate a first start (start date, rate limiter, discretionary).
+  static func waitReason(_ request: Request, in conditions: Conditions) -> SimURLSessionTask.WaitReason? {
+    let configuration = request.configuration
+    if configuration.kind == .background && request.firstStart {
+      if let date = request.earliestBeginDate, date > conditions.now { return .earliestBegin }
+      if request.createdInBackground && conditions.rateLimiterExpiry > conditions.now { return .rateLimiter }
+      if request.isDiscretionary {
+        let missing = missingDiscretionaryConditions(conditions)
+        if !missing.isEmpty { return .discretionary(missing: missing) }
+      }
+    }
+    if configuration.kind == .default && conditions.appState == .suspended { return .appSuspended }
+    if let block = interfaceBlock(for: configuration, on: conditions.network) { return block }
+    if request.running >= request.connectionLimit + conditions.connectionSlack { return .connectionLimit }
+    return nil
+  }
+
+  /// Whether the network's interface is one the session may use, and if not, why.
+  static func interfaceBlock(for configuration: SessionConfiguration, on network: NetworkState)
+    -> SimURLSessionTask.WaitReason?
+  {
+    guard network.isUp else { return .connectivity }
+    if network.interface == .cellular && !configuration.allowsCellularAccess { return .cellularNotAllowed }
+    if network.expensive && !configuration.allowsExpensiveNetworkAccess { return .expensiveNotAllowed }
+    if network.constrained && !configuration.allowsConstrainedNetworkAccess { return .constrainedNotAllowed }
+    return nil
+  }
+
+  /// The discretionary conditions that do not hold, in policy order (empty: all hold).
+  static func missingDiscretionaryConditions(_ conditions: Conditions) -> [String] {
+    let network = conditions.network
+    var missing: [String] = []
+    for condition in conditions.discretionary.requires {
+      switch condition {
+      case .wifi where !(network.isUp && !network.expensive && !network.constrained): missing.append("wifi")
+      case .charging where !conditions.power.charging: missing.append("charging")
+      default: break
+      }
+    }
+    if conditions.discretionary.avoidLowPowerMode && conditions.power.lowPowerMode {
+      missing.append("lowPowerModeOff")
+    }
+    return missing
+  }
+}

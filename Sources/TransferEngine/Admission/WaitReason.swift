@@ -1,0 +1,56 @@
+extension SimURLSessionTask {
+  /// Why a resumed task is not moving bytes right now (the `reason` of `task.deferred`).
+  public enum WaitReason: Hashable, Sendable {
+    case earliestBegin
+    case rateLimiter
+    case discretionary(missing: [String])
+    case connectivity
+    case cellularNotAllowed
+    case expensiveNotAllowed
+    case constrainedNotAllowed
+    case connectionLimit
+    /// Between an interruption and its automatic retry.
+    case retryBackoff
+    /// A default session's transfer while its app is suspended.
+    case appSuspended
+
+    /// The reason without its data: the one list of wait-reason names.
+    public enum Kind: String, CaseIterable, Hashable, Sendable {
+      case earliestBegin, rateLimiter, discretionary, connectivity, cellularNotAllowed, expensiveNotAllowed
+      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended
+
+      /// The reasons `task.deferred` carries, in order. `retryBackoff` is not among them: the
+      /// wait after an interruption is traced by `task.interrupted` and ends with `task.retry`.
+      public static var deferrable: [Kind] { allCases.filter { $0 != .retryBackoff } }
+    }
+
+    public var kind: Kind {
+      switch self {
+      case .earliestBegin: return .earliestBegin
+      case .rateLimiter: return .rateLimiter
+      case .discretionary: return .discretionary
+      case .connectivity: return .connectivity
+      case .cellularNotAllowed: return .cellularNotAllowed
+      case .expensiveNotAllowed: return .expensiveNotAllowed
+      case .constrainedNotAllowed: return .constrainedNotAllowed
+      case .connectionLimit: return .connectionLimit
+      case .retryBackoff: return .retryBackoff
+      case .appSuspended: return .appSuspended
+      }
+    }
+
+    /// The `reason` field of `task.deferred`.
+    public var name: String { kind.rawValue }
+
+    /// Every name `task.deferred reason=` can take, in the order of behavior.md's start rules.
+    public static var allNames: [String] { Kind.allCases.map(\.rawValue) }
+
+    /// True for the reasons that mean no allowed interface is up.
+    var isInterfaceBlock: Bool {
+      switch self {
+      case .connectivity, .cellularNotAllowed, .expensiveNotAllowed, .constrainedNotAllowed: return true
+      default: return false
+      }
+    }
+  }
+}

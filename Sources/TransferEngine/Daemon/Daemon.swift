@@ -1,0 +1,117 @@
+import SimKernel
+
+/// The transfer daemon's records: every task and session, the wait queues with their
+/// connection counts, and the resume-data registry. Background records outlive the app.
+///
+/// A value owned by `Simulation`; its state changes only through the methods here, each one an
+/// input of the daemon's bookkeeping. Deciding *whether* a task may start is `Admission`'s.
+struct Daemon {
+  /// Every task ever created, indexed by `uid`.
+  private(set) var tasks: [SimURLSessionTask] = []
+  /// Every session record ever made, in creation order (index = `deliver` key).
+  private(set) var sessionRecords: [DaemonSession] = []
+  /// Background session records by identifier; they outlive the app.
+  private(set) var backgroundSessions: [String: DaemonSession] = [:]
+  /// Waiting tasks per (session, host) key, each kept in start order, with its connection count.
+  private var waitQueues: [String: WaitQueue] = [:]
+  /// Keys of the wait queues in first-use order, for deterministic passes.
+  private(set) var waitQueueOrder: [String] = []
+  private var resumeCounter = 0
+  private var resumeDataCounter = 0
+  private var usedResumeData: Set<Int> = []
+  /// The one timer that re-decides waits at a start date or the rate limiter's expiry.
+  private(set) var reevaluation: (at: SimTime, handle: EventHandle)?
+
+  // MARK: Records
+
+  /// A new session record; a background one is found again by its identifier.
+  mutating func addSession(_ configuration: SessionConfiguration, simulation: Simulation) -> DaemonSession {
+    let record = DaemonSession(
+      identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
+      simulation: simulation)
+    sessionRecords.append(record)
+    if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
+    return record
+  }
+
+  /// The uid the next task gets.
+  var nextUID: Int32 { Int32(tasks.count) }
+
+  mutating func addTask(_ task: SimURLSessionTask) {
+    precondition(task.uid == nextUID, "internal inconsistency: task uid \(task.uid) out of order")
+    tasks.append(task)
+  }
+
+  /// The next `resume()` order number.
+  mutating func nextResumeSequence() -> Int {
+    resumeCounter += 1
+    return resumeCounter
+  }
+
+  /// A fresh resume-data token.
+  mutating func nextResumeDataToken() -> Int {
+    resumeDataCounter += 1
+    return resumeDataCounter
+  }
+
+  /// Records that resume data was used; true when it had been used before (single use [Q]).
+  mutating func useResumeData(_ token: Int) -> Bool {
+    !usedResumeData.insert(token).inserted
+  }
+
+  // MARK: Wait queues and connections
+
+  func queueKey(_ task: SimURLSessionTask) -> String {
+    task.session.identifier + " " + task.currentURL.host
+  }
+
+  /// Connections the pair `key` holds (0 for a pair never used).
+  func running(_ key: String) -> Int? { waitQueues[key]?.running }
+
+  func hasWaiting(_ key: String) -> Bool { waitQueues[key]?.isEmpty == false }
+
+  /// Puts a task in its (session, host) queue, making the queue on first use; returns the key.
+  mutating func insert(_ task: SimURLSessionTask) -> String {
+    let key = queueKey(task)
+    if waitQueues[key] == nil {
+      waitQueues[key] = WaitQueue()
+      waitQueueOrder.append(key)
+    }
+    waitQueues[key]!.insert(task)
+    return key
+  }
+
+  /// Takes a queue out for an admission pass (a placeholder keeps the key and the count), so it
+  /// is not copied while it changes; `restore` puts it back.
+  mutating func takeQueue(_ key: String) -> WaitQueue? {
+    guard let running = waitQueues[key]?.running else { return nil }
+    return waitQueues.updateValue(WaitQueue(running: running), forKey: key)
+  }
+
+  mutating func restore(_ queue: WaitQueue, key: String) { waitQueues[key] = queue }
+
+  /// A connection of the pair closed; returns the count left, or nil for an unknown pair.
+  mutating func closeConnection(_ key: String) -> Int? {
+    guard waitQueues[key] != nil else { return nil }
+    return waitQueues[key]!.closeConnection()
+  }
+
+  /// Takes a task out of its wait queue (cancelled or failed while waiting).
+  mutating func removeFromQueue(_ task: SimURLSessionTask) {
+    waitQueues[queueKey(task)]?.remove(task)
+  }
+
+  // MARK: Re-evaluation timer
+
+  /// Whether a re-evaluation timer for `time` is needed (none armed at or before it).
+  func needsReevaluation(at time: SimTime) -> Bool {
+    if let armed = reevaluation, armed.at <= time { return false }
+    return true
+  }
+
+  /// Records the armed timer (the caller cancelled the one it replaces).
+  mutating func armedReevaluation(at time: SimTime, handle: EventHandle) { reevaluation = (time, handle) }
+
+  /// The timer fired.
+  mutating func reevaluationFired() { reevaluation = nil }
+}

@@ -1,0 +1,192 @@
+import SimKernel
+
+/// One task's life in the daemon as a state machine (behavior.md, "When a task may start" and
+/// "Interruptions, retries, timeouts").
+///
+/// Each state carries its data; each input is a `mutating` method that checks the transition is
+/// possible and returns what the engine must do about it. An input that cannot happen in the
+/// current state is an engine bug: `preconditionFailure("internal inconsistency ...")`.
+/// Inputs the engine may deliver late (a timer armed for an earlier attempt) are filtered by
+/// `generation` before they reach the machine.
+struct TaskStateMachine: Equatable {
+  /// How a task ended.
+  enum Outcome: Equatable {
+    /// The whole response arrived (any HTTP status).
+    case finished
+    /// A transport error.
+    case failed
+    case cancelled
+    /// A default session's task died with its app.
+    case lost
+  }
+
+  enum State: Equatable {
+    /// Created, `resume()` not called yet.
+    case created
+    /// Resumed, waiting for admission; `traced` is the reason last traced (`task.deferred`),
+    /// so a reason is traced only when it changes.
+    case waiting(traced: SimURLSessionTask.WaitReason?)
+    /// Admitted: one round trip before bytes flow. Holds a connection.
+    case connecting
+    /// Bytes flowing on a link (`up` for an upload body, then down for the response).
+    case transferring(up: Bool)
+    /// Holding its connection but off the link: the server sends nothing (a `stall` fault).
+    case stalled(up: Bool, since: SimTime)
+    /// Interrupted; a retry is due at `until`.
+    case backingOff(until: SimTime)
+    /// A default session's transfer, stopped with its suspended app.
+    case paused(since: SimTime)
+    case done(Outcome)
+  }
+
+  private(set) var state: State = .created
+  /// Connection attempts so far (1 for the first start).
+  private(set) var attempts = 0
+  /// When the first attempt started; nil until then.
+  private(set) var startedAt: SimTime?
+  /// Bumped when an attempt ends, which turns the events armed for it into no-ops.
+  private(set) var generation: UInt32 = 0
+
+  /// Connecting, transferring or stalled: holding a connection.
+  var isActive: Bool {
+    switch state {
+    case .connecting, .transferring, .stalled: return true
+    default: return false
+    }
+  }
+
+  var isWaiting: Bool {
+    if case .waiting = state { return true }
+    return false
+  }
+
+  var isDone: Bool {
+    if case .done = state { return true }
+    return false
+  }
+
+  /// The direction bytes move (or would move, when stalled), or nil when not on a link.
+  var direction: (up: Bool, stalled: Bool)? {
+    switch state {
+    case .transferring(let up): return (up, false)
+    case .stalled(let up, _): return (up, true)
+    default: return nil
+    }
+  }
+
+  /// The reason last traced while waiting (nil when not waiting or none traced yet).
+  var tracedWaitReason: SimURLSessionTask.WaitReason? {
+    if case .waiting(let traced) = state { return traced }
+    return nil
+  }
+
+  // MARK: Inputs
+
+  /// `resume()`: true when the task goes to the daemon (only the first call does anything).
+  mutating func resume() -> Bool {
+    guard state == .created else { return false }
+    state = .waiting(traced: nil)
+    return true
+  }
+
+  /// Back to waiting after a backoff or a pause: the task re-enters its wait queue.
+  mutating func requeue() {
+    switch state {
+    case .backingOff: state = .waiting(traced: .retryBackoff)
+    case .paused: state = .waiting(traced: nil)
+    default: inconsistent("requeue")
+    }
+  }
+
+  /// Admission said no: true when `reason` differs from the one last traced (trace it).
+  mutating func deferred(_ reason: SimURLSessionTask.WaitReason) -> Bool {
+    guard case .waiting(let traced) = state else { inconsistent("deferred") }
+    guard traced != reason else { return false }
+    state = .waiting(traced: reason)
+    return true
+  }
+
+  /// What an admitted task's attempt is, for the trace.
+  enum Attempt: Equatable {
+    /// The first attempt (`task.started`).
+    case start
+    /// A later one (`task.retry`), numbered from 2.
+    case retry(attempt: Int)
+  }
+
+  /// Admission said yes: the task connects.
+  mutating func admit(at now: SimTime) -> Attempt {
+    guard case .waiting = state else { inconsistent("admit") }
+    attempts += 1
+    state = .connecting
+    if startedAt == nil {
+      startedAt = now
+      return .start
+    }
+    return .retry(attempt: attempts)
+  }
+
+  /// The response headers arrived (download) or the connection is open (upload): bytes flow.
+  mutating func connected(up: Bool) {
+    guard state == .connecting else { inconsistent("connected") }
+    state = .transferring(up: up)
+  }
+
+  /// An upload's body is all sent and a response body follows.
+  mutating func uploadBodySent() {
+    guard state == .transferring(up: true) else { inconsistent("uploadBodySent") }
+    state = .transferring(up: false)
+  }
+
+  /// The server stopped sending; false when not transferring (or already stalled).
+  mutating func stall(at now: SimTime) -> Bool {
+    guard case .transferring(let up) = state else { return false }
+    state = .stalled(up: up, since: now)
+    return true
+  }
+
+  /// The server sends again; false when not stalled.
+  mutating func unstall() -> Bool {
+    guard case .stalled(let up, _) = state else { return false }
+    state = .transferring(up: up)
+    return true
+  }
+
+  /// The attempt's connection is gone (taken off its link): events armed for it go stale. The
+  /// state changes with the input that follows (`interrupted`, `paused`, `end`).
+  mutating func detached() {
+    generation &+= 1
+  }
+
+  /// The connection broke in a background session: retry at `retryAt`.
+  mutating func interrupted(retryAt: SimTime) {
+    guard isActive else { inconsistent("interrupted") }
+    state = .backingOff(until: retryAt)
+  }
+
+  /// The backoff passed: true when the task was backing off (it re-enters its queue).
+  mutating func backoffEnded() -> Bool {
+    guard case .backingOff = state else { return false }
+    requeue()
+    return true
+  }
+
+  /// A default session's app was suspended while the task held a connection.
+  mutating func paused(at now: SimTime) {
+    guard isActive else { inconsistent("paused") }
+    state = .paused(since: now)
+  }
+
+  /// The task ended; returns false if it had already ended (the engine reports that as a
+  /// broken invariant rather than trapping, so the fuzzer can find it).
+  mutating func end(_ outcome: Outcome) -> Bool {
+    let first = !isDone
+    state = .done(outcome)
+    generation &+= 1
+    return first
+  }
+
+  private func inconsistent(_ input: String) -> Never {
+    preconditionFailure("internal inconsistency: task input \(input) in state \(state)")
+  }
+}

@@ -1,0 +1,124 @@
+import SimKernel
+
+/// Every kind of trace event the engine (or a scenario's scripted app) records, with the field
+/// keys each may carry: the one vocabulary that expectations, reports, sweeps and the format
+/// reference all read, so a kind or a key is spelled in one place.
+///
+/// `fieldNames` lists every key in the order the engine writes them; keys marked optional in the
+/// doc comment of a case appear only when they apply.
+public enum TraceKind: String, CaseIterable, Hashable, Sendable {
+  /// The network changed; `down`, `up`, `latency`, `expensive`, `constrained` only when an
+  /// interface is up.
+  case networkChange = "network.change"
+  case powerChange = "power.change"
+  /// A scheduled server change; each of `etag`, `size`, `status` only when the change sets it.
+  case serverChange = "server.change"
+  case sessionCreated = "session.created"
+  case sessionAllTasks = "session.allTasks"
+  case sessionInvalidated = "session.invalidated"
+  /// `discretionary` only for a discretionary task of a background session.
+  case taskCreated = "task.created"
+  case taskResume = "task.resume"
+  /// Why a resumed task is not moving bytes (`reason` is a `WaitReason.Kind`); `until` for
+  /// `earliestBegin` and `rateLimiter`, `missing` for `discretionary`.
+  case taskDeferred = "task.deferred"
+  case taskStarted = "task.started"
+  case taskRetry = "task.retry"
+  case taskRedirect = "task.redirect"
+  case taskRestartedFromZero = "task.restartedFromZero"
+  case taskStalled = "task.stalled"
+  case taskFlowing = "task.flowing"
+  case taskInterrupted = "task.interrupted"
+  case taskPaused = "task.paused"
+  case taskFinished = "task.finished"
+  /// `resumeDataOffset` only when the error carries resume data.
+  case taskFailed = "task.failed"
+  /// `reason` only for a system cancellation; `resumeDataOffset` only with resume data.
+  case taskCancelled = "task.cancelled"
+  case taskLost = "task.lost"
+  case delegateTaskIsWaitingForConnectivity = "delegate.taskIsWaitingForConnectivity"
+  case delegateWillPerformHTTPRedirection = "delegate.willPerformHTTPRedirection"
+  case delegateDidResumeAtOffset = "delegate.didResumeAtOffset"
+  case delegateDidWriteData = "delegate.didWriteData"
+  /// `description` only when the task has a `taskDescription`.
+  case delegateDidFinishDownloading = "delegate.didFinishDownloading"
+  case delegateDidReceiveData = "delegate.didReceiveData"
+  /// `error` is `none` on success; then `status`. On error `code`, and `reason`,
+  /// `resumeDataOffset` when they apply.
+  case delegateDidComplete = "delegate.didComplete"
+  case delegateDidFinishEvents = "delegate.didFinishEvents"
+  case delegateHandleEvents = "delegate.handleEvents"
+  case appLaunch = "app.launch"
+  case appForeground = "app.foreground"
+  case appBackground = "app.background"
+  case appSuspend = "app.suspend"
+  case appResume = "app.resume"
+  case appTerminate = "app.terminate"
+  case appCompletionHandlerCalled = "app.completionHandlerCalled"
+  /// Recorded by a scenario's scripted app: `resumeFromData` named a task that left no resume data.
+  case appResumeDataUnavailable = "app.resumeDataUnavailable"
+  case rateLimiterWake = "ratelimiter.wake"
+  case rateLimiterReset = "ratelimiter.reset"
+  /// An app error (`rule` is a `LintRule`); `session` or `task` names what it concerns.
+  case lint = "lint"
+
+  /// The trace name, as written in the `kind` of a JSON Lines record and in `expect` patterns.
+  public var name: String { rawValue }
+
+  /// Every key an event of this kind may carry, in the order the engine writes them.
+  public var fieldNames: [String] {
+    switch self {
+    case .networkChange: return ["interface", "down", "up", "latency", "expensive", "constrained"]
+    case .powerChange: return ["charging", "battery", "lowPowerMode"]
+    case .serverChange: return ["url", "etag", "size", "status"]
+    case .sessionCreated: return ["session", "kind"]
+    case .sessionAllTasks: return ["session", "tasks"]
+    case .sessionInvalidated: return ["session", "cancelTasks"]
+    case .taskCreated: return ["task", "session", "taskIdentifier", "url", "kind", "discretionary"]
+    case .taskResume: return ["task", "session"]
+    case .taskDeferred: return ["task", "session", "reason", "until", "missing"]
+    case .taskStarted: return ["task", "session", "taskIdentifier"]
+    case .taskRetry: return ["task", "session", "attempt", "offset"]
+    case .taskRedirect: return ["task", "from", "to"]
+    case .taskRestartedFromZero: return ["task", "reason"]
+    case .taskStalled, .taskFlowing: return ["task", "bytes"]
+    case .taskInterrupted: return ["task", "reason", "bytes"]
+    case .taskPaused: return ["task", "reason"]
+    case .taskFinished: return ["task", "session", "status", "bytes"]
+    case .taskFailed: return ["task", "session", "error", "code", "resumeDataOffset"]
+    case .taskCancelled: return ["task", "session", "error", "code", "reason", "resumeDataOffset"]
+    case .taskLost: return ["task", "reason"]
+    case .delegateTaskIsWaitingForConnectivity: return ["task"]
+    case .delegateWillPerformHTTPRedirection: return ["task", "to"]
+    case .delegateDidResumeAtOffset: return ["task", "offset", "total"]
+    case .delegateDidWriteData: return ["task", "totalBytesWritten", "totalBytesExpectedToWrite"]
+    case .delegateDidFinishDownloading: return ["task", "bytes", "description"]
+    case .delegateDidReceiveData: return ["task", "bytes"]
+    case .delegateDidComplete: return ["task", "error", "code", "reason", "resumeDataOffset", "status"]
+    case .delegateDidFinishEvents, .delegateHandleEvents: return ["session"]
+    case .appLaunch, .appResume, .appTerminate: return ["reason"]
+    case .appForeground, .appBackground, .appSuspend: return []
+    case .appCompletionHandlerCalled: return ["session"]
+    case .appResumeDataUnavailable: return ["task", "path"]
+    case .rateLimiterWake: return ["delay", "wake"]
+    case .rateLimiterReset: return ["reason"]
+    case .lint: return ["rule", "message", "session", "task"]
+    }
+  }
+
+  /// The kinds that end a task (each task ends with exactly one).
+  public static let taskEndings: Set<TraceKind> = [.taskFinished, .taskFailed, .taskCancelled, .taskLost]
+
+  /// The kinds of the app's lifecycle (`app.launch` ... `app.terminate`), the app-state timeline.
+  public static let appLifecycle: Set<TraceKind> = [
+    .appLaunch, .appForeground, .appBackground, .appSuspend, .appResume, .appTerminate,
+  ]
+}
+
+extension TraceEvent {
+  /// The event's kind in the engine's vocabulary, or nil for a kind the engine does not know.
+  public var traceKind: TraceKind? { TraceKind(rawValue: kind) }
+
+  /// True when the event is of `kind`.
+  public func `is`(_ kind: TraceKind) -> Bool { self.kind == kind.rawValue }
+}

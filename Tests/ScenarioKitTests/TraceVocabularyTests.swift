@@ -1,0 +1,34 @@
+import ScenarioKit
+import SimKernel
+import Testing
+import TransferEngine
+
+/// The engine's trace vocabulary (`TraceKind`) covers every event the shipped scenarios produce:
+/// no kind or key is spelled anywhere but there.
+@Suite("Trace vocabulary")
+struct TraceVocabularyTests {
+  @Test(arguments: ScenarioLibraryTests.files)
+  func everyEventIsInTheVocabulary(_ file: String) throws {
+    let path = ScenarioLibraryTests.directory.appendingPathComponent(file).path
+    let result = ScenarioRunner.run(try ScenarioLoader.load(path: path))
+    for event in result.trace.events {
+      guard let kind = event.traceKind else {
+        Issue.record("\(file): kind '\(event.kind)' is not a TraceKind")
+        continue
+      }
+      for field in event.fields where !kind.fieldNames.contains(field.key) {
+        Issue.record(
+          "\(file): \(kind.name) carries '\(field.key)', not among its fieldNames \(kind.fieldNames)")
+      }
+    }
+  }
+
+  @Test("kinds are unique and name their subject; keys never repeat within a kind")
+  func wellFormed() {
+    #expect(Set(TraceKind.allCases.map(\.name)).count == TraceKind.allCases.count)
+    for kind in TraceKind.allCases {
+      #expect(Set(kind.fieldNames).count == kind.fieldNames.count, "\(kind.name)")
+      #expect(TraceKind(rawValue: kind.name) == kind)
+    }
+  }
+}
