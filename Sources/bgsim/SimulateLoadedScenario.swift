@@ -6,7 +6,7 @@ import SimReport
 /// Runs a validated scenario and prints its timeline and expectation results; returns the
 /// exit code (0 all expectations hold, 1 some failed, 2 the scenario could not be played).
 func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 {
-  let result = ScenarioRunner.run(scenario)
+  let result = ScenarioRunner.run(scenario, budget: options.budget)
   if let path = options.traceOut {
     do throws(FileWriteError) {
       try AtomicFile.write(result.trace.jsonLines, to: path)

@@ -1,56 +1,13 @@
 import SafeOutput
+import TransferEngine
 
-/// Every event kind the engine and the scripted app write to the trace, with the keys each
-/// can carry: `expect` trace patterns are checked against it, so that a misspelt kind
-/// (`task.finshed`) or key (`tsak=`) is an error instead of a pattern that never matches.
-///
-/// A test runs the shipped scenarios and fuzzed ones and checks that every event they write
-/// is listed here, so the table cannot fall behind the engine.
+/// The check of `expect` trace patterns against the engine's trace vocabulary (`TraceKind`):
+/// a misspelt kind (`task.finshed`) or key (`tsak=`) is an error instead of a pattern that
+/// never matches.
 public enum TraceVocabulary {
-  /// Kind -> the keys its events may have.
-  public static let keys: [String: Set<String>] = [
-    "app.background": [],
-    "app.completionHandlerCalled": ["session"],
-    "app.foreground": [],
-    "app.launch": ["reason"],
-    "app.resume": ["reason"],
-    "app.resumeDataUnavailable": ["path", "task"],
-    "app.suspend": [],
-    "app.terminate": ["reason"],
-    "delegate.didComplete": ["code", "error", "reason", "resumeDataOffset", "status", "task"],
-    "delegate.didFinishDownloading": ["bytes", "description", "task"],
-    "delegate.didFinishEvents": ["session"],
-    "delegate.didReceiveData": ["bytes", "task"],
-    "delegate.didResumeAtOffset": ["offset", "task", "total"],
-    "delegate.didWriteData": ["task", "totalBytesExpectedToWrite", "totalBytesWritten"],
-    "delegate.handleEvents": ["session"],
-    "delegate.taskIsWaitingForConnectivity": ["task"],
-    "delegate.willPerformHTTPRedirection": ["task", "to"],
-    "lint": ["message", "rule", "session", "task"],
-    "network.change": ["constrained", "down", "expensive", "interface", "latency", "up"],
-    "power.change": ["battery", "charging", "lowPowerMode"],
-    "ratelimiter.reset": ["reason"],
-    "ratelimiter.wake": ["delay", "wake"],
-    "server.change": ["etag", "size", "status", "url"],
-    "session.allTasks": ["session", "tasks"],
-    "session.created": ["kind", "session"],
-    "session.invalidated": ["cancelTasks", "session"],
-    "task.cancelled": ["code", "error", "reason", "resumeDataOffset", "session", "task"],
-    "task.created": ["discretionary", "kind", "session", "task", "taskIdentifier", "url"],
-    "task.deferred": ["missing", "reason", "session", "task", "until"],
-    "task.failed": ["code", "error", "resumeDataOffset", "session", "task"],
-    "task.finished": ["bytes", "session", "status", "task"],
-    "task.flowing": ["bytes", "task"],
-    "task.interrupted": ["bytes", "reason", "task"],
-    "task.lost": ["reason", "task"],
-    "task.paused": ["reason", "task"],
-    "task.redirect": ["from", "task", "to"],
-    "task.restartedFromZero": ["reason", "task"],
-    "task.resume": ["session", "task"],
-    "task.retry": ["attempt", "offset", "session", "task"],
-    "task.stalled": ["bytes", "task"],
-    "task.started": ["session", "task", "taskIdentifier"],
-  ]
+  /// Kind -> the keys its events may have, from `TraceKind.fieldNames`.
+  public static let keys: [String: Set<String>] = Dictionary(
+    uniqueKeysWithValues: TraceKind.allCases.map { ($0.name, Set($0.fieldNames)) })
 
   /// Every kind, sorted.
   public static let kinds: [String] = keys.keys.sorted()

@@ -35,7 +35,7 @@ extension ValueType where T == [Expectation] {
 enum ExpectDecoding {
   /// Error names of behavior.md's table.
   static let errorNames = [
-    "cancelled", "timedOut", "networkConnectionLost", "notConnectedToInternet",
+    "cancelled", "timedOut", "networkConnectionLost", "httpTooManyRedirects", "notConnectedToInternet",
     "backgroundSessionRequiresSharedContainer", "backgroundSessionInUseByAnotherProcess",
     "backgroundSessionWasDisconnected",
   ]

@@ -49,6 +49,13 @@ public final class Simulation {
   var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
   public private(set) var processedEvents = 0
+  /// The limits that stop a runaway run (`RunBudget`); set before running.
+  public var budget = RunBudget.defaults
+  /// The budget the run used up, if any: the run stopped there and `run(until:)` does nothing more.
+  public internal(set) var budgetExceeded: BudgetExceeded?
+  /// Events handled at `countedInstant`, for `RunBudget.maxEventsAtOneInstant`.
+  var eventsAtThisInstant = 0
+  var countedInstant = SimTime.zero
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -102,12 +109,22 @@ public final class Simulation {
   /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
-    guard invariantViolation == nil else { return }
+    guard invariantViolation == nil, budgetExceeded == nil else { return }
     stopRequested = false
     while !stopRequested, let event = scheduler.next(notAfter: limit) {
       processedEvents += 1
+      if now != countedInstant {
+        countedInstant = now
+        eventsAtThisInstant = 0
+      }
+      eventsAtThisInstant += 1
       handle(event)
       if checksInvariants { checkInvariants() }
+      if let used = budgetUsedUp() {
+        budgetExceeded = BudgetExceeded(
+          limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
+        return
+      }
     }
     if invariantViolation != nil { return }
     if !stopRequested && scheduler.pendingCount > 0 { scheduler.advance(to: limit) }

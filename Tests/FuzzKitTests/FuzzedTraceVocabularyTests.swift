@@ -7,7 +7,7 @@ import Testing
 
 /// The trace vocabulary that `expect` patterns are checked against lists every kind and key
 /// the engine writes: shipped scenarios and fuzzed ones write nothing outside it.
-@Suite struct TraceVocabularyTests {
+@Suite struct FuzzedTraceVocabularyTests {
   @Test func everyEventTheEngineWritesIsInTheVocabulary() throws {
     var unknown: Set<String> = []
     func check(_ result: RunResult) {
