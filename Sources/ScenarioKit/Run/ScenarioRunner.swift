@@ -33,10 +33,11 @@ public enum ScenarioRunner {
     _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults
   ) -> RunResult {
     let seed = seed ?? scenario.seed
-    // Random conditions become ordinary steps and timeline entries: the engine never sees them.
-    let scenario = RandomConditions.expand(scenario, seed: seed)
+    // Random conditions are drawn during the run, one change at a time per stream.
+    let (scenario, conditions) = RandomConditions.streams(scenario, seed: seed)
     let sim = Simulation(
       seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
+    for stream in conditions { sim.addConditionStream(stream) }
     sim.checksInvariants = checksInvariants
     sim.budget = budget
     let app = ScriptedApp(spec: scenario.app, simulation: sim)

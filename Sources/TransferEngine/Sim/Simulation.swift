@@ -56,6 +56,9 @@ public final class Simulation {
   /// Events handled at `countedInstant`, for `RunBudget.maxEventsAtOneInstant`.
   var eventsAtThisInstant = 0
   var countedInstant = SimTime.zero
+  /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
+  var conditionStreams: [ConditionStream] = []
+  var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -111,14 +114,16 @@ public final class Simulation {
   public func run(until limit: SimTime) {
     guard invariantViolation == nil, budgetExceeded == nil else { return }
     stopRequested = false
-    while !stopRequested, let event = scheduler.next(notAfter: limit) {
-      processedEvents += 1
-      if now != countedInstant {
-        countedInstant = now
-        eventsAtThisInstant = 0
+    while !stopRequested {
+      if let (stream, at) = dueCondition(notAfter: limit), at <= scheduler.nextEventTime() ?? .distantFuture {
+        countEvent(at: at)
+        applyCondition(stream)
+      } else if let event = scheduler.next(notAfter: limit) {
+        countEvent(at: now)
+        handle(event)
+      } else {
+        break
       }
-      eventsAtThisInstant += 1
-      handle(event)
       if checksInvariants { checkInvariants() }
       if let used = budgetUsedUp() {
         budgetExceeded = BudgetExceeded(
@@ -127,7 +132,18 @@ public final class Simulation {
       }
     }
     if invariantViolation != nil { return }
-    if !stopRequested && scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
+    let pending = scheduler.pendingCount > 0 || pendingConditions.contains { $0 != nil }
+    if !stopRequested && pending { scheduler.advance(to: limit) }
+  }
+
+  /// Counts one event at `time`, for the budgets.
+  private func countEvent(at time: SimTime) {
+    processedEvents += 1
+    if time != countedInstant {
+      countedInstant = time
+      eventsAtThisInstant = 0
+    }
+    eventsAtThisInstant += 1
   }
 
   /// Makes `run(until:)` return after the event being handled (a scenario error, say).

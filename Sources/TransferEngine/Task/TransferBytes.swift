@@ -115,4 +115,3 @@ struct TransferBytes: Equatable {
     return Int64(10).dividingFullWidth(whole.multipliedFullWidth(by: Int64(k))).quotient
   }
 }
-
