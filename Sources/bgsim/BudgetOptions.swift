@@ -11,12 +11,12 @@ enum BudgetOptions {
 
   /// The help lines, aligned like the other options.
   static let help = """
-      --max-events N   stop a run after N engine events (default 5000000)
+      --max-events N   stop a run after N engine events (default 2000000)
       --max-tasks N    stop a run that creates more than N tasks (default 200000)
       --max-events-per-instant N
                        stop a run after N events at one simulated instant (default 100000)
       --max-trace-events N
-                       stop a run whose trace passes N events (default 2000000)
+                       stop a run whose trace passes N events (default 1000000)
     """
 
   /// The budget the options give, the defaults for those left out.

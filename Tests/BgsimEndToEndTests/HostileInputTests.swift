@@ -53,12 +53,12 @@ import Testing
     .init(
       "a size that would overflow",
       #"{"name": "x", "server": {"resources": [{"url": "https://example.com/a.zip", "size": 9223372036854775296}]}}"#,
-      "s.json: server.resources[0].size: size 9223372036854775296 is too large; sizes are at most 1TiB "
+      "s.json: server.resources[0].size: size 9223372036854775296 is too large; sizes are at most 1024GiB "
         + "(1099511627776 bytes)"),
     .init(
       "a 2e18-byte download",
       #"{"name": "x", "server": {"resources": [{"url": "https://example.com/a.zip", "size": "2000000000GB"}]}}"#,
-      #"s.json: server.resources[0].size: size "2000000000GB" is too large; sizes are at most 1TiB "#
+      #"s.json: server.resources[0].size: size "2000000000GB" is too large; sizes are at most 1024GiB "#
         + "(1099511627776 bytes)"),
     .init(
       "a reaction that does nothing",
@@ -77,7 +77,7 @@ import Testing
     .init(
       "a rate of 2000 Gbps",
       #"{"name": "x", "device": {"network": [{"at": "0s", "interface": "wifi", "down": "2000Gbps"}]}}"#,
-      #"s.json: device.network[0].down: rate "2000Gbps" is too large; rates are at most 1Tbps"#),
+      #"s.json: device.network[0].down: rate "2000Gbps" is too large; rates are at most 1000Gbps"#),
   ]
 
   @Test(arguments: refused)

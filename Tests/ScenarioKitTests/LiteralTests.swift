@@ -89,8 +89,8 @@ import TransferEngine
     ("-1MB", "negative size \"-1MB\"; a size must be 0 or more"),
     ("1024", "missing unit after '1024' in size \"1024\"; units are B, KB, MB, GB, KiB, MiB, GiB"),
     ("1MB2MB", "expected a size like 1024 (bytes), \"50MB\" or \"1.5GiB\", found \"1MB2MB\""),
-    ("99999999999GB", "size \"99999999999GB\" is too large; sizes are at most 1TiB (1099511627776 bytes)"),
-    ("1025GiB", "size \"1025GiB\" is too large; sizes are at most 1TiB (1099511627776 bytes)"),
+    ("99999999999GB", "size \"99999999999GB\" is too large; sizes are at most 1024GiB (1099511627776 bytes)"),
+    ("1025GiB", "size \"1025GiB\" is too large; sizes are at most 1024GiB (1099511627776 bytes)"),
     ("5TB", "unknown unit 'TB' in size \"5TB\"; units are B, KB, MB, GB, KiB, MiB, GiB"),
     ("5 MB", "size \"5 MB\" contains spaces; write it without them, like \"50MB\""),
   ])

@@ -121,14 +121,14 @@ public enum Literals {
     }
     let bits = number.double(times: factor)
     guard bits.isFinite && bits <= maxBitsPerSecond else {
-      throw LiteralError("rate \"\(text)\" is too large; rates are at most 1Tbps")
+      throw LiteralError("rate \"\(text)\" is too large; rates are at most 1000Gbps")
     }
     return DataRate(bitsPerSecond: bits)
   }
 
   /// `size "2TiB" is too large; ...`: also used for sizes written as JSON integers.
   static func sizeTooLarge(_ text: String) -> LiteralError {
-    LiteralError("size \(text) is too large; sizes are at most 1TiB (1099511627776 bytes)")
+    LiteralError("size \(text) is too large; sizes are at most 1024GiB (1099511627776 bytes)")
   }
 
   private static func tooLarge(_ what: String, _ text: String) -> LiteralError {

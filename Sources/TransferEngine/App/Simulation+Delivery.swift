@@ -26,6 +26,8 @@ extension Simulation {
       if batch.isEmpty { break }
       var delivered = 0
       while delivered < batch.count && lifecycle.state.isRunning && record.attached === session {
+        // Reactions to one delivery can start a fan-out within this one event.
+        if budgetCheckpoint() { break }
         deliver(batch[delivered], to: session)
         delivered += 1
       }

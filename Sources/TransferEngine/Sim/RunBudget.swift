@@ -17,8 +17,8 @@ public struct RunBudget: Hashable, Sendable {
   public var maxTraceEvents: Int
 
   public init(
-    maxEvents: Int = 5_000_000, maxTasks: Int = 200_000, maxEventsAtOneInstant: Int = 100_000,
-    maxTraceEvents: Int = 2_000_000
+    maxEvents: Int = 2_000_000, maxTasks: Int = 200_000, maxEventsAtOneInstant: Int = 100_000,
+    maxTraceEvents: Int = 1_000_000
   ) {
     self.maxEvents = maxEvents
     self.maxTasks = maxTasks
@@ -92,6 +92,18 @@ extension Simulation {
     if daemon.tasks.count > budget.maxTasks { return .tasks }
     if trace.count > budget.maxTraceEvents { return .traceEvents }
     return nil
+  }
+
+  /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
+  /// tasks that never returns to the run loop): true, after recording it and asking the run
+  /// to stop, when one is used up.
+  func budgetCheckpoint() -> Bool {
+    if budgetExceeded != nil { return true }
+    guard let used = budgetUsedUp() else { return false }
+    budgetExceeded = BudgetExceeded(
+      limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
+    requestStop()
+    return true
   }
 
   func budgetValue(_ limit: BudgetExceeded.Limit) -> Int {

@@ -125,11 +125,7 @@ public final class Simulation {
         break
       }
       if checksInvariants { checkInvariants() }
-      if let used = budgetUsedUp() {
-        budgetExceeded = BudgetExceeded(
-          limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
-        return
-      }
+      if budgetCheckpoint() { return }
     }
     if invariantViolation != nil { return }
     let pending = scheduler.pendingCount > 0 || pendingConditions.contains { $0 != nil }
