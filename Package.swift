@@ -7,10 +7,19 @@ import PackageDescription
 /// `TransferEngine` driven by `SimKernel` -> trace -> expectations and `SimReport`.
 let package = Package(
   name: "bgsim",
+  // The oldest systems the sources compile for: `firstRange(of:)`, `split(separator:)` with a
+  // string, `ContinuousClock` and `Duration` need macOS 13 / iOS 16 (checked by
+  // scripts/check-platform-apis.sh). Linux needs no entry.
+  platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
     .executable(name: "bgsim", targets: ["bgsim"]),
+    .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "TransferEngine", targets: ["TransferEngine"]),
     .library(name: "ScenarioKit", targets: ["ScenarioKit"]),
+    // Ships inside an iOS app: writes what the app observes as a bgsim trace (Foundation only).
+    .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
+    // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
+    .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
   ],
   dependencies: [],
   targets: [
@@ -20,14 +29,21 @@ let package = Package(
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine", "SafeOutput"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SafeOutput"]),
+    .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
     .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SafeOutput"]),
+    // Fitting policy knobs to an observed log: matching, the grid search, identification, outputs.
+    .target(
+      name: "CalibrationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SweepKit"]),
+    // No dependency on purpose: it must build inside an app, with Foundation alone.
+    .target(name: "BgsimRecorder"),
     .executableTarget(
       name: "bgsim",
       dependencies: [
-        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "SafeOutput",
+        "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
+        "SafeOutput",
       ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "SafeOutputTests", dependencies: ["SafeOutput"]),
@@ -40,6 +56,13 @@ let package = Package(
       name: "SimReportTests", dependencies: ["SimReport", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(
       name: "SweepKitTests", dependencies: ["SweepKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(
+      name: "CalibrationKitTests",
+      dependencies: [
+        "CalibrationKit", "BgsimRecorder", "BgsimFoundation", "ScenarioKit", "TransferEngine", "SimKernel",
+      ]),
+    .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
+    .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],

@@ -3,7 +3,8 @@
 #
 #   scripts/check-report-in-browser.sh REPORT.html [SCREENSHOT.png]
 #
-# 1. Installs Debian's `chromium` if it is missing (CI images start without it; needs root).
+# 1. Finds Chrome or Chromium (PATH, /Applications on macOS, or BROWSER_BIN); in CI on Debian
+#    (CI=true, root) it installs Debian's `chromium` if missing; elsewhere it says what to install.
 # 2. Dumps the DOM as Chromium parsed it and checks that the SVG timeline is there: the app,
 #    network, power and rate-limiter lanes, the tasks lane and at least one task bar with a phase.
 #    A page the parser rejected or truncated fails here even if the file looks right.
@@ -24,16 +25,44 @@ report_abs="$(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
 screenshot="${2:-${report_abs%.html}.png}"
 case "$screenshot" in /*) ;; *) screenshot="$(pwd)/$screenshot" ;; esac
 
-browser="$(command -v chromium || command -v chromium-browser || true)"
+# Chrome or Chromium: on the PATH (Linux, Homebrew), or the macOS application bundles;
+# BROWSER_BIN overrides.
+find_browser() {
+  local candidate
+  if [[ -n "${BROWSER_BIN:-}" ]]; then
+    echo "$BROWSER_BIN"
+    return
+  fi
+  for candidate in chromium chromium-browser google-chrome google-chrome-stable; do
+    if command -v "$candidate" >/dev/null 2>&1; then
+      command -v "$candidate"
+      return
+    fi
+  done
+  for candidate in "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
+    "/Applications/Chromium.app/Contents/MacOS/Chromium" \
+    "$HOME/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; do
+    if [[ -x "$candidate" ]]; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+browser="$(find_browser)"
 if [[ -z "$browser" ]]; then
-  echo "chromium not found; installing Debian's package (apt-get install chromium)" >&2
-  if [[ "$(id -u)" -ne 0 ]]; then
-    echo "error: installing chromium needs root; run: sudo apt-get update && sudo apt-get install -y chromium" >&2
+  # Only CI on Debian installs a browser by itself; elsewhere say what to install.
+  if [[ "${CI:-}" == "true" && "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "chromium not found; installing Debian's package (apt-get install chromium)" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    browser="$(command -v chromium)"
+  else
+    echo "error: no Chrome or Chromium found, so the report cannot be checked in a browser." >&2
+    echo "  macOS: install Google Chrome, or: brew install --cask chromium" >&2
+    echo "  Debian/Ubuntu: sudo apt-get install chromium" >&2
+    echo "  or set BROWSER_BIN to a Chrome or Chromium executable" >&2
     exit 1
   fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  browser="$(command -v chromium)"
 fi
 
 # Headless Chromium in containers: no sandbox (no user namespaces), no GPU, a throwaway profile.

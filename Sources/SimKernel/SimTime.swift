@@ -85,6 +85,20 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     return text
   }
 
+  /// The form for people: `formatted` rounded to the millisecond from one second on and to the
+  /// microsecond below, so computed completion times read `12m10.1s`, not `12m10.100000001s`.
+  /// Traces keep the exact `formatted` value.
+  public var readable: String {
+    let magnitude = nanoseconds.magnitude
+    let step: UInt64 = magnitude >= 1_000_000_000 ? 1_000_000 : magnitude >= 1_000_000 ? 1_000 : 1
+    let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: step)
+    var rounded = quotient * step
+    if remainder * 2 >= step && step > 1, rounded <= UInt64(Int64.max) - step { rounded += step }
+    guard rounded <= UInt64(Int64.max) else { return formatted }
+    let value = Int64(rounded)
+    return SimDuration(nanoseconds: nanoseconds < 0 ? -value : value).formatted
+  }
+
   /// `value / unit` written in decimal without trailing zeros, exactly (no floating point).
   static func decimal(_ value: UInt64, unit: UInt64) -> String {
     let whole = value / unit

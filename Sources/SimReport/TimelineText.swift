@@ -17,7 +17,7 @@ public enum TimelineText {
   /// One line per event; `task=` comes first after the verb so bars of one task read down a column.
   /// Names, URLs and messages are escaped (`TerminalText`): a value can never start a new line.
   public static func render(_ events: [TraceEvent]) -> String {
-    let times = events.map { $0.time.sinceStart.formatted }
+    let times = events.map { $0.time.sinceStart.readable }
     let timeWidth = times.map(\.count).max() ?? 2
     let laneWidth = max(5, events.map { lane($0).count }.max() ?? 5)
     var out = ""

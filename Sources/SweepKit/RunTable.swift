@@ -50,19 +50,31 @@ public struct RunTable: Hashable, Sendable {
   /// The table as CSV (RFC 4180 quoting, `\n` line ends, a final newline).
   public var csv: String { CSV.render([header] + rows) }
 
-  /// Reads `runs.csv` back.
-  public static func parse(_ text: String, file: String) throws(SweepError) -> RunTable {
-    let records = try CSV.parse(text, file: file)
-    guard let header = records.first, header.first == "run" else {
-      throw SweepError("\(file): not a runs.csv written by bgsim sweep (its first column must be 'run')")
+  /// The metric columns that hold non-negative integers; the others hold seconds.
+  static let integerColumns: Set<String> = [
+    "tasks", "finished", "failed", "wakes", "backgroundLaunches", "backgroundResumes", "bytesOnWire",
+    "bytesWasted", "lints", "expectationsFailed",
+  ]
+  /// Seconds columns that are empty when there is nothing to measure.
+  static let optionalColumns: Set<String> = ["allDoneSeconds", "taskP50Seconds", "taskP95Seconds"]
+
+  /// Whether `cell` is what `row` writes in metric column `name`: an integer, seconds with three
+  /// decimals (or empty where allowed), or lint rule names separated by spaces.
+  static func isValid(_ cell: String, metric name: String) -> Bool {
+    let bytes = Array(cell.utf8)
+    func digits(_ part: ArraySlice<UInt8>, max: Int) -> Bool {
+      !part.isEmpty && part.count <= max && part.allSatisfy { (48...57).contains($0) }
     }
-    for (i, record) in records.enumerated().dropFirst()
-    where record.count != header.count || Int(record[0]) == nil {
-      throw SweepError(
-        "\(file): line \(i + 1) has \(record.count) cells, expected \(header.count) starting with a run number"
-      )
+    if name == "lintRules" {
+      return bytes.count <= 4096
+        && bytes.allSatisfy {
+          (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 32
+        }
     }
-    return RunTable(header: header, rows: Array(records.dropFirst()))
+    if integerColumns.contains(name) { return digits(bytes[...], max: 19) && Int64(cell) != nil }
+    if bytes.isEmpty { return optionalColumns.contains(name) }
+    guard let dot = bytes.firstIndex(of: 46) else { return false }
+    return digits(bytes[..<dot], max: 15) && digits(bytes[(dot + 1)...], max: 3) && bytes.count - dot == 4
   }
 }
 
@@ -82,44 +94,59 @@ enum CSV {
     return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  static func parse(_ text: String, file: String) throws(SweepError) -> [[String]] {
-    var records: [[String]] = []
+  /// The records of `bytes` with the line each starts on. Works on bytes, not characters, so
+  /// a large file costs its size once.
+  static func parse(_ bytes: [UInt8], file: String) throws(SweepError) -> [(line: Int, cells: [String])] {
+    var records: [(line: Int, cells: [String])] = []
     var record: [String] = []
-    var cell = ""
+    var cell: [UInt8] = []
+    var line = 1
+    var recordLine = 1
     var quoted = false
-    var chars = Array(text).makeIterator()
-    var pending: Character? = nil
-    while let c = pending ?? chars.next() {
-      pending = nil
+    var quoteLine = 1
+    var i = 0
+    func endCell() {
+      record.append(String(decoding: cell, as: UTF8.self))
+      cell.removeAll(keepingCapacity: true)
+    }
+    while i < bytes.count {
+      let c = bytes[i]
+      i += 1
       if quoted {
-        if c == "\"" {
-          if let d = chars.next() {
-            if d == "\"" { cell.append("\"") } else { quoted = false; pending = d }
+        if c == 34 {
+          if i < bytes.count, bytes[i] == 34 {
+            cell.append(34)
+            i += 1
           } else {
             quoted = false
           }
         } else {
+          if c == 10 { line += 1 }
           cell.append(c)
         }
         continue
       }
       switch c {
-      case "\"": quoted = true
-      case ",":
-        record.append(cell)
-        cell = ""
-      case "\n", "\r\n":
-        record.append(cell)
-        records.append(record)
+      case 34:
+        quoted = true
+        quoteLine = line
+      case 44: endCell()
+      case 13 where i < bytes.count && bytes[i] == 10: continue
+      case 10:
+        endCell()
+        records.append((recordLine, record))
         record = []
-        cell = ""
+        line += 1
+        recordLine = line
       default: cell.append(c)
       }
     }
-    if quoted { throw SweepError("\(file): a quoted cell is not closed") }
+    if quoted {
+      throw SweepError("\(file): line \(quoteLine): a quoted cell is not closed; was the file cut short?")
+    }
     if !cell.isEmpty || !record.isEmpty {
-      record.append(cell)
-      records.append(record)
+      endCell()
+      records.append((recordLine, record))
     }
     return records
   }

@@ -1,89 +1,58 @@
-import Foundation
-
-/// The files of a sweep output directory, and merging shards' directories into one.
+/// The files of a sweep output directory, and how they are written.
 ///
 /// A whole sweep (or a merge) writes `sweep.json`, `runs.csv`, `summary.csv`, `summary.md` and
-/// `chart-METRIC.svg` per charted metric; a shard writes only `sweep.json` and its rows of `runs.csv`.
+/// `chart-METRIC.svg` per charted metric; a shard writes only `sweep.json` and its rows of
+/// `runs.csv`. `sweep.json` is the mark of a finished output: it is removed before anything
+/// else is written and written last, each file through a temporary file and a rename, so an
+/// interrupted or failed sweep never leaves a set that looks complete.
 public enum SweepOutput {
-  /// The files for a manifest and its rows, by file name, in writing order.
+  /// The files for a manifest and its rows, by file name, in writing order (`sweep.json` last).
   public static func files(manifest: SweepManifest, table: RunTable) -> [(name: String, text: String)] {
-    var files = [("sweep.json", manifest.json), ("runs.csv", table.csv)]
-    guard manifest.shard == nil else { return files }
-    let summary = SweepSummary(manifest: manifest, table: table)
-    files.append(("summary.csv", summary.csv))
-    files.append(("summary.md", summary.markdown))
-    for metric in manifest.charts {
-      files.append(("chart-\(metric).svg", SweepChart.svg(summary, metric: metric)))
+    var files = [("runs.csv", table.csv)]
+    if manifest.shard == nil {
+      let summary = SweepSummary(manifest: manifest, table: table)
+      files.append(("summary.csv", summary.csv))
+      files.append(("summary.md", summary.markdown))
+      for metric in manifest.charts {
+        files.append(("chart-\(metric).svg", SweepChart.svg(summary, metric: metric)))
+      }
     }
+    files.append(("sweep.json", manifest.json))
     return files
   }
 
-  /// Writes the files into `directory` (created if needed).
+  /// Makes `directory` ready before a sweep spends its time: creates it, and removes the
+  /// `sweep.json`, summaries and charts an earlier sweep left there, so that a failure from now
+  /// on leaves a directory `sweep-merge` refuses instead of an old set beside new rows.
+  public static func prepare(_ directory: String) throws(SweepError) {
+    try AtomicFile.createDirectories(directory)
+    try AtomicFile.remove(path(directory, "sweep.json"))
+    for name in ["summary.csv", "summary.md"] + RunTable.metricColumns.map({ "chart-\($0).svg" }) {
+      try AtomicFile.remove(path(directory, name))
+    }
+  }
+
+  /// Writes the files into `directory` (prepared here if the caller has not), `sweep.json` last.
   public static func write(manifest: SweepManifest, table: RunTable, to directory: String) throws(SweepError)
   {
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      for file in files(manifest: manifest, table: table) {
-        try Data(file.text.utf8).write(to: URL(fileURLWithPath: directory).appendingPathComponent(file.name))
-      }
-    } catch {
-      throw SweepError("cannot write the sweep into '\(directory)': \(error.localizedDescription)")
+    try prepare(directory)
+    for file in files(manifest: manifest, table: table) {
+      try AtomicFile.write(Array(file.text.utf8), to: path(directory, file.name))
     }
   }
 
-  /// Reads a sweep output directory (a shard's or a whole one).
-  public static func read(_ directory: String) throws(SweepError) -> (SweepManifest, RunTable) {
-    let base = URL(fileURLWithPath: directory)
-    let manifestPath = base.appendingPathComponent("sweep.json").path
-    let runsPath = base.appendingPathComponent("runs.csv").path
-    guard let data = FileManager.default.contents(atPath: manifestPath) else {
-      throw SweepError("\(directory): no sweep.json; expected a directory written by bgsim sweep --out")
-    }
-    let manifest = try SweepManifest.parse(data, file: manifestPath)
-    guard let runs = FileManager.default.contents(atPath: runsPath) else {
-      throw SweepError("\(runsPath): missing")
-    }
-    let table = try RunTable.parse(String(decoding: runs, as: UTF8.self), file: runsPath)
-    return (manifest, table)
-  }
-
-  /// Merges shard outputs into the manifest and rows a single run of the whole grid gives.
-  /// The directories may come in any order; every run must be present exactly once.
-  public static func merge(_ directories: [String]) throws(SweepError) -> (SweepManifest, RunTable) {
-    guard !directories.isEmpty else { throw SweepError("no directories to merge") }
-    var merged: SweepManifest?
-    var header: [String] = []
-    var rows: [Int: [String]] = [:]
-    for directory in directories {
-      let (manifest, table) = try read(directory)
-      var whole = manifest
-      whole.shard = nil
-      if let merged, merged != whole {
-        throw SweepError(
-          "\(directory) is from a different sweep than \(directories[0]) (scenario, parameters, seeds or charts differ)"
-        )
-      }
-      if merged == nil { header = table.header }
-      merged = whole
-      guard table.header == header else { throw SweepError("\(directory)/runs.csv has different columns") }
-      for row in table.rows {
-        let run = Int(row[0])!
-        guard (0..<whole.runs).contains(run) else {
-          throw SweepError("\(directory)/runs.csv has run \(run), outside the grid's 0..<\(whole.runs)")
-        }
-        if rows.updateValue(row, forKey: run) != nil {
-          throw SweepError("run \(run) appears twice (is a shard given twice?); last seen in \(directory)")
-        }
-      }
-    }
-    let manifest = merged!
-    let missing = (0..<manifest.runs).filter { rows[$0] == nil }
-    guard missing.isEmpty else {
-      let list = missing.prefix(10).map(String.init).joined(separator: ", ")
+  /// Reads and checks the manifest of a sweep output directory.
+  public static func readManifest(_ directory: String) throws(SweepError) -> SweepManifest {
+    let file = path(directory, "sweep.json")
+    guard AtomicFile.exists(file) else {
       throw SweepError(
-        "\(missing.count) of \(manifest.runs) runs are missing (runs \(list)\(missing.count > 10 ? ", ..." : "")); "
-          + "is a shard's directory left out?")
+        "\(directory): no sweep.json; the directory is not a finished bgsim sweep --out (did the sweep fail or is it still running?)"
+      )
     }
-    return (manifest, RunTable(header: header, rows: (0..<manifest.runs).map { rows[$0]! }))
+    return try SweepManifest.parse(AtomicFile.read(file, limit: SweepManifest.maxFileSize), file: file)
+  }
+
+  static func path(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 }

@@ -2,11 +2,30 @@ import ScenarioKit
 import SimKernel
 import TransferEngine
 
-/// Why a sweep could not be planned: a bad `--param`, `--seeds` or `--shard`.
+/// Why a sweep could not be planned, written or merged: a bad `--param`, `--seeds` or `--shard`,
+/// a grid over the limit, a shard directory that does not hold what `sweep.json` says.
 public struct SweepError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
+
+  /// `text` for a message, cut to its first 60 characters so that a huge argument or file
+  /// content never floods the terminal.
+  public static func quote(_ text: some StringProtocol) -> String {
+    let head = text.prefix(60)
+    let escaped = head.unicodeScalars.map { c in
+      c.value < 0x20 || c.value == 0x7f ? "\\u{\(String(c.value, radix: 16))}" : String(c)
+    }.joined()
+    return "'" + escaped + (head.count < text.count ? "...' (\(text.count) characters)" : "'")
+  }
+}
+
+/// The sizes a sweep may have. A sweep keeps one row of about 40 cells per run in memory (and
+/// a merge the rows of every shard), so one million runs is about a gigabyte at most.
+public enum SweepLimits {
+  /// Grid points times seeds, for a whole sweep (not per shard).
+  public static let maxRuns = 1_000_000
+  public static let maxRunsText = "1,000,000"
 }
 
 /// One swept policy knob and the values it takes, as written on the command line.
@@ -25,18 +44,27 @@ public struct SweepParameter: Hashable, Sendable, Codable {
   /// quotes do not split (`discretionary.requires=["wifi","charging"],[]`).
   public static func parse(_ text: String) throws(SweepError) -> SweepParameter {
     guard let eq = text.firstIndex(of: "=") else {
-      throw SweepError("--param expects KEY=V1,V2,... such as rateLimiter.growth=1.5,2,3, found '\(text)'")
+      throw SweepError(
+        "--param expects KEY=V1,V2,... such as rateLimiter.growth=1.5,2,3, found \(SweepError.quote(text))")
     }
     var key = String(text[..<eq])
     if key.hasPrefix("policy.") { key.removeFirst("policy.".count) }
     let values = splitTopLevel(String(text[text.index(after: eq)...]))
     guard !key.isEmpty, !values.isEmpty, !values.contains(where: \.isEmpty) else {
-      throw SweepError("--param '\(text)' needs a knob name and non-empty values separated by commas")
+      throw SweepError(
+        "--param \(SweepError.quote(text)) needs a knob name and non-empty values separated by commas")
     }
-    if let repeated = values.enumerated().first(where: { values[..<$0.offset].contains($0.element) }) {
-      throw SweepError("--param \(key) lists the value '\(repeated.element)' twice")
+    let parameter = SweepParameter(key: key, values: values)
+    if let repeated = parameter.repeatedValue {
+      throw SweepError("--param \(SweepError.quote(key)) lists the value \(SweepError.quote(repeated)) twice")
     }
-    return SweepParameter(key: key, values: values)
+    return parameter
+  }
+
+  /// The first value listed twice, if any.
+  public var repeatedValue: String? {
+    var seen = Set<String>()
+    return values.first { !seen.insert($0).inserted }
   }
 
   private static func splitTopLevel(_ text: String) -> [String] {
@@ -66,8 +94,8 @@ public struct SweepParameter: Hashable, Sendable, Codable {
 }
 
 /// `--shard K/N`: the runs whose index is K-1 modulo N.
-public struct SweepShard: Hashable, Sendable, Codable, CustomStringConvertible {
-  /// 1-based, as job arrays number tasks from 1 or from 0 (`fromZero` in `parse`).
+public struct SweepShard: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// 1-based, as Slurm numbers array tasks (Kubernetes indexes from 0: add 1).
   public var index: Int
   public var count: Int
 
@@ -76,11 +104,16 @@ public struct SweepShard: Hashable, Sendable, Codable, CustomStringConvertible {
     self.count = count
   }
 
-  /// `K/N` with 1 <= K <= N.
-  public static func parse(_ text: String) throws(SweepError) -> SweepShard {
+  /// `K/N` with 1 <= K <= N <= `SweepLimits.maxRuns` (more shards than runs would be empty).
+  public static func parse(_ text: String, option: String = "--shard") throws(SweepError) -> SweepShard {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
-      throw SweepError("--shard expects K/N with 1 <= K <= N, such as 2/8, found '\(text)'")
+    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]),
+      (1...SweepLimits.maxRuns).contains(n),
+      (1...n).contains(k)
+    else {
+      throw SweepError(
+        "\(option) expects K/N with 1 <= K <= N <= \(SweepLimits.maxRunsText), such as 2/8, found \(SweepError.quote(text))"
+      )
     }
     return SweepShard(index: k, count: n)
   }
@@ -89,29 +122,39 @@ public struct SweepShard: Hashable, Sendable, Codable, CustomStringConvertible {
   public func contains(run: Int) -> Bool { run % count == index - 1 }
 
   public var description: String { "\(index)/\(count)" }
+
+  public static func < (a: SweepShard, b: SweepShard) -> Bool { (a.count, a.index) < (b.count, b.index) }
+
+  /// The number of runs of a grid of `runs` this shard holds.
+  public func runCount(of runs: Int) -> Int { runs / count + (index - 1 < runs % count ? 1 : 0) }
 }
 
 /// `--seeds 1-100` or `1-10,42,100-120`.
 public enum SeedList {
-  public static func parse(_ text: String) throws(SweepError) -> [UInt64] {
+  /// Refuses a seed listed twice at any size (`1-100000,1-100000`) and lists over
+  /// `SweepLimits.maxRuns` seeds. `option` names the source in messages.
+  public static func parse(_ text: String, option: String = "--seeds") throws(SweepError) -> [UInt64] {
     var seeds: [UInt64] = []
+    var seen = Set<UInt64>()
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
       let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
       guard (1...2).contains(bounds.count), let low = UInt64(bounds[0]), let high = UInt64(bounds.last!),
         low <= high
       else {
         throw SweepError(
-          "--seeds expects ranges like 1-100 or 1-10,42 (integers of 0 or more), found '\(text)'")
+          "\(option) expects ranges like 1-100 or 1-10,42 (integers of 0 or more), found \(SweepError.quote(text))"
+        )
       }
-      guard high - low < 10_000_000, seeds.count + Int(high - low) < 10_000_000 else {
-        throw SweepError("--seeds '\(text)' asks for more than 10,000,000 seeds")
+      guard high - low < UInt64(SweepLimits.maxRuns), seeds.count + Int(high - low) < SweepLimits.maxRuns
+      else {
+        throw SweepError(
+          "\(option) \(SweepError.quote(text)) asks for more than \(SweepLimits.maxRunsText) seeds, the most one sweep may run"
+        )
       }
-      seeds += Array(low...high)
-    }
-    if let repeated = seeds.enumerated().first(where: { seeds[..<$0.offset].contains($0.element) }),
-      seeds.count < 100_000
-    {
-      throw SweepError("--seeds lists seed \(repeated.element) twice")
+      for seed in low...high {
+        guard seen.insert(seed).inserted else { throw SweepError("\(option) lists seed \(seed) twice") }
+        seeds.append(seed)
+      }
     }
     return seeds
   }
@@ -133,16 +176,44 @@ public enum SeedList {
 /// The grid of a sweep: every combination of parameter values (the first parameter varying
 /// slowest), each run once per seed (seeds varying fastest).
 public struct SweepPlan: Sendable {
-  public var parameters: [SweepParameter]
-  public var seeds: [UInt64]
+  public let parameters: [SweepParameter]
+  public let seeds: [UInt64]
 
-  public init(parameters: [SweepParameter], seeds: [UInt64]) {
+  /// Grid points: the product of the parameters' value counts.
+  public let pointCount: Int
+  /// Grid points times seeds.
+  public let runCount: Int
+
+  /// Checks the grid's size before anything is built: at most `SweepLimits.maxRuns` runs, with
+  /// no overflow on the way (ten knobs of a hundred values are refused, not multiplied).
+  public init(parameters: [SweepParameter], seeds: [UInt64]) throws(SweepError) {
+    guard !seeds.isEmpty else { throw SweepError("the sweep has no seeds") }
+    var points = 1
+    var tooLarge = false
+    for parameter in parameters {
+      guard !parameter.values.isEmpty else {
+        throw SweepError("--param \(SweepError.quote(parameter.key)) has no values")
+      }
+      let (product, overflow) = points.multipliedReportingOverflow(by: parameter.values.count)
+      if overflow || product > SweepLimits.maxRuns {
+        tooLarge = true
+        break
+      }
+      points = product
+    }
+    let (runs, overflow) = points.multipliedReportingOverflow(by: seeds.count)
+    if tooLarge || overflow || runs > SweepLimits.maxRuns {
+      let counts = parameters.prefix(12).map { "\($0.values.count)" }.joined(separator: " x ")
+      throw SweepError(
+        "the grid (\(counts)\(parameters.count > 12 ? " x ..." : "") values) times \(seeds.count) seeds is more than "
+          + "the \(SweepLimits.maxRunsText) runs one sweep may have; sweep fewer values or seeds, or split the study "
+          + "into several sweeps")
+    }
     self.parameters = parameters
     self.seeds = seeds
+    self.pointCount = points
+    self.runCount = runs
   }
-
-  public var pointCount: Int { parameters.reduce(1) { $0 * $1.values.count } }
-  public var runCount: Int { pointCount * seeds.count }
 
   /// The value index of each parameter at grid point `point`.
   public func valueIndices(ofPoint point: Int) -> [Int] {
@@ -172,13 +243,14 @@ public struct SweepPlan: Sendable {
         do {
           try PolicyJSON.set(parameter.key, to: value, in: &policy)
         } catch {
-          throw SweepError("--param \(parameter.key)=\(value): \(error.message)")
+          throw SweepError("--param \(SweepError.quote(parameter.key + "=" + value)): \(error.message)")
         }
       }
     }
-    let keys = parameters.map(\.key)
-    if let repeated = keys.enumerated().first(where: { keys[..<$0.offset].contains($0.element) }) {
-      throw SweepError("--param \(repeated.element) is given twice; list all its values in one --param")
+    var keys = Set<String>()
+    if let repeated = parameters.first(where: { !keys.insert($0.key).inserted }) {
+      throw SweepError(
+        "--param \(SweepError.quote(repeated.key)) is given twice; list all its values in one --param")
     }
     return (0..<pointCount).map { point in
       var policy = base

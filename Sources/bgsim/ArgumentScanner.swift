@@ -16,6 +16,9 @@ struct ParsedArguments {
 struct ArgumentScanner {
   let command: Command
 
+  /// Short spellings of flags, as swift-argument-parser tools have them.
+  static let shortFlags = ["-q": "--quiet"]
+
   func scan(_ arguments: [String]) throws(CommandLineError) -> ParsedArguments {
     var result = ParsedArguments()
     var i = 0
@@ -31,9 +34,9 @@ struct ArgumentScanner {
         optionsEnded = true
         continue
       }
-      var name = argument
+      var name = Self.shortFlags[argument] ?? argument
       var inlineValue: String?
-      if let eq = argument.firstIndex(of: "=") {
+      if let eq = argument.firstIndex(of: "="), Self.shortFlags[argument] == nil {
         name = String(argument[..<eq])
         inlineValue = String(argument[argument.index(after: eq)...])
       }
@@ -50,6 +53,13 @@ struct ArgumentScanner {
           i += 1
         } else {
           throw usage("option '\(name)' needs a value")
+        }
+        if option.valueName.hasPrefix("KEY="), !value.contains("=") {
+          // `--param KEY V`: name the form that was meant.
+          let next =
+            inlineValue == nil && i < arguments.count && !arguments[i].hasPrefix("-") ? arguments[i] : nil
+          let fix = next.map { "; write \(name) \(value)=\($0)" } ?? ""
+          throw usage("\(name) expects \(option.valueName) with '=', found '\(value)'\(fix)")
         }
         result.options[name] = value
         if option.repeatable { result.repeated[name, default: []].append(value) }

@@ -8,7 +8,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate"]
 
   static var command: Command {
     Command(
@@ -21,8 +21,12 @@ enum BenchCommand {
                         changing every 10 minutes, the app terminated and relaunched 50 times
           share [N]     N transfers sharing one link (N = 1000, 10000 and 100000 by default);
                         prints time per event, which should grow like log N
-          sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 then
-                        --jobs 2; prints both wall times and the speedup (target 1.7x)
+          sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 and with
+                        --jobs 2, 5 times each; prints the medians, the speedup (target 1.7x),
+                        the parallel efficiency, the load average before and during, and warns
+                        when the machine was too busy for the figure to mean anything
+          calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
+                        (target under 30 s); events are simulations
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -39,19 +43,28 @@ enum BenchCommand {
     let positionals = arguments.positionals
     guard let workload = positionals.first else {
       warnIfDebug()
-      report(hold(), json: json)
-      report(fleet(), json: json)
-      for n in shareSizes { report(share(n), json: json) }
-      report(sweep(), json: json)
+      // Each workload in a process of its own, so each peak memory figure is that workload's
+      // alone (a process's peak only grows).
+      let runs =
+        [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["calibrate"]]
+      for run in runs {
+        let status = runAlone(run + (json ? ["--json"] : []))
+        if status != ExitCode.ok { return status }
+      }
       return ExitCode.ok
     }
     switch workload {
-    case "hold", "fleet", "sweep":
+    case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
       }
       warnIfDebug()
-      report(workload == "hold" ? hold() : workload == "fleet" ? fleet() : sweep(), json: json)
+      switch workload {
+      case "hold": report(hold(), json: json)
+      case "fleet": report(fleet(), json: json)
+      case "sweep": report(BenchSweep.run(), json: json)
+      default: report(calibrate(), json: json)
+      }
       return ExitCode.ok
     case "share":
       var sizes = shareSizes
@@ -75,6 +88,24 @@ enum BenchCommand {
         ?? "workloads are \(workloads.joined(separator: ", "))"
       throw .usage("unknown workload '\(workload)'; \(hint)", command: command.name)
     }
+  }
+
+  /// Runs `bgsim bench ARGS` as a child process sharing this one's output; where processes
+  /// cannot be started, runs the workload here instead.
+  static func runAlone(_ arguments: [String]) -> Int32 {
+    #if os(macOS) || os(Linux)
+      if let executable = Bundle.main.executableURL {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["bench"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["BGSIM_BENCH_CHILD": "1"]) { $1 }
+        if (try? process.run()) != nil {
+          process.waitUntilExit()
+          return process.terminationStatus
+        }
+      }
+    #endif
+    return BgsimCommandLine.main(["bench"] + arguments)
   }
 
   /// The transfer counts performance.md asks `share` to be measured at.
@@ -121,36 +152,6 @@ enum BenchCommand {
       extra: [("transfers", "\(n)"), ("nanosecondsPerEvent", String(format: "%.1f", perEvent))])
   }
 
-  /// performance.md's `sweep`: 64 independent fleet runs of 1,000 tasks, on one worker thread
-  /// and then on two, through the same `ParallelRunner` as `bgsim sweep`. `wallSeconds` and
-  /// `events` are those of the two-job pass; both passes must give the same outcomes.
-  static func sweep(seeds: Int = 64) -> Measurement {
-    func pass(_ jobs: Int) -> ([FleetBenchmark.Outcome], Double) {
-      ProcessMetrics.wallSeconds {
-        ParallelRunner.map(count: seeds, jobs: jobs) {
-          FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1))
-        }
-      }
-    }
-    // Warm up (page faults, heap growth) so the first timed pass is not charged for them.
-    _ = ParallelRunner.map(count: 2, jobs: 2) { FleetBenchmark.run(tasks: 1_000, seed: UInt64($0 + 1)) }
-    let (serial, oneJob) = pass(1)
-    let (parallel, twoJobs) = pass(2)
-    if serial != parallel {
-      Console.error(
-        "bgsim: internal inconsistency: the sweep benchmark's outcomes differ between 1 and 2 jobs")
-    }
-    let speedup = twoJobs > 0 ? oneJob / twoJobs : 0
-    return Measurement(
-      workload: "sweep", events: parallel.reduce(0) { $0 + $1.events }, wallSeconds: twoJobs,
-      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
-      extra: [
-        ("runs", "\(seeds)"), ("tasksPerRun", "1000"), ("jobs", "2"),
-        ("wallSecondsOneJob", String(format: "%.3f", oneJob)), ("speedup", String(format: "%.2f", speedup)),
-        ("identicalOutcomes", serial == parallel ? "true" : "false"),
-      ])
-  }
-
   static func report(_ m: Measurement, json: Bool) {
     let rss = m.peakRSSBytes.map(String.init) ?? "null"
     if json {
@@ -170,6 +171,7 @@ enum BenchCommand {
 
   /// Debug builds are many times slower; their numbers mean nothing against performance.md.
   static func warnIfDebug() {
+    if ProcessInfo.processInfo.environment["BGSIM_BENCH_CHILD"] == "1" { return }
     #if DEBUG
       Console.error("bgsim: warning: this is a debug build; measure with 'swift run -c release bgsim bench'")
     #endif

@@ -1,95 +1,110 @@
 import Foundation
 import SafeOutput
 import ScenarioKit
-import SimReport
+import SimKernel
 
-/// `bgsim check PATH... [--update-golden]`: run every scenario under the paths and say which pass.
+/// `bgsim check PATH... [--update-golden] [--format F] [--junit FILE]`: run every scenario
+/// under the paths and say which pass, to people, programs and CI systems.
 enum CheckCommand {
   static var command: Command {
     Command(
-      name: "check", synopsis: "bgsim check PATH... [--update-golden]",
+      name: "check",
+      synopsis: "bgsim check PATH... [--update-golden] [--format text|json|github] [--junit FILE]",
       summary: "Run every scenario under the paths: one line each, then 'N passed, N failed'.",
       details: """
         Arguments:
-          PATH             a scenario file, or a directory searched for *.json (sorted by path)
+          PATH             a scenario file, or a directory searched for *.json (sorted by path),
+                           skipping hidden, build, Tests and output folders (Reports,
+                           fuzz-failures) and JSON files that are not scenarios (with a note)
 
         A scenario passes when it is valid, can be played, every expectation holds, and its
         trace matches its golden trace (NAME.trace.jsonl beside NAME.json) when it has one.
         Each line shows the simulated time and the wall time of the run; failures are
-        followed by what went wrong (the failed expectations, the first divergence from the
-        golden trace, or the validation problems).
+        followed by each problem as FILE:LINE:COL: error: json.path: message (the failed
+        expectation with what happened instead and the nearest trace lines, the first
+        divergence from the golden trace, or the validation problems).
 
         Options:
           --update-golden  write each scenario's trace as its golden trace instead of comparing
+          --format F       text (default); json: one JSON document with every verdict;
+                           github: text, with each problem as a GitHub Actions annotation
+          --junit FILE     also write the verdicts as JUnit XML (one testcase per scenario)
+          -q, --quiet      print only failures and the summary line
           -h, --help       show this help
 
-        Exit codes: 0 all passed, 1 an expectation or golden trace failed, 2 an invalid scenario.
+        Exit codes: 0 all passed, 1 an expectation or golden trace failed, 2 an invalid
+        scenario, or a PATH with no scenarios under it.
+        See docs/scenario-format.md for the format.
         """,
-      flags: ["--update-golden"], run: run)
+      flags: ["--update-golden", "--quiet"],
+      options: [OutputFormat.option, .init(name: "--junit", valueName: "FILE")], run: run)
   }
 
   static func run(_ arguments: ParsedArguments, _ command: Command) throws(CommandLineError) -> Int32 {
     guard !arguments.positionals.isEmpty else {
       throw .usage("missing a PATH to check", command: command.name)
     }
+    let format = try OutputFormat.parse(arguments, command: command)
+    let junit = arguments.options["--junit"]
+    if junit?.isEmpty == true { throw .usage("--junit needs a file name", command: command.name) }
     let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let update = arguments.flags.contains("--update-golden")
-    var passed = 0
-    var failed = 0
-    var invalid = false
+    let quiet = arguments.flags.contains("--quiet")
+    var verdicts: [ScenarioVerdict] = []
     for file in files {
-      let scenario: Scenario
-      do {
-        scenario = try ScenarioLoader.load(path: file)
+      let (verdict, unwritable) = ScenarioVerdict.check(file: file, updateGolden: update)
+      if let unwritable { throw .cannotWrite(unwritable) }
+      verdicts.append(verdict)
+      if format != .json { printLines(verdict, format: format, quiet: quiet) }
+    }
+    let passed = verdicts.filter { $0.status == .passed }.count
+    let failed = verdicts.count - passed
+    if format == .json {
+      Console.out(json(verdicts, passed: passed, failed: failed))
+    } else {
+      Console.out("\(passed) passed, \(failed) failed")
+    }
+    if let junit {
+      do throws(FileWriteError) {
+        try AtomicFile.write(JUnitReport.xml(verdicts), to: junit)
       } catch {
-        failed += 1
-        invalid = true
-        Console.out("FAIL  \(TerminalText.escape(file))  (invalid scenario)")
-        for line in error.lines { Console.out("      \(line)") }
-        continue
-      }
-      let (result, wall) = ProcessMetrics.wallSeconds { ScenarioRunner.run(scenario) }
-      var problems: [String] = []
-      if let error = result.runError { problems.append(TerminalText.escape(error)) }
-      for expectation in result.expectations where !expectation.passed {
-        problems.append(TimelineText.render([expectation]).trimmingTrailingNewlines())
-      }
-      let golden = GoldenTrace.path(forScenario: file)
-      let trace = result.trace.jsonLines
-      if update {
-        do throws(FileWriteError) {
-          try AtomicFile.write(trace, to: golden)
-        } catch {
-          throw .cannotWrite(error)
-        }
-      } else if let expected = try? String(contentsOfFile: golden, encoding: .utf8),
-        let divergence = GoldenTrace.compare(golden: expected, actual: trace)
-      {
-        problems.append(divergence.description + "\n  (rerun with --update-golden if the change is intended)")
-      }
-      if result.runError != nil { invalid = true }
-      let timing = "(simulated \(result.endTime), wall \(String(format: "%.3f", wall)) s)"
-      if problems.isEmpty {
-        passed += 1
-        Console.out("ok    \(TerminalText.escape(file))  \(timing)")
-      } else {
-        failed += 1
-        Console.out("FAIL  \(TerminalText.escape(file))  \(timing)")
-        for problem in problems {
-          for line in problem.split(separator: "\n") { Console.out("      \(line)") }
-        }
+        throw .cannotWrite(error)
       }
     }
-    Console.out("\(passed) passed, \(failed) failed")
-    if invalid { return ExitCode.invalidInput }
+    if verdicts.contains(where: { $0.status == .invalid }) { return ExitCode.invalidInput }
     return failed > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
-}
 
-extension String {
-  func trimmingTrailingNewlines() -> String {
-    var s = self
-    while s.hasSuffix("\n") { s.removeLast() }
-    return s
+  static func printLines(_ v: ScenarioVerdict, format: OutputFormat, quiet: Bool) {
+    let timing =
+      v.simulated.map { "(simulated \($0), wall \(String(format: "%.3f", v.wallSeconds)) s)" }
+      ?? "(invalid scenario)"
+    if v.status == .passed {
+      if !quiet { Console.out("\(TerminalStyle.ok())    \(TerminalText.escape(v.file))  \(timing)") }
+      return
+    }
+    Console.out("\(TerminalStyle.fail())  \(TerminalText.escape(v.file))  \(timing)")
+    for problem in v.problems {
+      for line in format.lines(problem, indent: "      ") { Console.out(line) }
+    }
+  }
+
+  /// `{"scenarios": [...], "passed": N, "failed": N}`, each scenario with its status, times,
+  /// expectation verdicts and located problems.
+  static func json(_ verdicts: [ScenarioVerdict], passed: Int, failed: Int) -> String {
+    let items = verdicts.map { v in
+      let expectations = v.expectations.map { e in
+        "{\"path\": \(JSONText.quoted(e.path)), \"expected\": \(JSONText.quoted(e.expected)), "
+          + "\"passed\": \(e.passed), \"found\": \(JSONText.quoted(e.found))}"
+      }
+      return "{\"file\": \(JSONText.quoted(v.file)), \"name\": \(JSONText.quoted(v.name)), "
+        + "\"status\": \(JSONText.quoted(v.status.rawValue)), "
+        + "\"simulated\": \(v.simulated.map(JSONText.quoted) ?? "null"), "
+        + "\"wallSeconds\": \(String(format: "%.3f", v.wallSeconds)), "
+        + "\"expectations\": [\(expectations.joined(separator: ", "))], "
+        + "\"problems\": [\(v.problems.map(\.json).joined(separator: ", "))]}"
+    }
+    return "{\"scenarios\": [\n  " + items.joined(separator: ",\n  ")
+      + "\n], \"passed\": \(passed), \"failed\": \(failed)}"
   }
 }

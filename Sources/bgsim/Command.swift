@@ -30,7 +30,7 @@ enum CommandTable {
     [
       RunCommand.command, CheckCommand.command, ValidateCommand.command, PolicyCommand.command,
       ReportCommand.command, BenchCommand.command, SweepCommand.command, SweepMergeCommand.command,
-      FuzzCommand.command,
+      FuzzCommand.command, SchemaCommand.command, CompletionCommand.command, CalibrateCommand.command,
     ]
   }
 

@@ -29,7 +29,8 @@ enum ErrorRenderer {
       }
       return ExitCode.invalidInput
     case .invalidScenario(let errors):
-      for line in errors.lines { Console.error(line) }
+      for problem in errors.problems { Console.error(LocatedProblem(problem).text) }
+      Console.error(Usage.formatHint)
       return ScenarioErrors.exitCode
     case .unavailable(let message):
       Console.error("bgsim: \(message)")

@@ -21,7 +21,7 @@ enum Console {
     if let code = DescriptorWriter.writeAll(1, text + terminator) { fail("standard output", code) }
   }
 
-  static func error(_ text: String) { errorFragment(text + "\n") }
+  static func error(_ text: String, terminator: String = "\n") { errorFragment(text + terminator) }
 
   /// Writes to standard error without adding a newline (a progress line redrawn with `\r`).
   static func errorFragment(_ text: String) {

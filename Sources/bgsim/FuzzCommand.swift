@@ -25,7 +25,8 @@ enum FuzzCommand {
         run twice); with --minimize a failing one is shrunk to DIR/NAME.min.json.
 
         Options:
-          --seeds A-B        seeds to try, inclusive (default 1-1000); a single N is one seed
+          --seeds A-B        seeds to try, inclusive (default 1-1000, or with --time-budget
+                             every seed from 1 until the budget is spent); a single N is one seed
           --time-budget D    stop starting new seeds after D of wall time (a duration: 60s, 5m)
           --minimize         shrink each failing scenario
           --out DIR          where failing scenarios go (default fuzz-failures)
@@ -57,7 +58,10 @@ enum FuzzCommand {
         arguments.positionals, minimize: arguments.flags.contains("--minimize"),
         out: arguments.options["--out"] ?? "fuzz-failures")
     }
-    let seeds = try parseSeeds(arguments.options["--seeds"] ?? "1-1000", usage)
+    // With a time budget and no --seeds, seeds run from 1 until the budget is spent, as
+    // libFuzzer's -max_total_time does.
+    let defaultSeeds = arguments.options["--time-budget"] != nil ? "1-\(UInt64.max)" : "1-1000"
+    let seeds = try parseSeeds(arguments.options["--seeds"] ?? defaultSeeds, usage)
     let out = arguments.options["--out"] ?? "fuzz-failures"
     if arguments.flags.contains("--loader") {
       let text = arguments.options["--iterations"] ?? "100000"

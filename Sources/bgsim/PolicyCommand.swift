@@ -9,7 +9,7 @@ enum PolicyCommand {
       summary: "Print the default policy as JSON, ready to paste into a scenario's \"policy\".",
       details: """
         Options:
-          --defaults    print the defaults of the behaviour reference (behavior.md)
+          --defaults    print the defaults of the behaviour reference (docs/behavior.md)
           -h, --help    show this help
         """,
       flags: ["--defaults"], run: run)

@@ -20,10 +20,12 @@ enum ReportCommand {
         reported and skipped.
 
         Options:
-          --out DIR     where to write (default: Reports)
+          --out DIR     where to write; pages already there stay listed in its index.html
+                        (default: a new folder bgsim-report, bgsim-report-2, ... here)
           -h, --help    show this help
 
-        The shipped reports are regenerated with: swift run bgsim report Scenarios --out Reports
+        The shipped reports are regenerated with:
+          swift run bgsim report Scenarios --out Reports/scenarios
 
         Exit codes: 0 written, 2 an invalid scenario or usage error (the valid ones are still written).
         """,
@@ -35,7 +37,7 @@ enum ReportCommand {
       throw .usage("missing a scenario FILE or directory to report on", command: command.name)
     }
     let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
-    let directory = arguments.options["--out"] ?? "Reports"
+    let directory = arguments.options["--out"] ?? freshFolder()
     var status = ExitCode.ok
     var results: [(file: String, result: RunResult)] = []
     for file in files {
@@ -48,9 +50,23 @@ enum ReportCommand {
     do throws(FileWriteError) {
       let written = try ReportWriter.write(results: results, to: directory)
       for page in written { Console.out(TerminalText.escape(page)) }
+      if arguments.options["--out"] == nil {
+        Console.error("bgsim: wrote the report into '\(TerminalText.escape(directory))'; open \(TerminalText.escape(directory))/index.html")
+      }
     } catch {
       throw .cannotWrite(error)
     }
     return status
+  }
+
+  /// The first of `bgsim-report`, `bgsim-report-2`, ... that does not exist yet.
+  static func freshFolder() -> String {
+    var name = "bgsim-report"
+    var n = 2
+    while FileManager.default.fileExists(atPath: name) {
+      name = "bgsim-report-\(n)"
+      n += 1
+    }
+    return name
   }
 }

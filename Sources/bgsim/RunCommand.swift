@@ -8,14 +8,18 @@ enum RunCommand {
       summary: "Run one scenario: print its timeline and whether its expectations hold.",
       details: """
         Arguments:
-          FILE             the scenario, a JSON file (see scenario-format.md)
+          FILE             the scenario, a JSON file (docs/scenario-format.md describes it)
 
         Options:
-          --trace-out F    also write the trace to F as JSON Lines, one event a line
+          --trace-out F    also write the trace to F as JSON Lines, one event a line; with F
+                           '-' the trace goes to standard output and everything else to
+                           standard error
           --seed N         use seed N instead of the scenario's own (an integer of 0 or more)
-          --quiet          print only the expectation results
+          -q, --quiet      print only the expectation results
         \(BudgetOptions.help)
           -h, --help       show this help
+
+        The format: docs/scenario-format.md; the rules the simulation follows: docs/behavior.md.
 
         Exit codes: 0 all expectations hold, 1 one failed, 2 invalid scenario, usage, or a run
         that used up a budget; 74 output could not be written. See docs/reliability.md.

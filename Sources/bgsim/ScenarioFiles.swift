@@ -1,26 +1,102 @@
 import Foundation
+import ScenarioKit
 
-/// Finding scenario files on disk.
+/// Finding scenario files on disk, for `check`, `validate` and `report`.
+///
+/// A path named on the command line is always taken. Below a directory, every `*.json` file
+/// is taken (sorted by path) except in folders that never hold the user's scenarios: hidden
+/// ones (`.build`, `.git`, `.swiftpm`), build and dependency folders, Xcode bundles, test
+/// fixtures (`Tests`) and bgsim's own output folders (`Reports`, `fuzz-failures`). A JSON file
+/// that is clearly something else (not an object, or an object without any scenario key) is
+/// skipped with a note on standard error.
 enum ScenarioFiles {
-  /// The scenario files under each of `paths`, in order; a missing path is a usage error.
+  /// Folder names never searched below a directory argument.
+  static let skippedFolders: Set<String> = [
+    "Tests", "Reports", "fuzz-failures", "DerivedData", "Pods", "Carthage", "node_modules",
+  ]
+  /// Folder name endings never searched (Xcode bundles, whose JSON is asset catalogs and settings).
+  static let skippedFolderSuffixes = [".xcassets", ".xcodeproj", ".xcworkspace", ".xcdatamodeld", ".bundle"]
+
+  /// The scenario files under each of `paths`, in order. A missing path, or a path with no
+  /// scenario under it, is a usage error (exit 2): a mistyped path in CI must not pass.
   static func find(under paths: [String], command: Command) throws(CommandLineError) -> [String] {
     var files: [String] = []
     for path in paths {
       guard let found = find(under: path) else {
         throw .usage("no file or directory '\(path)'", command: command.name)
       }
-      files += found
+      for note in found.notes { Console.error("bgsim: note: \(note)") }
+      if found.files.isEmpty {
+        throw .usage(
+          "no scenarios under '\(path)' (no *.json scenario files outside hidden, build, Tests and output folders)",
+          command: command.name)
+      }
+      files += found.files
     }
     return files
   }
 
-  /// `path` itself if it is a file; every `*.json` below it (sorted) if a directory; nil if absent.
-  static func find(under path: String) -> [String]? {
+  /// `path` itself if it is a file; the scenario files below it (sorted) if a directory, with
+  /// a note for each JSON file skipped as not a scenario; nil if absent.
+  static func find(under path: String) -> (files: [String], notes: [String])? {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-    guard isDirectory.boolValue else { return [path] }
-    let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-    let entries = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-    return entries.filter { $0.hasSuffix(".json") }.sorted().map { "\(base)/\($0)" }
+    guard isDirectory.boolValue else { return ([path], []) }
+    var base = path
+    while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+    var candidates: [String] = []
+    walk(directory: base, relative: "", into: &candidates)
+    var files: [String] = []
+    var notes: [String] = []
+    for relative in candidates.sorted() {
+      let file = base == "." ? relative : base == "/" ? "/" + relative : "\(base)/\(relative)"
+      if let reason = notScenarioReason(file) {
+        notes.append("skipped '\(file)': \(reason)")
+      } else {
+        files.append(file)
+      }
+    }
+    return (files, notes)
+  }
+
+  /// Collects `*.json` files below `directory`, as paths relative to the walk's root.
+  private static func walk(directory: String, relative: String, into files: inout [String]) {
+    let here = relative.isEmpty ? directory : "\(directory)/\(relative)"
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: here) else { return }
+    for name in entries.sorted() {
+      let child = relative.isEmpty ? name : "\(relative)/\(name)"
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: "\(here)/\(name)", isDirectory: &isDirectory) else {
+        continue
+      }
+      if isDirectory.boolValue {
+        // Symbolic links to folders are not followed, as `find` does not: a link loop must not hang.
+        let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(here)/\(name)")) != nil
+        if isLink || name.hasPrefix(".") || skippedFolders.contains(name)
+          || skippedFolderSuffixes.contains(where: { name.hasSuffix($0) })
+        {
+          continue
+        }
+        walk(directory: directory, relative: child, into: &files)
+      } else if name.hasSuffix(".json") && !name.hasPrefix(".") {
+        files.append(child)
+      }
+    }
+  }
+
+  /// Why a JSON file found in a walk is not a scenario, or nil if it may be one. A file that
+  /// is not even JSON counts as a (broken) scenario, so its syntax error is reported.
+  static func notScenarioReason(_ file: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: file), data.count <= ScenarioLoader.maxFileSize,
+      let value = try? JSONParser.parse(Array(data))
+    else { return nil }
+    guard let members = value.members else { return "not a scenario (the JSON is not an object)" }
+    if let schema = value["$schema"]?.string, schema.contains("json-schema.org") {
+      return "not a scenario (a JSON Schema)"
+    }
+    // `$schema` and `description` are too common in other JSON files to mark a scenario.
+    let keys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
+    if members.contains(where: { keys.contains($0.key) }) { return nil }
+    return "not a scenario (no key of a scenario's top level, such as \"name\" or \"timeline\")"
   }
 }

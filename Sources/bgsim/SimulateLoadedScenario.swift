@@ -7,7 +7,18 @@ import SimReport
 /// exit code (0 all expectations hold, 1 some failed, 2 the scenario could not be played).
 func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 {
   let result = ScenarioRunner.run(scenario, budget: options.budget)
-  if let path = options.traceOut {
+  // With `--trace-out -` standard output carries the trace alone; the rest goes to standard error.
+  let toStandardOutput = options.traceOut == "-"
+  func say(_ text: String, _ terminator: String = "\n") {
+    if toStandardOutput {
+      Console.error(text, terminator: terminator)
+    } else {
+      Console.out(text, terminator: terminator)
+    }
+  }
+  if toStandardOutput {
+    Console.out(result.trace.jsonLines, terminator: "")
+  } else if let path = options.traceOut {
     do throws(FileWriteError) {
       try AtomicFile.write(result.trace.jsonLines, to: path)
     } catch {
@@ -16,22 +27,27 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
   }
   if !options.quiet {
     let about = scenario.description.isEmpty ? "" : ": \(TerminalText.escape(scenario.description))"
-    Console.out("\(TerminalText.escape(scenario.name)) (seed \(result.seed))\(about)")
-    Console.out("")
-    Console.out(TimelineText.render(result.trace.events), terminator: "")
-    Console.out("")
+    say("\(TerminalText.escape(scenario.name)) (seed \(result.seed))\(about)")
+    say("")
+    say(TimelineText.render(result.trace.events), "")
+    say("")
   }
   if let error = result.runError {
-    Console.error(TerminalText.escape(error))
+    let problem = ScenarioVerdict.runProblem(
+      error, file: options.file, locator: JSONLocator(file: options.file))
+    Console.error(problem.text)
     return ExitCode.invalidInput
   }
   if !result.expectations.isEmpty {
-    Console.out("Expectations:")
-    Console.out(TimelineText.render(result.expectations), terminator: "")
+    say("Expectations:")
+    say(
+      toStandardOutput
+        ? TimelineText.render(result.expectations)
+        : TerminalStyle.verdicts(TimelineText.render(result.expectations)), "")
   }
   let held = result.expectations.filter(\.passed).count
-  Console.out(
-    "\(held) of \(result.expectations.count) expectations hold; simulated \(result.endTime), "
+  say(
+    "\(held) of \(result.expectations.count) expectations hold; simulated \(result.endTime.sinceStart.readable), "
       + "\(result.trace.count) trace events")
   return result.passed ? ExitCode.ok : ExitCode.expectationFailed
 }

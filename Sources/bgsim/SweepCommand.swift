@@ -14,7 +14,7 @@ enum SweepCommand {
       summary: "Run a scenario over a grid of policy values and seeds; write CSV, Markdown and SVG.",
       details: """
         Arguments:
-          FILE             the scenario, a JSON file (see scenario-format.md); its `random` section,
+          FILE             the scenario, a JSON file (see docs/scenario-format.md); its `random` section,
                            if any, is drawn from each run's seed
 
         Options:
@@ -60,17 +60,12 @@ enum SweepCommand {
       }
       jobs = n
     }
-    let charts = (arguments.options["--chart"] ?? defaultCharts.joined(separator: ","))
-      .split(separator: ",").map(String.init)
-    for chart in charts where !RunTable.metricColumns.contains(chart) {
-      let hint =
-        Suggestion.didYouMean(chart, among: RunTable.metricColumns).map { "did you mean '\($0)'?" }
-        ?? "metrics are \(RunTable.metricColumns.joined(separator: ", "))"
-      throw usage("--chart: unknown metric '\(chart)'; \(hint)")
-    }
+    let charts = try chartList(arguments.options["--chart"], usage: usage)
+    let bytes: Data
     let scenario: Scenario
     do {
-      scenario = try ScenarioLoader.load(path: file)
+      bytes = try ScenarioLoader.read(path: file)
+      scenario = try ScenarioLoader.load(data: bytes, file: file)
     } catch {
       throw .invalidScenario(error)
     }
@@ -78,34 +73,70 @@ enum SweepCommand {
     let shard: SweepShard?
     do throws(SweepError) {
       let parameters = try texts.map { (text: String) throws(SweepError) in try SweepParameter.parse(text) }
-      let seeds = try arguments.options["--seeds"].map(SeedList.parse) ?? [scenario.seed]
-      plan = SweepPlan(parameters: parameters, seeds: seeds)
-      shard = try arguments.options["--shard"].map(SweepShard.parse)
+      let seeds = try arguments.options["--seeds"].map { (text: String) throws(SweepError) in
+        try SeedList.parse(text)
+      }
+      plan = try SweepPlan(parameters: parameters, seeds: seeds ?? [scenario.seed])
+      shard = try arguments.options["--shard"].map { (text: String) throws(SweepError) in
+        try SweepShard.parse(text)
+      }
       _ = try plan.policies(base: scenario.policy)
     } catch {
       throw usage(error.message)
     }
     let out = arguments.options["--out"] ?? "sweep-\(scenario.name)"
-    let manifest = SweepManifest(
-      scenario: file, name: scenario.name, parameters: plan.parameters, seeds: SeedList.text(plan.seeds),
-      runs: plan.runCount, charts: charts, shard: shard?.description)
+    // Before the runs: a folder that cannot be written fails now, and an earlier sweep's
+    // sweep.json is gone, so an interrupted sweep never looks finished.
+    do {
+      try SweepOutput.prepare(out)
+    } catch {
+      throw .unavailable(error.message)
+    }
     let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
     let (table, seconds): (RunTable, Double) = ProcessMetrics.wallSeconds {
       try! Sweep.run(scenario, plan: plan, jobs: jobs, shard: shard, progress: progress.map { p in p.update })
     }
     progress?.finish()
+    let manifest = SweepManifest(
+      scenario: file, scenarioSHA256: SHA256.hex(bytes), name: scenario.name, parameters: plan.parameters,
+      seeds: SeedList.text(plan.seeds), runs: plan.runCount, charts: charts, shard: shard,
+      bgsim: Usage.build, execution: SweepExecution(jobs: jobs, runs: table.rows.count, wallSeconds: seconds))
     do {
       try SweepOutput.write(manifest: manifest, table: table, to: out)
     } catch {
       throw .unavailable(error.message)
     }
-    let names = SweepOutput.files(manifest: manifest, table: table).map(\.name)
+    let names = SweepOutput.files(manifest: manifest, table: table).map(\.name).sorted()
     let what = shard.map { "shard \($0) of " } ?? ""
     Console.out(
       "\(what)\(plan.pointCount) grid points x \(plan.seeds.count) seeds: \(table.rows.count) runs in "
         + String(format: "%.2f", seconds)
         + " s with \(jobs) jobs; wrote \(out)/{\(names.joined(separator: ","))}")
     return ExitCode.ok
+  }
+
+  /// `--chart M,...`: known metrics, at least one, none twice.
+  static func chartList(_ text: String?, usage: (String) -> CommandLineError) throws(CommandLineError)
+    -> [String]
+  {
+    guard let text else { return defaultCharts }
+    let charts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard !charts.contains(where: \.isEmpty) else {
+      throw usage(
+        "--chart expects metric names separated by commas, such as allDoneSeconds,wakes; found \(SweepError.quote(text))"
+      )
+    }
+    var seen = Set<String>()
+    for chart in charts {
+      guard RunTable.metricColumns.contains(chart) else {
+        let hint =
+          Suggestion.didYouMean(chart, among: RunTable.metricColumns).map { "did you mean '\($0)'?" }
+          ?? "metrics are \(RunTable.metricColumns.joined(separator: ", "))"
+        throw usage("--chart: unknown metric \(SweepError.quote(chart)); \(hint)")
+      }
+      guard seen.insert(chart).inserted else { throw usage("--chart lists \(chart) twice") }
+    }
+    return charts
   }
 }
 

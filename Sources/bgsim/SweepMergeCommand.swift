@@ -16,9 +16,11 @@ enum SweepMergeCommand {
           --out DIR        where to write the merged sweep (default: sweep-NAME, NAME the scenario's)
           -h, --help       show this help
 
-        The shards must come from the same scenario, parameters, seeds and charts, and together
-        hold every run exactly once. The merged files are byte for byte those of the same sweep
-        run without --shard.
+        The shards must come from the same scenario content (its SHA-256; the path may be spelled
+        differently), parameters, seeds, charts and bgsim version, and be shards 1 to N of one
+        N, each once. Every field of sweep.json and every row of runs.csv is checked. The merged
+        runs.csv, summaries and charts are byte for byte those of the same sweep run without
+        --shard; its sweep.json lists the shards and how each ran instead of one execution.
         """,
       options: [.init(name: "--out", valueName: "DIR")], run: run)
   }
@@ -30,7 +32,7 @@ enum SweepMergeCommand {
     let manifest: SweepManifest
     let table: RunTable
     do {
-      (manifest, table) = try SweepOutput.merge(arguments.positionals)
+      (manifest, table) = try SweepMerge.merge(arguments.positionals, version: Usage.build.version)
     } catch {
       throw .unavailable(error.message)
     }
@@ -40,7 +42,7 @@ enum SweepMergeCommand {
     } catch {
       throw .unavailable(error.message)
     }
-    let names = SweepOutput.files(manifest: manifest, table: table).map(\.name)
+    let names = SweepOutput.files(manifest: manifest, table: table).map(\.name).sorted()
     Console.out(
       "merged \(arguments.positionals.count) directories, \(table.rows.count) runs; "
         + "wrote \(out)/{\(names.joined(separator: ","))}")

@@ -1,9 +1,14 @@
 import ScenarioKit
+import SweepKit
 
 /// The tool's own usage and help texts (each command keeps its own in its file).
 enum Usage {
-  static let version = "bgsim 0.1.0 (scenario format version 1)"
+  static let version = "bgsim \(build.version) (scenario format version 1)"
+  /// The version recorded in sweep outputs; `sweep-merge` refuses shards of another.
+  static let build = SweepBuild.current(version: "0.1.0")
   static let synopsis = "bgsim <command> [options]"
+  /// The last line after a scenario's problems: where the format is described.
+  static let formatHint = "bgsim: the scenario format is described in docs/scenario-format.md"
 
   static var help: String {
     let width = CommandTable.all.map(\.name.count).max() ?? 0
@@ -20,7 +25,7 @@ enum Usage {
 
       Options:
         -h, --help     show this help, or a command's help after its name
-        --version      print the version
+        -V, --version  print the version
 
       Exit codes: 0 ok, 1 an expectation failed, 2 invalid input or usage.
       See 'bgsim <command> --help' for the options of a command.
@@ -39,7 +44,7 @@ enum BgsimCommandLine {
     case "-h", "--help":
       Console.out(Usage.help)
       return ExitCode.ok
-    case "--version":
+    case "--version", "-V":
       Console.out(Usage.version)
       return ExitCode.ok
     case "help":

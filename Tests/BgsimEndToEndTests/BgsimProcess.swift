@@ -31,11 +31,17 @@ struct BgsimSandbox {
 
   /// Runs `bgsim arguments...` here. Output goes to files, not pipes, so a large output can
   /// never block the child.
-  func run(_ arguments: [String]) throws -> BgsimResult {
+  func run(_ arguments: [String], in workingDirectory: URL? = nil, environment: [String: String]? = nil)
+    throws
+    -> BgsimResult
+  {
     let process = Process()
     process.executableURL = try Self.executable()
     process.arguments = arguments
-    process.currentDirectoryURL = directory
+    process.currentDirectoryURL = workingDirectory ?? directory
+    if let environment {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = directory.appendingPathComponent(".stdout")
     let err = directory.appendingPathComponent(".stderr")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -50,20 +56,40 @@ struct BgsimSandbox {
       status: process.terminationStatus)
   }
 
+  /// The package's root folder (holding `Scenarios/`), found from this source file's path.
+  static var packageRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+  }
+
   func remove() { try? FileManager.default.removeItem(at: directory) }
 
-  /// The built binary: beside the running test bundle (`.build/<triple>/<config>/`), or else
-  /// under the package's `.build/debug`, found from this source file's path.
+  /// The built binary: `BGSIM_EXECUTABLE` when set; else beside the test bundle (SwiftPM puts
+  /// both in `.build/<triple>/<config>/`: on Linux the bundle is the running executable, on
+  /// macOS an `.xctest` bundle loaded by `xctest`); else the package's `.build/debug`, found
+  /// from this source file's path.
   static func executable() throws -> URL {
-    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var candidates = [testBinary.deletingLastPathComponent().appendingPathComponent("bgsim")]
-    if let bundle = Bundle.main.executableURL {
-      candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("bgsim"))
+    var candidates: [URL] = []
+    if let override = ProcessInfo.processInfo.environment["BGSIM_EXECUTABLE"], !override.isEmpty {
+      candidates.append(URL(fileURLWithPath: override))
+    }
+    let bundles = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") } + [Bundle.main]
+    for bundle in bundles {
+      let place = bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent()
+      candidates.append(place.appendingPathComponent("bgsim"))
+    }
+    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+      candidates.append(executable.deletingLastPathComponent().appendingPathComponent("bgsim"))
     }
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     candidates.append(packageRoot.appendingPathComponent(".build/debug/bgsim"))
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+    guard
+      let found = candidates.first(where: {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory)
+          && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: $0.path)
+      })
     else {
       throw BgsimNotFound(searched: candidates.map(\.path))
     }

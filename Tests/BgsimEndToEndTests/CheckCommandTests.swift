@@ -42,7 +42,7 @@ struct CheckCommandTests {
     let result = try box.run(["check", "s"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("FAIL  s/late.json  (simulated 1.06s"))
-    #expect(result.stdout.contains("FAIL  expect[0]: task 'a' completed by 1s"))
+    #expect(result.stdout.contains("\ns/late.json:7:13: error: expect[0]: task 'a' completed by 1s\n"))
     #expect(result.stdout.contains("instead: task 'a' is completed since 1.06s"))
     #expect(result.stdout.contains("1.06s  task      finished a session=S status=200 bytes=500000"))
     #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
@@ -56,7 +56,9 @@ struct CheckCommandTests {
     try box.write("s/fine.json", Self.scenario(name: "fine", expectBy: "2s"))
     let result = try box.run(["check", "s"])
     #expect(result.status == 2)
-    #expect(result.stdout.contains("FAIL  s/bad.json  (invalid scenario)\n      s/bad.json: duration: "))
+    #expect(
+      result.stdout.contains("FAIL  s/bad.json  (invalid scenario)\ns/bad.json:1:29: error: duration: ")
+    )
     #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
   }
 
@@ -115,7 +117,7 @@ struct CheckCommandTests {
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "x.json: timeline[0]: the app is notRunning at 0s, so it cannot perform 'download'; "
+        == "x.json:6:15: error: timeline[0]: the app is notRunning at 0s, so it cannot perform 'download'; "
         + "add a 'launch' entry before it\n")
   }
 

@@ -74,10 +74,12 @@ import TransferEngine
       "bgsim: expected one scenario FILE, found 2\nusage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\n"
         + "See 'bgsim run --help'.\n"
     ),
-    (["run", "missing.json"], "missing.json: no such file\n"),
+    (
+      ["run", "missing.json"], "missing.json: error: no such file\n" + InvalidScenarioTests.formatHint + "\n"
+    ),
     (
       ["validate"],
-      "bgsim: missing the scenario FILE to validate\nusage: bgsim validate FILE...\nSee 'bgsim validate --help'.\n"
+      "bgsim: missing the scenario FILE to validate\nusage: bgsim validate PATH... [--format text|json|github]\nSee 'bgsim validate --help'.\n"
     ),
     (
       ["policy"],

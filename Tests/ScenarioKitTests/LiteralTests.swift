@@ -12,6 +12,10 @@ import TransferEngine
       ("5ns", 5),
       ("0.000000001s", 1), ("0.3s", 300_000_000), ("1d2h3m4s5ms6us7ns", 93_784_005_006_007),
       ("0.25h", 900_000_000_000),
+      // The 128-bit arithmetic: the largest duration, and mantissas beyond 2^64 scaled back down.
+      ("9223372036.854775807s", Int64.max), ("9223372036854775807ns", Int64.max),
+      ("1.00000000000000000000s", 1_000_000_000),
+      ("123456789012.345678000000ms", 123_456_789_012_345_678),
     ] as [(String, Int64)])
   func durationStrings(text: String, nanoseconds: Int64) throws {
     #expect(try Literals.duration(text) == SimDuration(nanoseconds: nanoseconds))
@@ -42,6 +46,14 @@ import TransferEngine
     ("1..5s", "'1..5' in duration \"1..5s\" is not a number"),
     ("0.5ns", "duration \"0.5ns\" is finer than a nanosecond (in the 'ns' part)"),
     ("300000d", "duration \"300000d\" is too large; durations are at most 3650d (about 10 years)"),
+    (
+      "9223372036.854775808s",
+      "duration \"9223372036.854775808s\" is too large; durations are at most 3650d (about 10 years)"
+    ),
+    (
+      "0.0000000000000000000000000000000001s",
+      "duration \"0.0000000000000000000000000000000001s\" is finer than a nanosecond (in the 's' part)"
+    ),
     (
       "200000d200000d",
       "duration \"200000d200000d\" is too large; durations are at most 3650d (about 10 years)"

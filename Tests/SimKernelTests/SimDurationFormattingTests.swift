@@ -59,4 +59,16 @@ struct SimDurationFormattingTests {
     #expect(SimTime(nanoseconds: 3_600_000_000_000).description == "1h")
     #expect((SimTime.zero + .minutes(2)).description == "2m")
   }
+
+  /// What people read: no nanosecond noise from computed completion times, exact where short.
+  @Test(
+    arguments: [
+      (730_100_000_001, "12m10.1s"), (730_099_999_999, "12m10.1s"), (59_999_600_000, "1m"),
+      (1_060_000_000, "1.06s"), (1_500_400, "1.5ms"), (1_500_600, "1.501ms"), (999, "999ns"), (0, "0s"),
+      (-730_100_000_001, "-12m10.1s"),
+      (Int64.max, SimDuration(nanoseconds: 9_223_372_036_854_000_000).formatted),
+    ] as [(Int64, String)])
+  func readable(nanoseconds: Int64, text: String) {
+    #expect(SimDuration(nanoseconds: nanoseconds).readable == text)
+  }
 }

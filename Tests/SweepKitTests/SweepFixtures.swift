@@ -1,4 +1,5 @@
 import ScenarioKit
+import SweepKit
 
 /// Scenarios for the sweep tests.
 enum SweepFixtures {
@@ -34,6 +35,14 @@ enum SweepFixtures {
       ]
     }
     """#
+
+  /// The manifest of a whole sweep of `chain.json` over `plan`.
+  static func manifest(_ plan: SweepPlan, charts: [String]) -> SweepManifest {
+    SweepManifest(
+      scenario: "chain.json", scenarioSHA256: SHA256.hex(Array(chain.utf8)), name: "chain",
+      parameters: plan.parameters, seeds: SeedList.text(plan.seeds), runs: plan.runCount, charts: charts,
+      bgsim: SweepBuild(version: "0.1.0", build: "test"))
+  }
 
   static func load(_ text: String = chain) throws -> Scenario {
     try ScenarioLoader.load(data: Array(text.utf8), file: "chain.json")

@@ -7,7 +7,7 @@ import TransferEngine
 @testable import SweepKit
 
 @Suite struct SweepRunTests {
-  static let plan = SweepPlan(
+  static let plan = try! SweepPlan(
     parameters: [
       try! SweepParameter.parse("rateLimiter.growth=1.5,3"),
       try! SweepParameter.parse("rateLimiter.maxDelay=5m,null"),
@@ -67,38 +67,48 @@ import TransferEngine
   @Test func shardsMergeIntoTheWholeSweep() throws {
     let scenario = try SweepFixtures.load()
     let whole = try Sweep.run(scenario, plan: Self.plan, jobs: 2)
-    let manifest = SweepManifest(
-      scenario: "chain.json", name: "chain", parameters: Self.plan.parameters, seeds: "1-5", runs: 20,
-      charts: ["allDoneSeconds", "wakes"])
+    var manifest = SweepFixtures.manifest(Self.plan, charts: ["allDoneSeconds", "wakes"])
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("sweepkit-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: base) }
     var directories: [String] = []
     for k in [3, 1, 2] {
       let shard = SweepShard(index: k, count: 3)
       var m = manifest
-      m.shard = shard.description
+      m.shard = shard
+      m.execution = SweepExecution(jobs: 1, runs: 7, wallSeconds: 0.5)
       let dir = base.appendingPathComponent("shard-\(k)").path
       try SweepOutput.write(
         manifest: m, table: try Sweep.run(scenario, plan: Self.plan, jobs: 1, shard: shard), to: dir)
       directories.append(dir)
     }
-    let (mergedManifest, merged) = try SweepOutput.merge(directories)
+    let (mergedManifest, merged) = try SweepMerge.merge(directories, version: "0.1.0")
+    #expect(mergedManifest.shards.map(\.shard.description) == ["1/3", "2/3", "3/3"])
+    #expect(
+      mergedManifest.shards.allSatisfy {
+        $0.execution == SweepExecution(jobs: 1, wallSeconds: 0.5, runsPerSecond: 14)
+      })
+    manifest.shards = mergedManifest.shards
     #expect(mergedManifest == manifest)
     #expect(merged == whole)
     let a = SweepOutput.files(manifest: manifest, table: whole)
     let b = SweepOutput.files(manifest: mergedManifest, table: merged)
     #expect(a.map(\.name) == b.map(\.name))
     #expect(a.map(\.text) == b.map(\.text))
-    #expect(throws: SweepError.self) { try SweepOutput.merge(Array(directories.prefix(2))) }
-    #expect(throws: SweepError.self) { try SweepOutput.merge(directories + [directories[0]]) }
+    #expect(
+      throws: SweepError("1 of 3 shards are missing: 2/3; give every shard's directory (did a shard fail?)")
+    ) {
+      try SweepMerge.merge(Array(directories.prefix(2)), version: "0.1.0")
+    }
+    #expect(throws: SweepError.self) {
+      try SweepMerge.merge(directories + [directories[0]], version: "0.1.0")
+    }
+    #expect(throws: SweepError.self) { try SweepMerge.merge(directories, version: "0.2.0") }
   }
 
   @Test func summaryHasOneLinePerPointAndAChart() throws {
     let scenario = try SweepFixtures.load()
     let table = try Sweep.run(scenario, plan: Self.plan, jobs: 2)
-    let manifest = SweepManifest(
-      scenario: "chain.json", name: "chain", parameters: Self.plan.parameters, seeds: "1-5", runs: 20,
-      charts: ["allDoneSeconds"])
+    let manifest = SweepFixtures.manifest(Self.plan, charts: ["allDoneSeconds"])
     let summary = SweepSummary(manifest: manifest, table: table)
     #expect(summary.points.map(\.values) == [["1.5", "5m"], ["1.5", "null"], ["3", "5m"], ["3", "null"]])
     #expect(summary.points.allSatisfy { $0.runs == 5 })

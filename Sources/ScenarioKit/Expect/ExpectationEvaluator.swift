@@ -53,7 +53,8 @@ public struct ExpectationEvaluator {
       let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
       let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
       let found =
-        "task '\(task)' is \(actual.rawValue)" + (at.map { " since \($0)" } ?? " at the end (\(endTime))")
+        "task '\(task)' is \(actual.rawValue)"
+        + (at.map { " since \($0.sinceStart.readable)" } ?? " at the end (\(endTime.sinceStart.readable))")
       return verdict(expected, ok, found, mine)
     case .startsAfter(let task, let time):
       let mine = taskEvents(task)
@@ -61,7 +62,7 @@ public struct ExpectationEvaluator {
       let expected = "task '\(task)' starts at or after \(time)"
       return verdict(
         expected, started.map { $0.time >= time } ?? false,
-        started.map { "it started at \($0.time)" } ?? "it never started", mine)
+        started.map { "it started at \($0.time.sinceStart.readable)" } ?? "it never started", mine)
     case .error(let task, let name, let reason):
       let mine = taskEvents(task)
       let end = mine.last { $0.is(.taskFailed) || $0.is(.taskCancelled) }

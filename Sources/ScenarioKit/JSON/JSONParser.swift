@@ -9,14 +9,17 @@ public struct JSONParser {
   public static let defaultMaxDepth = 128
 
   /// Parses a whole document: one value, optional whitespace around it, nothing else.
-  /// A UTF-8 byte order mark at the start is skipped.
+  /// A UTF-8 byte order mark at the start is skipped. `allowsDuplicateKeys` keeps every member
+  /// of an object in order even when a key repeats (trace lines of format version 1 repeat
+  /// `kind`: the envelope's, then a field's); scenario files always reject them.
   /// - Complexity: O(n) in the number of bytes.
-  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
-    -> JSONValue
-  {
+  public static func parse(
+    _ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, allowsDuplicateKeys: Bool = false
+  ) throws(JSONParseError) -> JSONValue {
     let invalid = bytes.withUnsafeBufferPointer { UTF8Validation.firstInvalidOffset($0) }
     if let offset = invalid { throw JSONParseError(.invalidUTF8(byte: bytes[offset], offset: offset)) }
     var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    parser.allowsDuplicateKeys = allowsDuplicateKeys
     return try parser.parseDocument()
   }
 
@@ -36,6 +39,7 @@ public struct JSONParser {
 
   let bytes: [UInt8]
   let maxDepth: Int
+  var allowsDuplicateKeys = false
   var index = 0
   var line = 1
   var column = 1
@@ -150,7 +154,7 @@ public struct JSONParser {
           if peek == UInt8(ascii: ",") {
             advance()
             let (next, nextPosition) = try parseKey(afterComma: true)
-            if !stack[top].keys.insert(Array(next.utf8)).inserted {
+            if !stack[top].keys.insert(Array(next.utf8)).inserted && !allowsDuplicateKeys {
               throw JSONParseError(.syntax("duplicate key \"\(TerminalText.shortened(next))\"", nextPosition))
             }
             stack[top].key = next

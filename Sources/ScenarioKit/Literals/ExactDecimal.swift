@@ -1,10 +1,10 @@
 /// A non-negative decimal number read digit by digit, so `0.1` is exactly one tenth.
 ///
 /// The scenario format promises integer nanoseconds and exact byte counts; going through
-/// `Double` would turn `"0.3s"` into 299,999,999 ns. Arithmetic is done in `Int128`.
+/// `Double` would turn `"0.3s"` into 299,999,999 ns. Arithmetic is done in 128 bits (`Wide128`).
 struct ExactDecimal: Hashable, Sendable {
   /// The digits as an integer: `12.5` has mantissa 125.
-  var mantissa: Int128
+  var mantissa: Wide128
   /// Powers of ten to divide by: `12.5` has scale 1; `1e3` has scale -3.
   var scale: Int
 
@@ -14,7 +14,7 @@ struct ExactDecimal: Hashable, Sendable {
   /// Reads `digits[.digits][(e|E)[+-]digits]`; nil when the text is not of that shape
   /// or has too many digits. No sign: callers handle `-` so they can name the problem.
   init?(_ text: Substring) {
-    var mantissa: Int128 = 0
+    var mantissa = Wide128.zero
     var digits = 0
     var fraction = 0
     var seenDigit = false
@@ -24,9 +24,12 @@ struct ExactDecimal: Hashable, Sendable {
       let c = text[i]
       if let d = c.wholeNumberValue, c.isASCII {
         seenDigit = true
-        if mantissa != 0 || d != 0 { digits += 1 }
+        if !mantissa.isZero || d != 0 { digits += 1 }
         if digits > ExactDecimal.maxDigits { return nil }
-        mantissa = mantissa * 10 + Int128(d)
+        // At most 36 digits: below 10^36 < 2^127, so neither step can overflow.
+        mantissa =
+          mantissa.multipliedReportingOverflow(by: 10).partialValue.addingReportingOverflow(UInt64(d))
+          .partialValue
         if inFraction { fraction += 1 }
       } else if c == "." && !inFraction {
         inFraction = true
@@ -58,29 +61,31 @@ struct ExactDecimal: Hashable, Sendable {
 
   /// `self * factor` as an integer, or nil when it is not a whole number or does not fit `Int64`.
   func times(_ factor: Int64) -> Result<Int64, Failure> {
+    guard factor >= 0 else { return .failure(.tooLarge) }
     var value = mantissa
-    let (product, overflow) = value.multipliedReportingOverflow(by: Int128(factor))
+    let (product, overflow) = value.multipliedReportingOverflow(by: UInt64(factor))
     if overflow { return .failure(.tooLarge) }
     value = product
     if scale < 0 {
-      for _ in 0..<(-scale) where value != 0 {
+      for _ in 0..<(-scale) where !value.isZero {
         let (v, o) = value.multipliedReportingOverflow(by: 10)
         if o { return .failure(.tooLarge) }
         value = v
       }
     } else if scale > 0 {
       for _ in 0..<scale {
-        if value % 10 != 0 { return .failure(.notWhole) }
-        value /= 10
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
+        if remainder != 0 { return .failure(.notWhole) }
+        value = quotient
       }
     }
-    guard value <= Int128(Int64.max) else { return .failure(.tooLarge) }
-    return .success(Int64(value))
+    guard let result = value.int64 else { return .failure(.tooLarge) }
+    return .success(result)
   }
 
   /// `self * factor` as the nearest `Double` (for rates, which the engine keeps as `Double`).
   func double(times factor: Int64) -> Double {
-    var value = Double(mantissa) * Double(factor)
+    var value = mantissa.double * Double(factor)
     if scale > 0 {
       for _ in 0..<scale { value /= 10 }
     } else {

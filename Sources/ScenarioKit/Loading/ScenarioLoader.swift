@@ -8,6 +8,14 @@ import TransferEngine
 /// decode each section (collecting problems instead of stopping), then check cross-references
 /// (sessions, task names, URLs) once everything is known.
 public enum ScenarioLoader {
+  /// The keys a scenario's top-level object may have (besides `x-...` notes), in the order the
+  /// format describes them. `$schema` names the JSON Schema editors use for completion; the
+  /// loader only checks that it is a string.
+  public static let topLevelKeys = [
+    "$schema", "name", "description", "seed", "duration", "device", "server", "policy", "app", "timeline",
+    "expect", "random",
+  ]
+
   /// Largest file accepted: scenarios are hand-written and small, and refusing early keeps a
   /// wrong argument (a log, a disk image) from taking memory and time.
   public static let maxFileSize = 8 * 1024 * 1024
@@ -45,8 +53,8 @@ public enum ScenarioLoader {
   }
 
   /// Reads the file, refusing directories, unreadable files and files over the size limit
-  /// before reading them.
-  private static func read(path: String) throws(ScenarioErrors) -> Data {
+  /// before reading them. Public for commands that also fingerprint the bytes (`sweep`).
+  public static func read(path: String) throws(ScenarioErrors) -> Data {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw fileProblem(path, "no such file")
@@ -91,6 +99,7 @@ public enum ScenarioLoader {
     guard
       var r = ObjectReader(root, path: "", context: context, expected: "a JSON object describing a scenario")
     else { return nil }
+    _ = r.optional("$schema", .string)
     let name = r.required("name", .name("the scenario's name"))
     let description = r.optional("description", .string)
     let seed = r.optional("seed", .integer(0...Int64.max, "a seed, an integer of 0 or more"))

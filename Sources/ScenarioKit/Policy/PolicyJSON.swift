@@ -68,7 +68,14 @@ public enum PolicyJSON {
     let context = DecodeContext(file: "")
     var updated = policy
     knob.apply(&updated, value, name, context)
-    if let problem = context.problems.first { throw PolicySettingError("\(name): \(problem.message)") }
+    if let problem = context.problems.first {
+      // A list knob given a bare word: show the JSON list syntax with the knob's default.
+      let listHint =
+        knob.expected.hasPrefix("an array") && value.array == nil
+        ? "; write a list as JSON, such as \(name)=\(knob.render(.defaults).replacingOccurrences(of: " ", with: ""))"
+        : ""
+      throw PolicySettingError("\(name): \(problem.message)\(listHint)")
+    }
     policy = updated
   }
 }

@@ -24,6 +24,9 @@ public struct RunResult: Sendable {
   public var passed: Bool {
     runError == nil && invariantViolation == nil && expectations.allSatisfy(\.passed)
   }
+
+  /// The expectations that did not hold.
+  public var failedExpectations: [ExpectationResult] { expectations.filter { !$0.passed } }
 }
 
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
@@ -31,6 +34,44 @@ public struct RunResult: Sendable {
 public enum ScenarioRunner {
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults
+  ) -> RunResult {
+    play(scenario, seed: seed, checksInvariants: checksInvariants, budget: budget, installApp: nil)
+  }
+
+  /// Runs the scenario's world (device, server, policy, lifecycle timeline, expectations) with an
+  /// app the caller installs in place of the scripted one. The file must not script the app:
+  /// timeline entries such as `download` and `app.behavior.on` reactions are refused, since the
+  /// installed app does its own work.
+  public static func run(
+    _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults,
+    installingApp installApp: (Simulation) -> Void
+  ) throws(ScenarioErrors) -> RunResult {
+    var problems: [ScenarioProblem] = []
+    for entry in scenario.timeline {
+      if case .app(let action) = entry.action {
+        problems.append(
+          ScenarioProblem(
+            kind: .unsupported, file: scenario.file, path: entry.path + ".do", position: nil,
+            message:
+              "'\(action.name)' scripts the app, but this run uses your Swift app; "
+              + "remove the entry and have the app (or a test's Simulation.schedule) do it"))
+      }
+    }
+    for reaction in scenario.app.behavior.reactions {
+      problems.append(
+        ScenarioProblem(
+          kind: .unsupported, file: scenario.file, path: reaction.path, position: nil,
+          message: "reactions script the app, but this run uses your Swift app; remove 'app.behavior.on'"))
+    }
+    guard problems.isEmpty else { throw ScenarioErrors(problems) }
+    return withoutActuallyEscaping(installApp) { install in
+      play(scenario, seed: seed, checksInvariants: checksInvariants, budget: budget, installApp: install)
+    }
+  }
+
+  private static func play(
+    _ scenario: Scenario, seed: UInt64?, checksInvariants: Bool, budget: RunBudget,
+    installApp: ((Simulation) -> Void)? = nil
   ) -> RunResult {
     let seed = seed ?? scenario.seed
     // Random conditions are drawn during the run, one change at a time per stream.
@@ -41,7 +82,7 @@ public enum ScenarioRunner {
     sim.checksInvariants = checksInvariants
     sim.budget = budget
     let app = ScriptedApp(spec: scenario.app, simulation: sim)
-    sim.install(app)
+    if let installApp { installApp(sim) } else { sim.install(app) }
     for entry in scenario.timeline {
       sim.schedule(at: entry.at) { sim in
         switch entry.action {

@@ -5,6 +5,8 @@ import ScenarioKit
 /// Writes a report directory: a page per scenario and `index.html` linking them.
 public enum ReportWriter {
   /// Writes `<scenario-name>.html` for each result and `index.html`, creating the directory.
+  /// The index lists this run's pages, then the pages earlier reports wrote into the same
+  /// directory (remembered in `index.jsonl`) that this run did not replace.
   ///
   /// Names are made safe for file names and links (`HTMLText.fileSafe`); two scenarios whose
   /// safe names collide get `-2`, `-3`, ... in the order given, so no page overwrites another.
@@ -31,6 +33,11 @@ public enum ReportWriter {
           name: result.scenario.name, description: result.scenario.description, passed: result.passed,
           simulatedTime: result.endTime, link: page, file: file))
     }
+    let current = Set(entries.map(\.link))
+    entries += ReportManifest.read(directory: directory).filter { !current.contains($0.link) }
+    try write(
+      entries.map(ReportManifest.line).joined(separator: "\n") + "\n",
+      to: (directory as NSString).appendingPathComponent(ReportManifest.fileName))
     let index = (directory as NSString).appendingPathComponent("index.html")
     try write(ReportIndex.render(entries), to: index)
     written.append(index)

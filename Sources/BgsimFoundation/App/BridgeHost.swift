@@ -1,0 +1,149 @@
+import Foundation
+import SimKernel
+import TransferEngine
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The bridge's side of a simulation: the `AppUnderTest` the engine drives, which makes a fresh
+/// process (application object and delegate) at every launch, owns the container, and keeps the
+/// state that outlives processes (resume data produced, session identifiers seen).
+final class BridgeHost: AppUnderTest, @unchecked Sendable {
+  weak var simulation: Simulation?
+  let makeDelegate: (SimulatedApplication) -> SimulatedAppDelegate
+  let container: AppContainer
+  /// The live process, nil while the app is not running.
+  private(set) var process: BridgeProcess?
+  private var launches = 0
+  /// Counts the app's calls into the bridge; the drain repeats while it moves.
+  private let activityLock = NSLock()
+  private var activityCount = 0
+  let resumeStore = ResumeStore()
+  /// Background session identifiers each launch created, for the identifier-change lint.
+  var identifiersByLaunch: [Int: [String]] = [:]
+  var identifierChangeLinted = false
+  private var deliveries = 0
+
+  init(
+    simulation: Simulation, container: AppContainer,
+    makeDelegate: @escaping (SimulatedApplication) -> SimulatedAppDelegate
+  ) {
+    self.simulation = simulation
+    self.container = container
+    self.makeDelegate = makeDelegate
+  }
+
+  var activity: Int {
+    activityLock.lock()
+    defer { activityLock.unlock() }
+    return activityCount
+  }
+
+  /// The thread the simulation runs on, as last seen entering the bridge from the engine.
+  var runThread: Thread?
+  private var undrainedCallLinted = false
+
+  /// Counts an app call into the bridge; a call from a thread the bridge is not waiting on
+  /// while simulated time moves (a real thread, `asyncAfter` on wall-clock time, a queue the
+  /// bridge does not drain) is linted once per run, since its timing is not deterministic.
+  func noteActivity() {
+    activityLock.lock()
+    activityCount &+= 1
+    let lintNow =
+      !undrainedCallLinted && !(process?.isDraining ?? false) && runThread != nil
+      && Thread.current !== runThread
+    if lintNow { undrainedCallLinted = true }
+    activityLock.unlock()
+    if lintNow {
+      simulation?.emitNote(
+        "lint",
+        [
+          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField(
+            "message",
+            .string(
+              "the app called URLSession from a thread or queue the simulation does not wait for, while "
+                + "simulated time moved; call it from the delegate queue, the main queue or a delegate method"
+            )),
+        ])
+    }
+  }
+
+  /// Marks the current thread as the simulation's (every engine call into the bridge does).
+  func enteredFromEngine() { runThread = Thread.current }
+
+  /// The delegate of the live process, if the app is running or suspended.
+  var currentDelegate: SimulatedAppDelegate? {
+    reapIfTerminated()
+    return process?.delegate
+  }
+
+  /// Drops the process when the engine says it is gone (terminated or force-quit).
+  func reapIfTerminated() {
+    guard let process, simulation?.appState == .notRunning else { return }
+    process.kill()
+    self.process = nil
+  }
+
+  /// A number for each `didFinishDownloadingTo` temporary folder.
+  func nextDeliveryNumber() -> Int {
+    deliveries += 1
+    return deliveries
+  }
+
+  // MARK: AppUnderTest
+
+  func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
+    enteredFromEngine()
+    // A launch means any earlier process is gone.
+    process?.kill()
+    launches += 1
+    let process = BridgeProcess(host: self, number: launches)
+    self.process = process
+    let application = SimulatedApplication(
+      process: process, launchReason: reason, containerDirectory: container.url)
+    process.application = application
+    container.ensureTemporaryDirectory()
+    process.enter {
+      let delegate = makeDelegate(application)
+      process.delegate = delegate
+      delegate.applicationDidFinishLaunching(application)
+    }
+  }
+
+  func handleEventsForBackgroundURLSession(
+    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
+  ) {
+    enteredFromEngine()
+    guard let process, let application = process.application else { return }
+    let handler = UncheckedBox(completionHandler)
+    process.enter {
+      process.delegate?.application(application, handleEventsForBackgroundURLSession: identifier) {
+        [weak self] in
+        self?.noteActivity()
+        handler.value()
+      }
+    }
+  }
+
+  func willEnterForeground(_ app: AppContext) {
+    enteredFromEngine()
+    guard let process, let application = process.application else { return }
+    process.enter { process.delegate?.applicationWillEnterForeground(application) }
+  }
+
+  func didEnterBackground(_ app: AppContext) {
+    enteredFromEngine()
+    guard let process, let application = process.application else { return }
+    process.enter { process.delegate?.applicationDidEnterBackground(application) }
+  }
+
+  deinit { container.removeUnlessKept() }
+}
+
+/// Carries a non-Sendable value into a block the bridge runs while the simulation waits for it.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import SimKernel
+import TransferEngine
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One launch of the app: its application object, delegate, sessions and timers. `kill()` drops
+/// every reference the bridge holds to them, as the end of a process does on a device.
+final class BridgeProcess: @unchecked Sendable {
+  weak var host: BridgeHost?
+  let number: Int
+  var application: SimulatedApplication?
+  var delegate: SimulatedAppDelegate?
+  /// The sessions this process made, in creation order (their delegate queues are drained).
+  private(set) var sessions: [BridgedSession] = []
+  private(set) var isDead = false
+  /// Timers that came due while the process was suspended; they run at the next resume.
+  private var lateTimers: [() -> Void] = []
+  /// How many waits for app code are under way (work posted meanwhile is picked up by them).
+  private var drainDepth = 0
+  var isDraining: Bool { drainDepth > 0 }
+
+  init(host: BridgeHost, number: Int) {
+    self.host = host
+    self.number = number
+  }
+
+  /// The host while this process is alive.
+  var liveHost: BridgeHost? { isDead ? nil : host }
+
+  func kill() {
+    isDead = true
+    for session in sessions { session.processDied() }
+    sessions = []
+    lateTimers = []
+    delegate = nil
+    application = nil
+  }
+
+  /// Runs app code now, on the main thread, after any timers that came due while suspended;
+  /// then waits for everything it queued.
+  func enter(_ work: () -> Void) {
+    guard let host = liveHost else { return }
+    let due = lateTimers
+    lateTimers = []
+    drainDepth += 1
+    defer { drainDepth -= 1 }
+    QueueDrain.onMain {
+      for timer in due { timer() }
+      work()
+    }
+    settle(host)
+  }
+
+  /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
+  func deliver(on queue: OperationQueue, _ work: @escaping () -> Void) {
+    guard let host = liveHost else { return }
+    if !lateTimers.isEmpty && !isDraining { enter {} }
+    // Held until the drain has the main queue held back (QueueDrain.wait).
+    if !isDraining { queue.isSuspended = true }
+    queue.addOperation(UncheckedBox(work).run)
+    // An engine callback caused by app code inside a wait: that wait picks this up.
+    if !isDraining { settle(host) }
+  }
+
+  private func settle(_ host: BridgeHost) {
+    drainDepth += 1
+    defer { drainDepth -= 1 }
+    let settled = QueueDrain.drain({ sessions.map(\.delegateQueueForDrain) }, activity: { host.activity })
+    if !settled {
+      host.simulation?.emitNote(
+        "lint",
+        [
+          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField(
+            "message",
+            .string("the app kept queueing work after a delegate call; simulated time moved on without it")),
+        ])
+    }
+  }
+
+  func makeSession(
+    configuration: URLSessionConfiguration, delegate: URLSessionDelegate?, delegateQueue: OperationQueue?
+  ) -> URLSession {
+    host?.noteActivity()
+    let session = BridgedSession(
+      process: self, configuration: configuration.bridgeCopy(), delegate: delegate,
+      delegateQueue: delegateQueue)
+    if !isDead { sessions.append(session) }
+    return session
+  }
+
+  /// An app timer: see `SimulatedApplication.after(_:_:)`.
+  func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) {
+    guard let host = liveHost, let simulation = host.simulation else { return }
+    host.noteActivity()
+    let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
+    let box = UncheckedBox(work)
+    simulation.schedule(at: simulation.now + .seconds(rounding: seconds)) { [weak self] sim in
+      guard let self, !self.isDead else { return }
+      self.host?.enteredFromEngine()
+      if sim.appState.isRunning {
+        self.enter { box.value() }
+      } else {
+        self.lateTimers.append(box.value)
+      }
+    }
+  }
+
+  func forget(_ session: BridgedSession) { sessions.removeAll { $0 === session } }
+}
+
+extension UncheckedBox where Value == () -> Void {
+  /// The boxed block, as a `@Sendable` block for `OperationQueue`.
+  var run: @Sendable () -> Void { { self.value() } }
+}

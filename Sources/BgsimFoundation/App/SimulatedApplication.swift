@@ -1,0 +1,60 @@
+import Foundation
+import SimKernel
+import TransferEngine
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The process's `UIApplication` stand-in: one object per launch. After the process dies it
+/// keeps answering (its state reads `.suspended`), but its sessions do nothing and its timers
+/// never fire.
+public final class SimulatedApplication: @unchecked Sendable {
+  /// Why this process started.
+  public let launchReason: LaunchReason
+  /// The app's sandbox: a real directory, one per simulation, that survives terminations.
+  public let containerDirectory: URL
+  let process: BridgeProcess
+
+  init(process: BridgeProcess, launchReason: LaunchReason, containerDirectory: URL) {
+    self.process = process
+    self.launchReason = launchReason
+    self.containerDirectory = containerDirectory
+  }
+
+  /// The app's tmp inside the container: partial downloads named by resume data live here.
+  public var temporaryDirectory: URL { containerDirectory.appendingPathComponent("tmp", isDirectory: true) }
+
+  /// `UIApplication.applicationState`, plus `.suspended`.
+  public var applicationState: ApplicationState {
+    guard let host = process.liveHost else { return .suspended }
+    switch host.simulation?.appState {
+    case .foreground: return .active
+    case .background: return .background
+    default: return .suspended
+    }
+  }
+
+  /// Simulated wall-clock time: `Simulation.referenceDate` plus simulated time.
+  public var now: Date {
+    Simulation.referenceDate.addingTimeInterval(process.host?.simulation?.now.sinceStart.seconds ?? 0)
+  }
+
+  /// THE seam: `URLSession(configuration:delegate:delegateQueue:)`, backed by the simulation.
+  public func makeURLSession(
+    configuration: URLSessionConfiguration, delegate: URLSessionDelegate?, delegateQueue: OperationQueue?
+  ) -> URLSession {
+    process.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+  }
+
+  /// A timer on simulated time with the shape of an `asyncAfter` wrapper: runs late (at the next
+  /// resume) when the process is suspended when it is due, never if the process dies first.
+  public func after(_ delay: TimeInterval, _ work: @escaping () -> Void) {
+    process.schedule(after: delay, work)
+  }
+}
+
+extension Simulation {
+  /// The wall-clock date simulated time 0 stands for: 2026-01-01T00:00:00Z.
+  public static let referenceDate = Date(timeIntervalSince1970: 1_767_225_600)
+}

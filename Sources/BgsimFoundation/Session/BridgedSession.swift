@@ -1,0 +1,289 @@
+import Foundation
+import SimKernel
+import TransferEngine
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The `URLSession` subclass `SimulatedApplication.makeURLSession` returns: every member the
+/// contract lists works on the engine's session; the superclass's own machinery is never used.
+final class BridgedSession: URLSession, @unchecked Sendable {
+  weak var process: BridgeProcess?
+  private let storedConfiguration: URLSessionConfiguration
+  /// Retained until the session is invalidated, as Foundation does.
+  private var storedDelegate: URLSessionDelegate?
+  private let queue: OperationQueue
+  private(set) var engine: SimURLSession?
+  private var adapter: SessionAdapter?
+  /// The one Foundation task object per engine task (libraries attach their objects to it).
+  private var tasksByEngine: [ObjectIdentifier: URLSessionTask] = [:]
+  private var invalidated = false
+
+  init(
+    process: BridgeProcess, configuration: URLSessionConfiguration, delegate: URLSessionDelegate?,
+    delegateQueue: OperationQueue?
+  ) {
+    self.process = process
+    self.storedConfiguration = configuration
+    self.storedDelegate = delegate
+    if let delegateQueue {
+      self.queue = delegateQueue
+    } else {
+      let serial = OperationQueue()
+      serial.maxConcurrentOperationCount = 1
+      self.queue = serial
+    }
+    #if canImport(Darwin)
+      super.init()  // Deprecated since iOS 13 but available: Darwin's session factories cannot be chained to.
+    #else
+      super.init(configuration: .default, delegate: nil, delegateQueue: nil)
+    #endif
+    attachToEngine()
+  }
+
+  private func attachToEngine() {
+    guard let host = process?.liveHost, let simulation = host.simulation else { return }
+    let adapter = SessionAdapter(session: self)
+    let engineConfiguration = EngineConfiguration.make(from: storedConfiguration)
+    host.noteBackgroundIdentifier(engineConfiguration, launch: process?.number ?? 0)
+    do {
+      engine = try AppContext(simulation: simulation).makeSession(
+        configuration: engineConfiguration, delegate: adapter)
+      self.adapter = adapter
+    } catch {
+      simulation.emitNote(
+        "bridge.sessionRefused",
+        [
+          TraceField("session", .string(engineConfiguration.identifier)),
+          TraceField("reason", .string(error.message)),
+        ])
+    }
+  }
+
+  override var configuration: URLSessionConfiguration { storedConfiguration.bridgeCopy() }
+  override var delegate: URLSessionDelegate? { storedDelegate }
+  override var delegateQueue: OperationQueue { queue }
+  var delegateQueueForDrain: OperationQueue { queue }
+  var host: BridgeHost? { process?.liveHost }
+
+  /// The Foundation object for an engine task, made on first sight.
+  func task(for engineTask: SimURLSessionTask) -> URLSessionTask {
+    if let known = tasksByEngine[ObjectIdentifier(engineTask)] { return known }
+    let core = TaskCore(
+      session: self, engine: engineTask,
+      request: URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
+    let task: URLSessionTask =
+      engineTask.kind == .download ? BridgedDownloadTask(core: core) : BridgedUploadTask(core: core)
+    tasksByEngine[ObjectIdentifier(engineTask)] = task
+    return task
+  }
+
+  static let placeholderURL = URL(string: "https://invalid.invalid/")!
+
+  // MARK: Making tasks
+
+  override func downloadTask(with url: URL) -> URLSessionDownloadTask {
+    downloadTask(with: URLRequest(url: url))
+  }
+
+  override func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
+    host?.noteActivity()
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.downloadTask(with: url)
+    }
+    let core = TaskCore(session: self, engine: made.task, request: request, refusal: made.refusal)
+    return register(BridgedDownloadTask(core: core), core)
+  }
+
+  override func downloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
+    host?.noteActivity()
+    guard let host, let engine else {
+      return refusedDownload(
+        URLRequest(url: BridgedSession.placeholderURL), FoundationErrors.invalidResumeData(url: nil))
+    }
+    switch host.resumeStore.take(resumeData, temporaryDirectory: host.container.temporaryDirectory) {
+    case .failure(let problem):
+      host.simulation?.emitNote(
+        "bridge.resumeDataRejected",
+        [TraceField("session", .string(engine.identifier)), TraceField("problem", .string(problem.name))])
+      let url = ResumeStore.url(in: resumeData)
+      return refusedDownload(
+        URLRequest(url: url ?? BridgedSession.placeholderURL), FoundationErrors.invalidResumeData(url: url))
+    case .success(let (record, stored)):
+      var request = URLRequest(url: record.url)
+      request.httpMethod = "GET"
+      let made = makeEngineTask(request) { session, _ throws(SimAPIMisuse) in
+        try session.downloadTask(withResumeData: stored)
+      }
+      let core = TaskCore(session: self, engine: made.task, request: request, refusal: made.refusal)
+      core.knownETag = record.entityTag
+      core.knownLastModified = record.serverDownloadDate
+      return register(BridgedDownloadTask(core: core), core)
+    }
+  }
+
+  override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+    host?.noteActivity()
+    let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
+    let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.uploadTask(with: url, fromFileOfSize: size)
+    }
+    let core = TaskCore(session: self, engine: made.task, request: request, refusal: made.refusal)
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  override func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
+    host?.noteActivity()
+    let size = Int64(bodyData.count)
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.uploadTask(with: url, fromDataOfSize: size)
+    }
+    let core = TaskCore(session: self, engine: made.task, request: request, refusal: made.refusal)
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  private func makeEngineTask(
+    _ request: URLRequest, _ make: (SimURLSession, String) throws(SimAPIMisuse) -> SimURLSessionTask
+  ) -> (task: SimURLSessionTask?, refusal: NSError?) {
+    guard let engine, let url = request.url else {
+      return (nil, FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url))
+    }
+    do {
+      return (try make(engine, url.absoluteString), nil)
+    } catch {
+      host?.simulation?.emitNote(
+        "bridge.taskRefused",
+        [TraceField("session", .string(engine.identifier)), TraceField("reason", .string(error.message))])
+      return (nil, FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: url))
+    }
+  }
+
+  private func refusedDownload(_ request: URLRequest, _ error: NSError) -> URLSessionDownloadTask {
+    let core = TaskCore(session: self, engine: nil, request: request, refusal: error)
+    let task = BridgedDownloadTask(core: core)
+    refusedTasks[ObjectIdentifier(core)] = task
+    return task
+  }
+
+  private func register<T: URLSessionTask>(_ task: T, _ core: TaskCore) -> T {
+    if let engineTask = core.engine {
+      tasksByEngine[ObjectIdentifier(engineTask)] = task
+    } else {
+      refusedTasks[ObjectIdentifier(core)] = task
+    }
+    return task
+  }
+
+  // MARK: Task operations (called by the task objects)
+
+  func resume(_ core: TaskCore) {
+    host?.noteActivity()
+    if let engineTask = core.engine {
+      engineTask.resume()
+      return
+    }
+    // A refused task completes with its error, as Foundation's does, after `resume()`.
+    guard core.refusedState == .suspended, let simulation = host?.simulation else { return }
+    core.refusedState = .running
+    simulation.schedule(at: simulation.now) { [weak self] _ in
+      guard let self, let task = self.refusedTask(core) else { return }
+      core.refusedState = .completed
+      self.deliver { DelegateCalls.didComplete(self.storedDelegate, self, task, core.refusal) }
+    }
+  }
+
+  private var refusedTasks: [ObjectIdentifier: URLSessionTask] = [:]
+  private func refusedTask(_ core: TaskCore) -> URLSessionTask? { refusedTasks[ObjectIdentifier(core)] }
+
+  func suspend(_ core: TaskCore) {
+    host?.noteActivity()
+    // The engine has no suspended-while-running state yet: a task not resumed stays as it is,
+    // a running one is traced so the gap is visible.
+    guard let engineTask = core.engine, engineTask.state == .running else { return }
+    host?.simulation?.emitNote("bridge.suspendIgnored", [TraceField("task", .string(engineTask.name))])
+  }
+
+  func cancel(_ core: TaskCore) {
+    host?.noteActivity()
+    core.engine?.cancel()
+  }
+
+  func cancelProducingResumeData(_ core: TaskCore, _ completion: @escaping (Data?) -> Void) {
+    host?.noteActivity()
+    guard let engineTask = core.engine, let host else { return post { completion(nil) } }
+    var produced: ResumeData?
+    engineTask.cancel(byProducingResumeData: { produced = $0 })
+    let data = produced.map {
+      host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
+    }
+    post { completion(data) }
+  }
+
+  // MARK: Session operations
+
+  override func getTasksWithCompletionHandler(
+    _ completionHandler:
+      @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
+  ) {
+    host?.noteActivity()
+    var live: [SimURLSessionTask] = []
+    engine?.getAllTasks { live = $0 }
+    let tasks = live.map { task(for: $0) }
+    let uploads = tasks.compactMap { $0 as? URLSessionUploadTask }
+    let downloads = tasks.compactMap { $0 as? URLSessionDownloadTask }
+    post { completionHandler([], uploads, downloads) }
+  }
+
+  override func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {
+    host?.noteActivity()
+    var live: [SimURLSessionTask] = []
+    engine?.getAllTasks { live = $0 }
+    let tasks = live.map { task(for: $0) }
+    post { completionHandler(tasks) }
+  }
+
+  override func invalidateAndCancel() { invalidate { $0.invalidateAndCancel() } }
+  override func finishTasksAndInvalidate() { invalidate { $0.finishTasksAndInvalidate() } }
+
+  private func invalidate(_ action: (SimURLSession) -> Void) {
+    host?.noteActivity()
+    guard !invalidated else { return }
+    invalidated = true
+    if let engine { action(engine) }
+    let delegate = storedDelegate
+    post {
+      DelegateCalls.didBecomeInvalid(delegate, self, nil)
+      self.storedDelegate = nil
+    }
+  }
+
+  // MARK: Delivery
+
+  /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
+  func deliver(_ work: @escaping () -> Void) {
+    guard let process, !process.isDead else { return }
+    process.deliver(on: queue, work)
+  }
+
+  /// Queues a completion handler on the delegate queue: inside a drain it is picked up by it,
+  /// otherwise (a call from the test's own code) the bridge waits for it at once.
+  func post(_ work: @escaping () -> Void) {
+    guard let process, !process.isDead else { return }
+    if process.isDraining {
+      queue.addOperation(UncheckedBox(work).run)
+    } else {
+      process.deliver(on: queue, work)
+    }
+  }
+
+  /// The process ended: drop everything this session holds.
+  func processDied() {
+    storedDelegate = nil
+    adapter = nil
+    engine = nil
+    tasksByEngine = [:]
+    refusedTasks = [:]
+  }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import TransferEngine
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if !canImport(Darwin)
+  /// Darwin's `userInfo` key for resume data; swift-corelibs-foundation names it
+  /// `URLSessionDownloadTaskResumeData` only.
+  public let NSURLSessionDownloadTaskResumeData: String = URLSessionDownloadTaskResumeData
+#endif
+
+/// The `NSError`s the bridge hands to app code: `NSURLErrorDomain`, the engine's code, and the
+/// `userInfo` keys Foundation fills in.
+enum FoundationErrors {
+  /// Darwin's value of `NSURLErrorFailingURLStringErrorKey` (deprecated on Linux, same string).
+  static let failingURLStringKey = "NSErrorFailingURLStringKey"
+
+  static func error(code: Int, url: URL?, resumeData: Data? = nil, cancelReason: Int? = nil) -> NSError {
+    var info: [String: Any] = [:]
+    if let url {
+      info[NSURLErrorFailingURLErrorKey] = url
+      info[failingURLStringKey] = url.absoluteString
+    }
+    if let resumeData { info[NSURLSessionDownloadTaskResumeData] = resumeData }
+    if let cancelReason { info[NSURLErrorBackgroundTaskCancelledReasonKey] = cancelReason }
+    return NSError(domain: NSURLErrorDomain, code: code, userInfo: info)
+  }
+
+  /// Invalid or stale resume data: Darwin fails the task with -3003 ("Invalid resume data for
+  /// background download").
+  static func invalidResumeData(url: URL?) -> NSError { error(code: NSURLErrorCannotWriteToFile, url: url) }
+}

@@ -1,0 +1,89 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs app code and waits for the work it queued, so that simulated time never moves while the
+/// app still has something to do (foundation-bridge.md, "Determinism").
+enum QueueDrain {
+  /// Passes made at least, so a block the main queue runs that queues one more main block is
+  /// still waited for; and at most, so an app that requeues forever cannot hang the run.
+  static let minimumPasses = 3
+  static let maximumPasses = 200
+
+  /// Runs `work` on the main thread, as UIKit runs an app delegate's methods: directly when
+  /// already there, otherwise by a synchronous hop to the main queue.
+  static func onMain(_ work: () -> Void) {
+    if Thread.isMainThread {
+      work()
+    } else {
+      DispatchQueue.main.sync(execute: work)
+    }
+  }
+
+  /// Waits for `queues` (and their `underlyingQueue`s) and for the main queue, repeating until a
+  /// pass adds no work: `activity` counts the app's calls into the bridge, and the operation
+  /// count covers work the app queued on the queues themselves. Returns false when it gave up.
+  @discardableResult
+  static func drain(_ queues: () -> [OperationQueue], activity: () -> Int) -> Bool {
+    var passes = 0
+    var before = activity()
+    while passes < maximumPasses {
+      passes += 1
+      for queue in queues() { wait(for: queue) }
+      drainMain()
+      let after = activity()
+      let idle = after == before && queues().allSatisfy { $0.operationCount == 0 }
+      before = after
+      if idle && passes >= minimumPasses { return true }
+    }
+    return false
+  }
+
+  /// Lets every block already on the main queue run.
+  static func drainMain() {
+    if Thread.isMainThread {
+      // The main run loop services the main queue.
+      _ = RunLoop.main.run(mode: .default, before: Date())
+    } else {
+      DispatchQueue.main.sync {}
+    }
+  }
+
+  /// How long app code on a delegate queue runs with the main queue held back. Past it the bridge
+  /// assumes the code waits for the main queue (`DispatchQueue.main.sync`, seed 001) and lets
+  /// the main queue run alongside it: only then can ordering depend on real time.
+  static let mainQueueHold: DispatchTimeInterval = .milliseconds(50)
+
+  /// Runs the operations of `queue` (queued while it was suspended) to the end. The main queue
+  /// is held back meanwhile, so a block the app sends to it from a delegate method runs after
+  /// that method returned, as deterministically as the app's code allows.
+  private static func wait(for queue: OperationQueue) {
+    if Thread.isMainThread {
+      queue.isSuspended = false
+      // Not spinning the run loop holds the main queue back; spin once the hold is over so that
+      // `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
+      let deadline = DispatchTime.now() + mainQueueHold
+      while queue.operationCount > 0 && DispatchTime.now() < deadline { usleep(200) }
+      while queue.operationCount > 0 {
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+      }
+    } else {
+      let engaged = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async {
+        engaged.signal()
+        _ = release.wait(timeout: .now() + mainQueueHold)
+      }
+      engaged.wait()
+      queue.isSuspended = false
+      queue.waitUntilAllOperationsAreFinished()
+      release.signal()
+    }
+    if let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main { underlying.sync {} }
+  }
+}

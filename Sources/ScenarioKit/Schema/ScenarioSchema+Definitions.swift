@@ -1,0 +1,299 @@
+import TransferEngine
+
+/// The `$defs` of the scenario schema: literals, sections, actions and expectation forms.
+extension ScenarioSchema {
+  static let number = "[0-9]+(\\.[0-9]+)?"
+
+  static var definitions: [(String, SchemaNode)] {
+    [
+      (
+        "duration",
+        literal(
+          "A duration: \"30s\", \"250ms\", \"1h30m\", or a number of seconds.", durationPattern,
+          numberOK: true)
+      ),
+      (
+        "instant",
+        literal("A time since the scenario's start, like \"20m\".", durationPattern, numberOK: true)
+      ),
+      (
+        "instantOrRelative",
+        literal(
+          "An instant, or \"+30s\" for a delay after the action.", "^\\+?" + durationBody + "$",
+          numberOK: true)
+      ),
+      (
+        "size",
+        literal(
+          "Bytes: an integer, or \"50MB\", \"1.5GiB\".", "^\(number)(B|KB|MB|GB|KiB|MiB|GiB)$",
+          integerOK: true)
+      ),
+      (
+        "rate",
+        literal(
+          "A rate: \"20Mbps\", \"500kbps\", \"2MB/s\".",
+          "^\(number)(bps|kbps|Mbps|Gbps|B/s|KB/s|MB/s|GB/s|KiB/s|MiB/s|GiB/s)$")
+      ),
+      ("url", .object([("type", .string("string")), ("pattern", .string("^https?://"))])),
+      ("httpStatus", integer(100...599)),
+      (
+        "count",
+        .object([
+          ("anyOf", .array([.object([("type", .string("integer")), ("minimum", .int(0))]), comparison]))
+        ])
+      ),
+      ("device", device), ("networkState", object(networkFields, required: ["interface"])),
+      ("powerState", object(powerFields)), ("server", server), ("policy", policy), ("app", app),
+      ("timelineEntry", .object([("anyOf", .array(actions(timeline: true)))])),
+      ("reactionAction", .object([("anyOf", .array(actions(timeline: false)))])),
+      ("expectation", .object([("anyOf", .array(expectations))])),
+      ("distribution", distribution), ("random", random),
+    ]
+  }
+
+  static let durationBody = "(\(number)(ns|us|ms|s|m|h|d))+"
+  static let durationPattern = "^" + durationBody + "$"
+
+  static func literal(_ text: String, _ pattern: String, numberOK: Bool = false, integerOK: Bool = false)
+    -> SchemaNode
+  {
+    var choices: [SchemaNode] = [.object([("type", .string("string")), ("pattern", .string(pattern))])]
+    if numberOK { choices.append(.object([("type", .string("number")), ("minimum", .int(0))])) }
+    if integerOK { choices.append(.object([("type", .string("integer")), ("minimum", .int(0))])) }
+    return .object([("description", .string(text)), ("anyOf", .array(choices))])
+  }
+
+  static var comparison: SchemaNode {
+    let count = SchemaNode.object([("type", .string("integer")), ("minimum", .int(0))])
+    return object([("equals", count), ("atLeast", count), ("atMost", count)])
+  }
+
+  // MARK: device
+
+  static var networkFields: [(String, SchemaNode)] {
+    [
+      ("interface", enumeration(names(InterfaceKind.self))), ("down", ref("rate")), ("up", ref("rate")),
+      ("latency", ref("duration")), ("expensive", boolean), ("constrained", boolean),
+    ]
+  }
+
+  static var powerFields: [(String, SchemaNode)] {
+    [("charging", boolean), ("battery", number("0", "1")), ("lowPowerMode", boolean)]
+  }
+
+  static var device: SchemaNode {
+    object([
+      ("network", array(object([("at", ref("instant"))] + networkFields, required: ["at", "interface"]))),
+      ("power", array(object([("at", ref("instant"))] + powerFields, required: ["at"]))),
+      ("backgroundAppRefresh", boolean),
+    ])
+  }
+
+  // MARK: server
+
+  static var server: SchemaNode {
+    let validators: [(String, SchemaNode)] = [
+      ("etag", nullable(string)), ("lastModified", nullable(string)), ("acceptsRanges", boolean),
+      ("status", ref("httpStatus")), ("redirectTo", nullable(ref("url"))),
+    ]
+    let resource = object(
+      [
+        ("url", ref("url")), ("count", integer(1...100_000)),
+        ("method", enumeration(["GET", "POST", "PUT"])),
+        ("size", ref("size")),
+      ] + validators + [("responseBody", ref("size"))], required: ["url"])
+    let change = object(
+      [("at", ref("instant")), ("url", ref("url")), ("size", ref("size"))] + validators,
+      required: ["at", "url"])
+    let fault = object(
+      [
+        ("kind", enumeration(names(FaultKind.self))), ("at", ref("instant")),
+        ("times", integer(1...1_000_000)),
+        ("from", ref("instant")), ("to", ref("instant")), ("status", ref("httpStatus")), ("url", ref("url")),
+        ("host", nonEmptyString),
+      ], required: ["kind"])
+    return object([("resources", array(resource)), ("changes", array(change)), ("faults", array(fault))])
+  }
+
+  // MARK: policy
+
+  /// Every knob of `PolicyKnob.all`, grouped as the `policy` section nests them.
+  static var policy: SchemaNode {
+    var groups: [(String, [(String, SchemaNode)])] = []
+    var top: [(String, SchemaNode)] = []
+    for knob in PolicyKnob.all {
+      let parts = knob.name.split(separator: ".").map(String.init)
+      let node = described("Default: \(knob.render(.defaults)).", knobSchema(knob.name))
+      if parts.count == 1 {
+        top.append((parts[0], node))
+      } else if let i = groups.firstIndex(where: { $0.0 == parts[0] }) {
+        groups[i].1.append((parts[1], node))
+      } else {
+        groups.append((parts[0], [(parts[1], node)]))
+        top.append((parts[0], .string("")))
+      }
+    }
+    let members = top.map { key, node in
+      if let group = groups.first(where: { $0.0 == key }) { return (key, object(group.1)) }
+      return (key, node)
+    }
+    return object(members, description: "Knobs of the simulated system; bgsim policy --defaults prints them.")
+  }
+
+  static func knobSchema(_ name: String) -> SchemaNode {
+    switch name {
+    case "rateLimiter.maxDelay": return nullable(ref("duration"))
+    case "rateLimiter.growth", "rateLimiter.idleResetFactor": return number("0", "1000")
+    case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode": return boolean
+    case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
+    case "maxConnectionsPerHost": return integer(1...1_000)
+    default: return ref("duration")
+    }
+  }
+
+  // MARK: app
+
+  static var app: SchemaNode {
+    let session = object(
+      [
+        ("identifier", nonEmptyString), ("kind", enumeration(names(SessionConfiguration.Kind.self))),
+        ("discretionary", boolean), ("sendsLaunchEvents", boolean), ("allowsCellularAccess", boolean),
+        ("allowsExpensiveNetworkAccess", boolean), ("allowsConstrainedNetworkAccess", boolean),
+        ("timeoutForRequest", ref("duration")), ("timeoutForResource", ref("duration")),
+        ("httpMaximumConnectionsPerHost", integer(1...1_000)), ("waitsForConnectivity", boolean),
+      ], required: ["identifier"])
+    let reaction = object(
+      [
+        ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
+        ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
+        ("do", array(ref("reactionAction"))),
+      ], required: ["event", "do"])
+    let behavior = object([
+      ("recreatesSessionsOnLaunch", boolean), ("storesCompletionHandler", boolean),
+      ("callsCompletionHandler", enumeration(names(AppBehavior.CompletionHandlerTiming.self))),
+      ("movesDownloadedFile", boolean), ("on", array(reaction)),
+    ])
+    return object([("sessions", array(session)), ("behavior", behavior)])
+  }
+
+  // MARK: actions
+
+  /// One closed object per action: `do` names it, the rest are its fields.
+  static func actions(timeline: Bool) -> [SchemaNode] {
+    let names = timeline ? ActionName.allCases.filter { $0 != .reboot } : ActionName.appActions
+    return names.map { name in
+      var properties: [(String, SchemaNode)] = timeline ? [("at", ref("instant"))] : []
+      properties.append(("do", constant(name.rawValue)))
+      let (fields, required) = actionFields(name, timeline: timeline)
+      return object(properties + fields, required: (timeline ? ["at"] : []) + ["do"] + required)
+    }
+  }
+
+  static func actionFields(_ name: ActionName, timeline: Bool) -> ([(String, SchemaNode)], [String]) {
+    let task = SchemaNode.object([("type", .string("string")), ("minLength", .int(1))])
+    var request: [(String, SchemaNode)] = [("session", nonEmptyString), ("url", string), ("name", task)]
+    if timeline { request.append(("count", integer(1...100_000))) }
+    request += [
+      ("earliestBegin", ref("instantOrRelative")), ("expectsToSend", ref("size")),
+      ("expectsToReceive", ref("size")), ("description", string), ("priority", number("0", "1")),
+    ]
+    switch name {
+    case .launch, .background, .terminate, .forceQuit, .reboot: return ([], [])
+    case .download: return (request, ["session", "url", "name"])
+    case .upload:
+      return (
+        request + [("from", enumeration(names(UploadSource.self))), ("size", ref("size"))],
+        ["session", "url", "name", "from", "size"]
+      )
+    case .cancel: return ([("task", task), ("produceResumeData", boolean)], ["task"])
+    case .resumeFromData: return ([("task", task), ("name", task)], ["task", "name"])
+    case .getAllTasks: return ([("session", nonEmptyString)], ["session"])
+    case .invalidate:
+      return ([("session", nonEmptyString), ("cancelTasks", boolean)], ["session", "cancelTasks"])
+    }
+  }
+
+  // MARK: expect
+
+  static var expectations: [SchemaNode] {
+    let task = SchemaNode.object([("type", .string("string")), ("minLength", .int(1))])
+    let patterns = SchemaNode.object([
+      (
+        "anyOf",
+        .array([
+          nonEmptyString,
+          .object([("type", .string("array")), ("items", nonEmptyString), ("minItems", .int(1))]),
+        ])
+      )
+    ])
+    let count = SchemaNode.object([("type", .string("integer")), ("minimum", .int(0))])
+    return [
+      object(
+        [("task", task), ("state", enumeration(names(ExpectedTaskState.self))), ("by", ref("instant"))],
+        required: ["task", "state"]),
+      object([("task", task), ("startsAfter", ref("instant"))], required: ["task", "startsAfter"]),
+      object(
+        [
+          ("task", task), ("error", enumeration(ExpectDecoding.errorNames)),
+          ("reason", enumeration(ExpectDecoding.cancelReasons)),
+        ], required: ["task", "error"]),
+      object([("task", task), ("resumedAtOffset", ref("size"))], required: ["task", "resumedAtOffset"]),
+      object([("task", task), ("status", ref("httpStatus"))], required: ["task", "status"]),
+      object(
+        [
+          ("app", enumeration(names(AppCounter.self))), ("equals", count), ("atLeast", count),
+          ("atMost", count),
+        ], required: ["app"]),
+      object(
+        [
+          ("rateLimiter", enumeration(["delayAtWake"])), ("wake", integer(1...1_000_000)),
+          ("equals", ref("duration")),
+        ],
+        required: ["rateLimiter", "wake", "equals"]),
+      object([("trace", patterns), ("inOrder", boolean), ("count", ref("count"))], required: ["trace"]),
+      object([("lint", enumeration(names(LintRule.self))), ("present", boolean)], required: ["lint"]),
+    ]
+  }
+
+  // MARK: random
+
+  static var distribution: SchemaNode {
+    .object([
+      (
+        "anyOf",
+        .array([
+          ref("duration"),
+          object([("exponential", ref("duration"))], required: ["exponential"]),
+          object(
+            [
+              (
+                "uniform",
+                .object([
+                  ("type", .string("array")), ("items", ref("duration")), ("minItems", .int(2)),
+                  ("maxItems", .int(2)),
+                ])
+              )
+            ], required: ["uniform"]),
+        ])
+      )
+    ])
+  }
+
+  static var random: SchemaNode {
+    func alternation(_ state: String) -> SchemaNode {
+      object(
+        [
+          ("on", ref(state)), ("off", ref(state)), ("onFor", ref("distribution")),
+          ("offFor", ref("distribution")),
+          ("startsOn", boolean), ("from", ref("instant")), ("until", ref("instant")),
+        ], required: ["on", "off", "onFor", "offFor"])
+    }
+    let terminations = object(
+      [("every", ref("distribution")), ("from", ref("instant")), ("until", ref("instant"))],
+      required: ["every"])
+    return object([
+      ("network", alternation("networkState")), ("power", alternation("powerState")),
+      ("terminations", terminations),
+    ])
+  }
+}

@@ -1,0 +1,112 @@
+import BgsimFoundation
+import Dispatch
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct BridgeLintTests {
+  static let episode = "https://example.com/episode.mp3"
+
+  func world() -> Simulation {
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL(Self.episode)!, size: 500_000_000, etag: "\"e1\"")
+    ])
+    return Simulation(seed: 2, device: .wifi, server: server)
+  }
+
+  func lints(_ sim: Simulation) -> [String] {
+    sim.trace.events.filter { $0.kind == "lint" }.compactMap { $0["rule"]?.description }
+  }
+
+  func delegate(_ sim: Simulation) -> PlainAppDelegate? { sim.currentAppDelegate as? PlainAppDelegate }
+
+  /// Seed 004's sample names its background session `UUID().uuidString`: each launch a new one.
+  @Test func aBackgroundIdentifierThatChangesAcrossLaunchesIsLinted() {
+    let sim = world()
+    var launch = 0
+    sim.installApp { app in
+      launch += 1
+      return PlainAppDelegate(app, identifier: "downloads-\(launch)")
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
+    sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(lints(sim).contains("sessionIdentifierChanged"))
+  }
+
+  @Test func aFixedIdentifierIsNotLinted() {
+    let sim = world()
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
+    sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(lints(sim).isEmpty)
+  }
+
+  @Test func aCallFromARealThreadWhileTimeMovesIsLinted() {
+    let sim = world()
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in
+      let session = UncheckedSession(session: self.delegate(sim)!.session)
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        session.session.getAllTasks { _ in }
+        done.signal()
+      }.start()
+      done.wait()
+    }
+    sim.run(until: SimTime(.seconds(5)))
+    #expect(lints(sim) == ["callFromUndrainedQueue"])
+  }
+
+  @Test func resumeDataUsedTwiceIsLinted() {
+    let sim = world()
+    sim.installApp { PlainAppDelegate($0) }
+    let box = DataBox()
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.seconds(10))) { sim in
+      self.delegate(sim)?.session.getAllTasks { tasks in
+        (tasks.first as? URLSessionDownloadTask)?.cancel { box.data = $0 }
+      }
+    }
+    sim.schedule(at: SimTime(.seconds(11))) { sim in
+      let session = self.delegate(sim)!.session!
+      session.downloadTask(withResumeData: box.data!).resume()
+      session.downloadTask(withResumeData: box.data!).resume()
+    }
+    sim.run(until: SimTime(.seconds(12)))
+    #expect(box.data != nil)
+    #expect(lints(sim) == ["resumeDataReused"])
+  }
+
+  /// Moving the file later (from the main queue) loses it, as on a device.
+  @Test func aDeferredMoveLosesTheFile() {
+    let sim = world()
+    sim.installApp { app in
+      let d = PlainAppDelegate(app)
+      d.downloads.defersMove = true
+      return d
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(lints(sim) == ["downloadedFileLost"])
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: sim.appContainerDirectory!.appendingPathComponent("Documents/episode.mp3").path))
+  }
+}
+
+struct UncheckedSession: @unchecked Sendable { let session: URLSession }
+
+/// Resume data handed back on the delegate queue, read by the test after the bridge waited for it.
+final class DataBox: @unchecked Sendable { var data: Data? }

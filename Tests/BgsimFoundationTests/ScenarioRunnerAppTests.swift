@@ -1,0 +1,56 @@
+import BgsimFoundation
+import Foundation
+import Testing
+
+@Suite struct ScenarioRunnerAppTests {
+  func write(_ json: String) throws -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bgsim-bridge-\(getpid())-\(json.count).json")
+    try Data(json.utf8).write(to: file)
+    return file.path
+  }
+
+  static let world = """
+    "seed": 4, "duration": "2h",
+    "device": {"network": [{"at": "0s", "interface": "wifi", "down": "20Mbps"}]},
+    "server": {"resources": [{"url": "https://example.com/book.zip", "size": "500MB", "etag": "v1"}]},
+    """
+
+  @Test func theFilesWorldRunsTheSwiftApp() throws {
+    let path = try write(
+      """
+      {"name": "relaunch", \(Self.world)
+       "timeline": [{"at": "0s", "do": "launch"}, {"at": "2s", "do": "background"}, {"at": "1m", "do": "terminate"}],
+       "expect": [{"trace": "delegate.didComplete task=com.example.downloads#1 error=none", "count": 1},
+                  {"app": "backgroundLaunches", "equals": 1},
+                  {"trace": ["app.launch reason=background", "delegate.didFinishDownloading task=com.example.downloads#1",
+                             "app.completionHandlerCalled session=com.example.downloads"], "inOrder": true},
+                  {"lint": "completionHandlerNeverCalled", "present": false}]}
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try ScenarioRunner.run(file: path) { app in
+      PlainAppDelegate(app, startsAtUserLaunch: "https://example.com/book.zip")
+    }
+    #expect(result.failedExpectations.isEmpty)
+    #expect(result.passed)
+  }
+
+  @Test func timelineEntriesThatScriptTheAppAreRefused() throws {
+    let path = try write(
+      """
+      {"name": "scripted", \(Self.world)
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://example.com/book.zip", "name": "b"}],
+       "expect": []}
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    do {
+      _ = try ScenarioRunner.run(file: path) { PlainAppDelegate($0) }
+      Issue.record("a scripted download was accepted")
+    } catch {
+      #expect(error.lines.count == 1)
+      #expect(error.lines.first?.contains("timeline[1].do: 'download' scripts the app") == true)
+    }
+  }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Checks the deployment recipes offline:
+# - deploy/kubernetes/*.yaml against the Kubernetes API schemas (kubernetes-validate, strict:
+#   unknown fields fail; the schemas ship inside the PyPI package, no cluster or network needed
+#   once it is installed);
+# - the ConfigMap holds exactly Scenarios/podcast-feed-one-per-wake.json;
+# - deploy/github-actions/sweep.yml against GitHub's workflow schema (check-jsonschema's
+#   bundled copy);
+# - the shell of the Slurm and Kubernetes scripts parses (bash -n).
+# Installs python3-venv (apt) and the two validators (pip, in a throwaway venv) when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv="${TMPDIR:-/tmp}/bgsim-deploy-venv"
+if [[ ! -x "$venv/bin/kubernetes-validate" || ! -x "$venv/bin/check-jsonschema" ]]; then
+  if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+    echo "installing python3-venv" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/pip" install -q --disable-pip-version-check kubernetes-validate check-jsonschema
+fi
+
+"$venv/bin/python" - <<'PY'
+import os, subprocess, sys, tempfile, yaml
+
+failed = False
+with tempfile.TemporaryDirectory() as tmp:
+    files = []
+    for name in sorted(os.listdir("deploy/kubernetes")):
+        if not name.endswith(".yaml"):
+            continue
+        with open(os.path.join("deploy/kubernetes", name)) as f:
+            doc = yaml.safe_load(f)
+        # kubernetes-validate names resources by metadata.name; Jobs created with
+        # `kubectl create` use generateName, which the API schema allows.
+        if "name" not in doc["metadata"] and "generateName" in doc["metadata"]:
+            doc["metadata"]["name"] = doc["metadata"]["generateName"] + "x"
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            yaml.safe_dump(doc, f)
+        files.append(path)
+        if doc["kind"] == "ConfigMap":
+            for key, text in doc["data"].items():
+                with open(os.path.join("Scenarios", key)) as f:
+                    if f.read() != text:
+                        print(f"deploy/kubernetes/{name}: data.{key} is not Scenarios/{key}; regenerate it", file=sys.stderr)
+                        failed = True
+    result = subprocess.run([os.path.join(os.path.dirname(sys.executable), "kubernetes-validate"), "--strict", "--quiet", *files])
+    failed = failed or result.returncode != 0
+sys.exit(1 if failed else 0)
+PY
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows deploy/github-actions/sweep.yml >/dev/null
+for script in deploy/slurm/sweep.sbatch deploy/slurm/merge.sbatch deploy/kubernetes/run.sh scripts/slurm-smoke.sh; do
+  bash -n "$script"
+done
+echo "check-deploy: Kubernetes manifests valid (strict, $("$venv/bin/kubernetes-validate" --version) schemas), ConfigMap current, GitHub workflow valid, scripts parse"
