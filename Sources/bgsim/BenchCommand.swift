@@ -1,5 +1,6 @@
 import BgsimFoundation
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimKernel
 import SweepKit
@@ -79,9 +80,10 @@ enum BenchCommand {
     case "share":
       var sizes = shareSizes
       if positionals.count > 1 {
-        guard positionals.count == 2, let n = Int(positionals[1]), n > 0 else {
+        guard positionals.count == 2, let n = Int(positionals[1]), (1...maxShareSize).contains(n) else {
+          let found = TerminalText.bounded(positionals.dropFirst().joined(separator: " "))
           throw .usage(
-            "share takes one positive transfer count N, found '\(positionals.dropFirst().joined(separator: " "))'",
+            "share takes one transfer count N from 1 to \(maxShareSize), found '\(found)'",
             command: command.name)
         }
         sizes = [n]
@@ -119,6 +121,9 @@ enum BenchCommand {
 
   /// The transfer counts performance.md asks `share` to be measured at.
   static let shareSizes = [1_000, 10_000, 100_000]
+  /// The largest `share N`: ten times the largest measured size; a billion transfers would
+  /// take gigabytes before the first event.
+  static let maxShareSize = 1_000_000
 
   /// What one workload measured.
   struct Measurement {

@@ -163,11 +163,11 @@ final class ProgressLine: @unchecked Sendable {
     let rate = elapsed > 0 ? Double(done) / elapsed : 0
     let eta = rate > 0 ? Double(total - done) / rate : 0
     let text = String(format: "\rsweep: %d/%d runs, %.1f runs/s, ETA %.0f s   ", done, total, rate, eta)
-    FileHandle.standardError.write(Data(text.utf8))
+    Console.errorFragment(text)
     drawn = true
   }
 
   func finish() {
-    if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+    if drawn { Console.errorFragment("\n") }
   }
 }

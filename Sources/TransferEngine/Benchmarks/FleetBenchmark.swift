@@ -73,6 +73,7 @@ public enum FleetBenchmark {
     let sim = Simulation(
       seed: seed, device: DeviceModel(network: network), server: ServerModel(resources: resources),
       policy: .defaults, recordsTrace: false)
+    sim.budget = .unlimited  // the benchmark measures the engine; its size is fixed
     sim.install(app)
     var terminations = 0
     for k in 0..<cycles {

@@ -27,6 +27,11 @@ extension Simulation {
       .connected(uid: task.uid, generation: task.machine.generation), after: links.network.latency * 2)
   }
 
+  /// Redirects URLSession follows in a row before failing the task with
+  /// `httpTooManyRedirects` (-1007): "the threshold for number of allowable redirects has been
+  /// exceeded (currently 16)", developer.apple.com/documentation/foundation/urlerror/httptoomanyredirects.
+  public static let maxRedirects = 16
+
   /// The response headers arrive: follow redirects, take the status, decide the offset and
   /// put the body on a link.
   func connected(_ task: SimURLSessionTask) {
@@ -36,8 +41,14 @@ extension Simulation {
       rescheduleLinks()
       return
     }
-    let status = links.server.status(for: url, at: now)
-    if let target = links.server.resource(url)?.redirectTo, status < 400 {
+    let server = links.server
+    let status = server.status(for: url, at: now)
+    if let target = server.resource(url)?.redirectTo, status < 400 {
+      if task.redirectsInARow >= Self.maxRedirects {
+        fail(task, SimURLError(.httpTooManyRedirects), freeingConnection: true)
+        rescheduleLinks()
+        return
+      }
       var follow = true
       if task.session.configuration.kind == .default, let session = task.session.attached,
         lifecycle.state.isRunning
@@ -56,11 +67,13 @@ extension Simulation {
             TraceField("to", .string(target.string)),
           ])
         task.currentURL = target
+        task.redirectsInARow += 1
         scheduler.schedule(
           .connected(uid: task.uid, generation: task.machine.generation), after: links.network.latency * 2)
         return
       }
     }
+    task.redirectsInARow = 0
     recordResponse(task, status: status)
     if task.isDownload {
       startDownloadBody(task, status: status)

@@ -21,6 +21,8 @@ public final class SimURLSessionTask {
   public let kind: Kind
   public let originalURL: SimURL
   public internal(set) var currentURL: SimURL
+  /// Redirects followed since the last response that was not a redirect (`Simulation.maxRedirects`).
+  var redirectsInARow = 0
   /// App data that survives relaunches (seed 003 keeps JSON here).
   public var taskDescription: String?
   public var earliestBeginDate: SimTime?

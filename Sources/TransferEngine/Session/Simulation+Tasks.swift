@@ -46,6 +46,9 @@ extension Simulation {
       throw SimAPIMisuse(
         "the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)")
     }
+    guard !budgetCheckpoint() else {
+      throw SimAPIMisuse("the run used up its budget (\(budgetExceeded!.limit.rawValue)); no more tasks")
+    }
     guard !session.isInvalidated else {
       throw SimAPIMisuse("session '\(session.identifier)' was invalidated; it cannot create tasks")
     }

@@ -33,13 +33,13 @@ struct TransferBytes: Equatable {
   /// A download's response starts at `offset` of a `size`-byte body; a restart at 0 throws
   /// away what was received. `resumed` when the offset comes from resume data.
   mutating func downloadResponse(size: Int64, validator: String?, offset: Int64, resumed: Bool) {
-    if offset == 0 { wasted += received }
+    if offset == 0 { wasted = Self.saturatingAdd(wasted, received) }
     if resumed { inherited = offset }
     received = offset
     expectedToReceive = size
     fetchingSize = size
     fetchingValidator = validator
-    reportedDecile = size > 0 ? Int(offset * 10 / size) : 0
+    reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
   }
 
   /// A flow of `bytes` joins a link, continuing from the current count of its direction.
@@ -54,9 +54,7 @@ struct TransferBytes: Equatable {
   /// that leaves the instant it joined) or end never makes it negative or too large.
   func moved(remaining: Double) -> Int64 {
     guard remaining.isFinite else { return 0 }
-    if remaining <= 0 { return flowBytes }
-    if remaining >= Double(flowBytes) { return 0 }
-    return max(0, flowBytes - Int64(remaining.rounded(.up)))
+    return min(flowBytes, max(0, flowBytes - Self.wholeBytes(remaining)))
   }
 
   /// Where a flow stands now that `remaining` bytes are left.
@@ -70,7 +68,7 @@ struct TransferBytes: Equatable {
 
   /// The flow left its link with `remaining` bytes unsent: count what it moved.
   mutating func flowLeft(remaining: Double) {
-    onWire += moved(remaining: remaining)
+    onWire = Self.saturatingAdd(onWire, moved(remaining: remaining))
   }
 
   /// The flow left its link stalled: count what it moved; nothing flows until it is back.
@@ -80,7 +78,7 @@ struct TransferBytes: Equatable {
   }
 
   /// The flow moved all its bytes.
-  mutating func flowFinished() { onWire += flowBytes }
+  mutating func flowFinished() { onWire = Self.saturatingAdd(onWire, flowBytes) }
 
   /// An upload's body is all sent; `responseBody` bytes come back.
   mutating func uploadSent(size: Int64, responseBody body: Int64) {
@@ -96,10 +94,41 @@ struct TransferBytes: Equatable {
 
   /// An upload cannot continue where it stopped: both directions' progress is wasted.
   mutating func discardUploadProgress() {
-    wasted += sent + received
+    wasted = Self.saturatingAdd(wasted, Self.saturatingAdd(sent, received))
     sent = 0
     received = 0
   }
 
   mutating func reported(decile: Int) { reportedDecile = decile }
+
+  // MARK: Arithmetic that cannot trap
+  // Sizes a scenario can write are at most 1 TiB, but the engine's Swift API takes any Int64
+  // and a task's bytes on the wire grow with every restart: these never overflow.
+
+  /// Fluid bytes from a link rounded up to whole bytes, clamped to 0...Int64.max.
+  static func wholeBytes(_ remaining: Double) -> Int64 {
+    let up = remaining.rounded(.up)
+    if !(up > 0) { return 0 }
+    return up >= 9.223_372_036_854_775e18 ? Int64.max : Int64(up)
+  }
+
+  /// `a + b`, stopping at `Int64.max` (and `Int64.min`).
+  static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? Int64.max : Int64.min) : sum
+  }
+
+  /// `part * 10 / whole` without overflowing the product: which tenth of `whole` `part` is in.
+  static func tenths(_ part: Int64, of whole: Int64) -> Int {
+    guard whole > 0, part < whole else { return 10 }
+    guard part > 0 else { return 0 }
+    return Int(whole.dividingFullWidth(part.multipliedFullWidth(by: 10)).quotient)
+  }
+
+  /// `whole * k / 10` without overflowing the product: the byte count at `k` tenths.
+  static func bytes(atTenth k: Int, of whole: Int64) -> Int64 {
+    guard whole > 0, k > 0 else { return 0 }
+    guard k < 10 else { return whole }
+    return Int64(10).dividingFullWidth(whole.multipliedFullWidth(by: Int64(k))).quotient
+  }
 }
