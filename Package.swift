@@ -24,14 +24,16 @@ let package = Package(
   dependencies: [],
   targets: [
     .target(name: "SimKernel", linkerSettings: [.linkedLibrary("m")]),
+    // Writing that cannot trap or leave half a file: atomic files, whole writes, terminal-safe text.
+    .target(name: "SafeOutput"),
     .target(name: "TransferEngine", dependencies: ["SimKernel"]),
-    .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine"]),
-    .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine", "SafeOutput"]),
+    .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SafeOutput"]),
     .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
-    .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    .target(name: "SweepKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SafeOutput"]),
     // Fitting policy knobs to an observed log: matching, the grid search, identification, outputs.
     .target(
       name: "CalibrationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SweepKit"]),
@@ -41,8 +43,10 @@ let package = Package(
       name: "bgsim",
       dependencies: [
         "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
+        "SafeOutput", "BgsimFoundation",
       ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+    .testTarget(name: "SafeOutputTests", dependencies: ["SafeOutput"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),
     .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -14,6 +15,7 @@ public enum TimelineText {
   }
 
   /// One line per event; `task=` comes first after the verb so bars of one task read down a column.
+  /// Names, URLs and messages are escaped (`TerminalText`): a value can never start a new line.
   public static func render(_ events: [TraceEvent]) -> String {
     let times = events.map { $0.time.sinceStart.readable }
     let timeWidth = times.map(\.count).max() ?? 2
@@ -21,12 +23,13 @@ public enum TimelineText {
     var out = ""
     for (event, time) in zip(events, times) {
       let lane = lane(event)
-      var verb = event.kind
+      var verb = TerminalText.escape(event.kind)
       if let dot = verb.firstIndex(of: ".") { verb = String(verb[verb.index(after: dot)...]) }
       var parts = [verb]
-      if let task = event["task"] { parts.append(task.description) }
+      if let task = event["task"] { parts.append(TerminalText.escape(task.description)) }
       for field in event.fields where field.key != "task" {
-        parts.append(field.key == "message" ? "— \(field.value)" : "\(field.key)=\(field.value)")
+        let value = TerminalText.escape(field.value.description)
+        parts.append(field.key == "message" ? "— \(value)" : "\(field.key)=\(value)")
       }
       out += String(repeating: " ", count: timeWidth - time.count) + time + "  "
       out += lane + String(repeating: " ", count: laneWidth - lane.count) + "  "
@@ -39,9 +42,10 @@ public enum TimelineText {
   public static func render(_ results: [ExpectationResult]) -> String {
     var out = ""
     for result in results {
-      out += (result.passed ? "  ok    " : "  FAIL  ") + "\(result.path): \(result.expected)\n"
+      let expected = TerminalText.escape(result.expected)
+      out += (result.passed ? "  ok    " : "  FAIL  ") + "\(result.path): \(expected)\n"
       guard !result.passed else { continue }
-      out += "        instead: \(result.found)\n"
+      out += "        instead: \(TerminalText.escape(result.found))\n"
       if !result.nearby.isEmpty {
         out += "        nearest trace lines:\n"
         for line in render(result.nearby).split(separator: "\n") { out += "          \(line)\n" }

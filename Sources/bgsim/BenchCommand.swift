@@ -1,4 +1,6 @@
+import BgsimFoundation
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimKernel
 import SweepKit
@@ -7,7 +9,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate", "bridge"]
 
   static var command: Command {
     Command(
@@ -26,6 +28,9 @@ enum BenchCommand {
                         when the machine was too busy for the figure to mean anything
           calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
                         (target under 30 s); events are simulations
+          bridge        fleet driven by an app written against Foundation through
+                        BgsimFoundation, then through AppUnderTest; prints the ratio of
+                        their wall times (the bridge's own overhead)
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -44,8 +49,8 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let runs =
-        [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["calibrate"]]
+      let last = [["sweep"], ["calibrate"], ["bridge"]]
+      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
         if status != ExitCode.ok { return status }
@@ -53,6 +58,13 @@ enum BenchCommand {
       return ExitCode.ok
     }
     switch workload {
+    case "bridge":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
+      }
+      warnIfDebug()
+      report(bridge(), json: json)
+      return ExitCode.ok
     case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -68,9 +80,10 @@ enum BenchCommand {
     case "share":
       var sizes = shareSizes
       if positionals.count > 1 {
-        guard positionals.count == 2, let n = Int(positionals[1]), n > 0 else {
+        guard positionals.count == 2, let n = Int(positionals[1]), (1...maxShareSize).contains(n) else {
+          let found = TerminalText.bounded(positionals.dropFirst().joined(separator: " "))
           throw .usage(
-            "share takes one positive transfer count N, found '\(positionals.dropFirst().joined(separator: " "))'",
+            "share takes one transfer count N from 1 to \(maxShareSize), found '\(found)'",
             command: command.name)
         }
         sizes = [n]
@@ -108,6 +121,9 @@ enum BenchCommand {
 
   /// The transfer counts performance.md asks `share` to be measured at.
   static let shareSizes = [1_000, 10_000, 100_000]
+  /// The largest `share N`: ten times the largest measured size; a billion transfers would
+  /// take gigabytes before the first event.
+  static let maxShareSize = 1_000_000
 
   /// What one workload measured.
   struct Measurement {
@@ -135,6 +151,22 @@ enum BenchCommand {
       extra: [
         ("tasksFinished", "\(outcome.tasksFinished)"),
         ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)"),
+      ])
+  }
+
+  /// The fleet driven by a Foundation app through `BgsimFoundation`, against the same fleet
+  /// through `AppUnderTest`: `ratio` is the bridge's wall time over the engine's.
+  static func bridge() -> Measurement {
+    let (engine, engineSeconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { BridgeFleetBenchmark.run(seed: 1) }
+    let ratio = engineSeconds > 0 ? seconds / engineSeconds : 0
+    return Measurement(
+      workload: "bridge", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasksFinished", "\(outcome.tasksFinished)"), ("engineTasksFinished", "\(engine.tasksFinished)"),
+        ("engineEvents", "\(engine.events)"), ("engineWallSeconds", String(format: "%.3f", engineSeconds)),
+        ("ratio", String(format: "%.2f", ratio)),
       ])
   }
 

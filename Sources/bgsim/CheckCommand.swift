@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -52,10 +53,7 @@ enum CheckCommand {
     var verdicts: [ScenarioVerdict] = []
     for file in files {
       let (verdict, unwritable) = ScenarioVerdict.check(file: file, updateGolden: update)
-      if let unwritable {
-        throw .usage(
-          "cannot write '\(unwritable)': \(WriteFailure.reason(path: unwritable))", command: command.name)
-      }
+      if let unwritable { throw .cannotWrite(unwritable) }
       verdicts.append(verdict)
       if format != .json { printLines(verdict, format: format, quiet: quiet) }
     }
@@ -67,11 +65,10 @@ enum CheckCommand {
       Console.out("\(passed) passed, \(failed) failed")
     }
     if let junit {
-      guard
-        (try? Data(JUnitReport.xml(verdicts).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic))
-          != nil
-      else {
-        throw .usage("cannot write '\(junit)': \(WriteFailure.reason(path: junit))", command: command.name)
+      do throws(FileWriteError) {
+        try AtomicFile.write(JUnitReport.xml(verdicts), to: junit)
+      } catch {
+        throw .cannotWrite(error)
       }
     }
     if verdicts.contains(where: { $0.status == .invalid }) { return ExitCode.invalidInput }
@@ -83,10 +80,10 @@ enum CheckCommand {
       v.simulated.map { "(simulated \($0), wall \(String(format: "%.3f", v.wallSeconds)) s)" }
       ?? "(invalid scenario)"
     if v.status == .passed {
-      if !quiet { Console.out("\(TerminalStyle.ok())    \(v.file)  \(timing)") }
+      if !quiet { Console.out("\(TerminalStyle.ok())    \(TerminalText.escape(v.file))  \(timing)") }
       return
     }
-    Console.out("\(TerminalStyle.fail())  \(v.file)  \(timing)")
+    Console.out("\(TerminalStyle.fail())  \(TerminalText.escape(v.file))  \(timing)")
     for problem in v.problems {
       for line in format.lines(problem, indent: "      ") { Console.out(line) }
     }

@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 
 /// Everything that can stop a command before it has done its work.
@@ -8,6 +9,8 @@ enum CommandLineError: Error {
   case invalidScenario(ScenarioErrors)
   /// Asked for something this build does not have yet (a benchmark workload).
   case unavailable(String)
+  /// An output file could not be written (a full disk, a missing folder); exit 74.
+  case cannotWrite(FileWriteError)
 }
 
 /// Turns any `CommandLineError` into its message on standard error and its exit code: the one
@@ -32,6 +35,9 @@ enum ErrorRenderer {
     case .unavailable(let message):
       Console.error("bgsim: \(message)")
       return ExitCode.invalidInput
+    case .cannotWrite(let error):
+      Console.error("bgsim: \(error)")
+      return ExitCode.ioError
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzKit
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -9,7 +10,7 @@ enum FuzzCommand {
     Command(
       name: "fuzz",
       synopsis:
-        "bgsim fuzz [--seeds A-B] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N]",
+        "bgsim fuzz [--seeds A-B] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N] | --extreme [--seeds A-B]",
       summary:
         "Random scenarios checked against the engine's invariants (and the loader against hostile input).",
       details: """
@@ -32,12 +33,16 @@ enum FuzzCommand {
           --loader           fuzz the scenario loader instead: random bytes and mutated valid
                              scenarios must load or be refused (exit 2), each within one second
           --iterations N     inputs for --loader (default 100000); --seeds A sets its seed
+          --extreme          valid scenarios at the edges instead (sizes of 0 and 1 TiB, rates of
+                             0 and 1 Tbps, reaction and redirect loops, dense random sections,
+                             big counts, extreme policies): each must load, and end within its
+                             budgets without a trap or a broken invariant, twice the same way
           -h, --help         show this help
 
         Exit codes: 0 nothing found, 1 a failure found, 2 bad arguments.
         See docs/fuzzing.md.
         """,
-      flags: ["--minimize", "--loader"],
+      flags: ["--minimize", "--loader", "--extreme"],
       options: [
         .init(name: "--seeds", valueName: "A-B"), .init(name: "--time-budget", valueName: "D"),
         .init(name: "--out", valueName: "DIR"), .init(name: "--iterations", valueName: "N"),
@@ -66,6 +71,10 @@ enum FuzzCommand {
       return fuzzLoader(iterations: iterations, seed: seeds.lowerBound, out: out)
     }
     if arguments.options["--iterations"] != nil { throw usage("--iterations goes with --loader") }
+    if arguments.flags.contains("--extreme") {
+      if arguments.flags.contains("--minimize") { throw usage("--minimize does not go with --extreme") }
+      return fuzzExtreme(seeds: seeds, out: out)
+    }
     var budget: Double?
     if let text = arguments.options["--time-budget"] {
       do throws(LiteralError) {
@@ -123,12 +132,12 @@ enum FuzzCommand {
       }
       let json = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ScenarioJSONWriter.write(scenario)
       guard let failure = FuzzRunner.checkLoaded(scenario, json: json) else {
-        Console.out("ok    \(path)")
+        Console.out("ok    \(TerminalText.escape(path))")
         continue
       }
       failing += 1
       let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-      Console.out("FAIL  \(path): \(failure.signature)")
+      Console.out("FAIL  \(TerminalText.escape(path)): \(failure.signature)")
       for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
       if minimize { shrink(failure, name: name, out: out) }
     }
@@ -155,13 +164,42 @@ enum FuzzCommand {
   /// Writes `text` to DIR/name, creating DIR; returns the path (or says why it could not).
   static func write(_ text: String, to directory: String, name: String) -> String {
     let path = directory + "/" + name
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    do throws(FileWriteError) {
+      try AtomicFile.createFolder(directory)
+      try AtomicFile.write(text, to: path)
     } catch {
-      Console.error("bgsim: cannot write '\(path)': \(WriteFailure.reason(path: path))")
+      Console.error("bgsim: \(error)")
     }
     return path
+  }
+
+  /// `--extreme`: each seed's edge-case scenario must end within its budgets, cleanly.
+  static func fuzzExtreme(seeds: ClosedRange<UInt64>, out: String) -> Int32 {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var tried = 0
+    var stopped = 0
+    var failures = 0
+    for seed in seeds {
+      tried += 1
+      switch ExtremeScenarios.outcome(seed: seed) {
+      case .clean: break
+      case .budgetStopped: stopped += 1
+      case .failed(let failure):
+        failures += 1
+        Console.out("FAIL  extreme seed \(seed): \(failure.signature)")
+        for line in failure.details.split(separator: "\n") {
+          Console.out("      \(TerminalText.escape(String(line)))")
+        }
+        let path = write(failure.json, to: out, name: "extreme-\(seed).json")
+        Console.out("      wrote \(TerminalText.escape(path))")
+      }
+    }
+    let elapsed = seconds(clock.now - start)
+    Console.out(
+      "extreme: \(tried) seeds (\(seeds.lowerBound)-\(seeds.upperBound)) in \(String(format: "%.2f", elapsed)) s, "
+        + "\(stopped) stopped by a budget: \(failures) failing")
+    return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
 
   static func fuzzLoader(iterations: Int, seed: UInt64, out: String) -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -45,7 +46,8 @@ struct LocatedProblem {
       place += ":\(line)"
       if let column { place += ":\(column)" }
     }
-    return "\(place): error: " + (path.isEmpty ? message : "\(path): \(message)")
+    // Escaped (`TerminalText`): text from the file can never start a new line of output.
+    return TerminalText.escape("\(place): error: " + (path.isEmpty ? message : "\(path): \(message)"))
   }
 
   /// A GitHub Actions workflow command, which the run's page shows as an annotation on the file.

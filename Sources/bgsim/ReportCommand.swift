@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
@@ -46,16 +47,16 @@ enum ReportCommand {
         status = ErrorRenderer.report(.invalidScenario(error))
       }
     }
-    do {
+    do throws(FileWriteError) {
       let written = try ReportWriter.write(results: results, to: directory)
-      for page in written { Console.out(page) }
+      for page in written { Console.out(TerminalText.escape(page)) }
       if arguments.options["--out"] == nil {
-        Console.error("bgsim: wrote the report into '\(directory)'; open \(directory)/index.html")
+        Console.error(
+          "bgsim: wrote the report into '\(TerminalText.escape(directory))'; open \(TerminalText.escape(directory))/index.html"
+        )
       }
     } catch {
-      throw .usage(
-        "cannot write the reports into '\(directory)': \(WriteFailure.reason(path: directory + "/index.html"))",
-        command: command.name)
+      throw .cannotWrite(error)
     }
     return status
   }

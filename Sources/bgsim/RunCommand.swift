@@ -16,14 +16,17 @@ enum RunCommand {
                            standard error
           --seed N         use seed N instead of the scenario's own (an integer of 0 or more)
           -q, --quiet      print only the expectation results
+        \(BudgetOptions.help)
           -h, --help       show this help
 
         The format: docs/scenario-format.md; the rules the simulation follows: docs/behavior.md.
 
-        Exit codes: 0 all expectations hold, 1 one failed, 2 invalid scenario or usage.
+        Exit codes: 0 all expectations hold, 1 one failed, 2 invalid scenario, usage, or a run
+        that used up a budget; 74 output could not be written. See docs/reliability.md.
         """,
       flags: ["--quiet"],
-      options: [.init(name: "--trace-out", valueName: "F"), .init(name: "--seed", valueName: "N")],
+      options: [.init(name: "--trace-out", valueName: "F"), .init(name: "--seed", valueName: "N")]
+        + BudgetOptions.options,
       run: run)
   }
 
@@ -44,6 +47,7 @@ enum RunCommand {
     if let traceOut = arguments.options["--trace-out"], traceOut.isEmpty {
       throw .usage("--trace-out needs a file name", command: command.name)
     }
+    let budget = try BudgetOptions.budget(arguments, command: command)
     var scenario: Scenario
     do {
       scenario = try ScenarioLoader.load(path: file)
@@ -53,7 +57,7 @@ enum RunCommand {
     if let seed { scenario.seed = seed }
     let options = RunOptions(
       file: file, traceOut: arguments.options["--trace-out"], seed: seed,
-      quiet: arguments.flags.contains("--quiet"))
+      quiet: arguments.flags.contains("--quiet"), budget: budget)
     return simulateLoadedScenario(scenario, options: options)
   }
 }

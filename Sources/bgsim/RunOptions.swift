@@ -1,3 +1,5 @@
+import TransferEngine
+
 /// What `bgsim run` was asked for, besides the scenario itself.
 public struct RunOptions: Sendable {
   /// The scenario file as named on the command line.
@@ -10,7 +12,14 @@ public struct RunOptions: Sendable {
   /// `--quiet`: print only the expectation results, not the timeline.
   public var quiet: Bool
 
-  public init(file: String, traceOut: String? = nil, seed: UInt64? = nil, quiet: Bool = false) {
+  /// `--max-events` and friends: the limits that stop a runaway run.
+  public var budget: RunBudget
+
+  public init(
+    file: String, traceOut: String? = nil, seed: UInt64? = nil, quiet: Bool = false,
+    budget: RunBudget = .defaults
+  ) {
+    self.budget = budget
     self.file = file
     self.traceOut = traceOut
     self.seed = seed

@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
@@ -23,7 +24,7 @@ struct ScenarioVerdict {
 
   /// Loads and runs `file`; compares its trace with the golden trace beside it, or writes the
   /// golden trace when `updateGolden` (returning the path it could not write, if any).
-  static func check(file: String, updateGolden: Bool) -> (ScenarioVerdict, unwritable: String?) {
+  static func check(file: String, updateGolden: Bool) -> (ScenarioVerdict, unwritable: FileWriteError?) {
     let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
     let scenario: Scenario
     do {
@@ -47,10 +48,13 @@ struct ScenarioVerdict {
     }
     let golden = GoldenTrace.path(forScenario: file)
     let trace = result.trace.jsonLines
-    var unwritable: String?
+    var unwritable: FileWriteError?
     if updateGolden {
-      if (try? Data(trace.utf8).write(to: URL(fileURLWithPath: golden), options: .atomic)) == nil {
-        unwritable = golden
+      // Atomic: a full disk leaves the old golden trace whole, never a truncated one.
+      do throws(FileWriteError) {
+        try AtomicFile.write(trace, to: golden)
+      } catch {
+        unwritable = error
       }
     } else if let expected = try? String(contentsOfFile: golden, encoding: .utf8),
       let divergence = GoldenTrace.compare(golden: expected, actual: trace)

@@ -1,11 +1,12 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SimReport
 
 /// Runs a validated scenario and prints its timeline and expectation results; returns the
 /// exit code (0 all expectations hold, 1 some failed, 2 the scenario could not be played).
 func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 {
-  let result = ScenarioRunner.run(scenario)
+  let result = ScenarioRunner.run(scenario, budget: options.budget)
   // With `--trace-out -` standard output carries the trace alone; the rest goes to standard error.
   let toStandardOutput = options.traceOut == "-"
   func say(_ text: String, _ terminator: String = "\n") {
@@ -18,16 +19,15 @@ func simulateLoadedScenario(_ scenario: Scenario, options: RunOptions) -> Int32 
   if toStandardOutput {
     Console.out(result.trace.jsonLines, terminator: "")
   } else if let path = options.traceOut {
-    do {
-      try Data(result.trace.jsonLines.utf8).write(to: URL(fileURLWithPath: path))
+    do throws(FileWriteError) {
+      try AtomicFile.write(result.trace.jsonLines, to: path)
     } catch {
-      Console.error("bgsim: cannot write the trace to '\(path)': \(WriteFailure.reason(path: path))")
-      return ExitCode.invalidInput
+      return ErrorRenderer.report(.cannotWrite(error))
     }
   }
   if !options.quiet {
-    let about = scenario.description.isEmpty ? "" : ": \(scenario.description)"
-    say("\(scenario.name) (seed \(result.seed))\(about)")
+    let about = scenario.description.isEmpty ? "" : ": \(TerminalText.escape(scenario.description))"
+    say("\(TerminalText.escape(scenario.name)) (seed \(result.seed))\(about)")
     say("")
     say(TimelineText.render(result.trace.events), "")
     say("")

@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -46,9 +47,11 @@ enum ValidateCommand {
     var valid = 0
     for file in files {
       var problems: [LocatedProblem] = []
+      var warnings: [String] = []
       do {
-        _ = try ScenarioLoader.load(path: file)
+        let scenario = try ScenarioLoader.load(path: file)
         valid += 1
+        warnings = ScenarioWarnings.check(scenario)
       } catch {
         problems = error.problems.map(LocatedProblem.init)
         status = ScenarioErrors.exitCode
@@ -59,7 +62,8 @@ enum ValidateCommand {
           "{\"file\": \(JSONText.quoted(file)), \"valid\": \(problems.isEmpty), "
             + "\"problems\": [\(problems.map(\.json).joined(separator: ", "))]}")
       case .text, .github:
-        if problems.isEmpty && !quiet { Console.out("\(file): ok") }
+        if problems.isEmpty && !quiet { Console.out("\(TerminalText.escape(file)): ok") }
+        for warning in warnings { Console.error(TerminalText.escape(warning)) }
         for problem in problems {
           for line in format.lines(problem) {
             if format == .github { Console.out(line) } else { Console.error(line) }

@@ -92,7 +92,7 @@ import TransferEngine
     ),
     (
       ["bench", "share", "zero"],
-      "bgsim: share takes one positive transfer count N, found 'zero'\n"
+      "bgsim: share takes one transfer count N from 1 to 1000000, found 'zero'\n"
         + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
     ),
     (

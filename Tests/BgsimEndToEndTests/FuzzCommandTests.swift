@@ -15,7 +15,19 @@ struct FuzzCommandTests {
     #expect(loader.stdout.contains("loader: 300 inputs"))
   }
 
-  @Test("bad arguments exit 2", arguments: [["fuzz", "--seeds", "9-3"], ["fuzz", "--iterations", "5"]])
+  @Test("extreme scenarios end within their budgets, a few stopped by them")
+  func extreme() throws {
+    let result = try BgsimSandbox().run(["fuzz", "--extreme", "--seeds", "1-8"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.hasPrefix("extreme: 8 seeds (1-8) in "))
+    #expect(result.stdout.contains(" stopped by a budget: 0 failing\n"))
+  }
+
+  @Test(
+    "bad arguments exit 2",
+    arguments: [
+      ["fuzz", "--seeds", "9-3"], ["fuzz", "--iterations", "5"], ["fuzz", "--extreme", "--minimize"],
+    ])
   func badArguments(arguments: [String]) throws {
     let result = try BgsimSandbox().run(arguments)
     #expect(result.status == 2)

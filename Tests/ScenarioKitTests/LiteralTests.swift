@@ -45,13 +45,20 @@ import TransferEngine
     ("1.s", "'1.' in duration \"1.s\" is not a number"),
     ("1..5s", "'1..5' in duration \"1..5s\" is not a number"),
     ("0.5ns", "duration \"0.5ns\" is finer than a nanosecond (in the 'ns' part)"),
-    ("300000d", "duration \"300000d\" is too large"),
-    ("9223372036.854775808s", "duration \"9223372036.854775808s\" is too large"),
+    ("300000d", "duration \"300000d\" is too large; durations are at most 3650d (about 10 years)"),
+    (
+      "9223372036.854775808s",
+      "duration \"9223372036.854775808s\" is too large; durations are at most 3650d (about 10 years)"
+    ),
     (
       "0.0000000000000000000000000000000001s",
       "duration \"0.0000000000000000000000000000000001s\" is finer than a nanosecond (in the 's' part)"
     ),
-    ("200000d200000d", "duration \"200000d200000d\" is too large"),
+    (
+      "200000d200000d",
+      "duration \"200000d200000d\" is too large; durations are at most 3650d (about 10 years)"
+    ),
+    ("3651d", "duration \"3651d\" is too large; durations are at most 3650d (about 10 years)"),
     ("5 s", "duration \"5 s\" contains spaces; write it without them, like \"30s\""),
     ("10Mbs", "unknown unit 'Mbs' in duration \"10Mbs\"; units are ns, us, ms, s, m, h, d"),
   ])
@@ -94,7 +101,8 @@ import TransferEngine
     ("-1MB", "negative size \"-1MB\"; a size must be 0 or more"),
     ("1024", "missing unit after '1024' in size \"1024\"; units are B, KB, MB, GB, KiB, MiB, GiB"),
     ("1MB2MB", "expected a size like 1024 (bytes), \"50MB\" or \"1.5GiB\", found \"1MB2MB\""),
-    ("99999999999GB", "size \"99999999999GB\" is too large"),
+    ("99999999999GB", "size \"99999999999GB\" is too large; sizes are at most 1024GiB (1099511627776 bytes)"),
+    ("1025GiB", "size \"1025GiB\" is too large; sizes are at most 1024GiB (1099511627776 bytes)"),
     ("5TB", "unknown unit 'TB' in size \"5TB\"; units are B, KB, MB, GB, KiB, MiB, GiB"),
     ("5 MB", "size \"5 MB\" contains spaces; write it without them, like \"50MB\""),
   ])

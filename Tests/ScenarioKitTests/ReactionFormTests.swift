@@ -63,15 +63,15 @@ import TransferEngine
 
   @Test(arguments: [
     (
-      #"{"event": "didComplete", "error": "canceled", "do": []}"#,
+      #"{"event": "didComplete", "error": "canceled", "do": [{"do": "getAllTasks", "session": "S"}]}"#,
       "s.json: app.behavior.on[0].error: unknown error 'canceled'; did you mean 'cancelled'?"
     ),
     (
-      #"{"event": "didComplete", "error": -1, "do": []}"#,
+      #"{"event": "didComplete", "error": -1, "do": [{"do": "getAllTasks", "session": "S"}]}"#,
       "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
     ),
     (
-      #"{"event": "didFinishDownloading", "error": "cancelled", "do": []}"#,
+      #"{"event": "didFinishDownloading", "error": "cancelled", "do": [{"do": "getAllTasks", "session": "S"}]}"#,
       "s.json: app.behavior.on[0].error: 'error' filters 'didComplete' reactions; a 'didFinishDownloading' callback carries no error"
     ),
     (
@@ -94,7 +94,7 @@ import TransferEngine
   @Test("{task} is refused in a timeline entry")
   func timelineTask() {
     let text = Self.scenario(
-      reaction: #"{"event": "didComplete", "do": []}"#,
+      reaction: #"{"event": "didComplete", "do": [{"do": "getAllTasks", "session": "S"}]}"#,
       timeline: #", {"at": "2s", "do": "cancel", "task": "{task}"}"#)
     #expect(
       problems(text) == [

@@ -196,7 +196,7 @@ import TransferEngine
       "s.json: expect[0]: an expectation is about one thing; found task and lint, split it into separate items"
     ),
     (
-      #"{"name": "x", "expect": [{"trace": "kind a=b", "count": -1}]}"#,
+      #"{"name": "x", "expect": [{"trace": "task.started task=b", "count": -1}]}"#,
       "s.json: expect[0].count: -1 is out of range; expected a count of 0 or more"
     ),
     (

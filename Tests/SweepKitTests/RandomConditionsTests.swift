@@ -26,6 +26,16 @@ import TransferEngine
     #expect(a.random == nil)
   }
 
+  /// Drawing during the run gives the trace the same draws give when listed up front.
+  @Test(arguments: [UInt64(1), 2, 3, 9])
+  func lazyDrawsPlayLikeTheExpandedSteps(seed: UInt64) throws {
+    let scenario = try SweepFixtures.load()
+    let lazy = ScenarioRunner.run(scenario, seed: seed)
+    let eager = ScenarioRunner.run(RandomConditions.expand(scenario, seed: seed), seed: seed)
+    #expect(lazy.trace.events.count > 50)
+    #expect(lazy.trace.jsonLines == eager.trace.jsonLines)
+  }
+
   @Test func drawsAlternateAndStayInsideTheirWindow() throws {
     let scenario = try SweepFixtures.load()
     let expanded = RandomConditions.expand(scenario, seed: 1)

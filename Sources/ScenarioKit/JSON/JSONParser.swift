@@ -1,3 +1,5 @@
+import SafeOutput
+
 /// A strict RFC 8259 JSON parser that keeps positions, key order, and integer/float distinction.
 ///
 /// It never recurses: open arrays and objects live on an explicit stack bounded by `maxDepth`,
@@ -28,7 +30,9 @@ public struct JSONParser {
     var isObject: Bool
     var items: [JSONValue] = []
     var members: [JSONMember] = []
-    var keys: Set<String> = []
+    /// Keys seen so far, by their exact UTF-8 bytes: RFC 8259 compares keys by code points, so
+    /// NFC and NFD spellings of one word are two different keys (Swift's `==` would merge them).
+    var keys: Set<[UInt8]> = []
     var key = ""
     var keyPosition = JSONPosition(line: 0, column: 0)
   }
@@ -95,7 +99,8 @@ public struct JSONParser {
           value = JSONValue(.object([]), at: start)
         } else {
           let (key, keyPosition) = try parseKey(afterComma: false)
-          stack.append(Frame(start: start, isObject: true, keys: [key], key: key, keyPosition: keyPosition))
+          stack.append(
+            Frame(start: start, isObject: true, keys: [Array(key.utf8)], key: key, keyPosition: keyPosition))
           continue
         }
       case UInt8(ascii: "["):
@@ -149,8 +154,8 @@ public struct JSONParser {
           if peek == UInt8(ascii: ",") {
             advance()
             let (next, nextPosition) = try parseKey(afterComma: true)
-            if !stack[top].keys.insert(next).inserted && !allowsDuplicateKeys {
-              throw JSONParseError(.syntax("duplicate key \"\(next)\"", nextPosition))
+            if !stack[top].keys.insert(Array(next.utf8)).inserted && !allowsDuplicateKeys {
+              throw JSONParseError(.syntax("duplicate key \"\(TerminalText.shortened(next))\"", nextPosition))
             }
             stack[top].key = next
             stack[top].keyPosition = nextPosition

@@ -101,7 +101,7 @@ public struct JSONValue: Sendable {
 
   /// The member named `key` of an object (keys are unique: the parser rejects duplicates).
   public subscript(key: String) -> JSONValue? {
-    members?.first { $0.key == key }?.value
+    members?.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
   }
 
   /// How messages describe a value that has the wrong type: `the number 50`, `an object`.

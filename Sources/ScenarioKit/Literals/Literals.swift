@@ -29,6 +29,16 @@ public enum Literals {
     ("MB/s", 8_000_000), ("GB/s", 8_000_000_000), ("KiB/s", 8 << 10), ("MiB/s", 8 << 20), ("GiB/s", 8 << 30),
   ]
 
+  /// The longest duration or instant a scenario may write: 3650 days (about 10 years). The
+  /// engine adds durations to instants (a timeout after a retry after a delay); keeping each
+  /// below 1/25 of `Int64.max` nanoseconds leaves room for those sums.
+  public static let maxDuration = SimDuration.days(3650)
+  /// The largest size: 1 TiB (2^40 bytes). A million tasks of that size still sum below
+  /// `Int64.max`, and tenths of a size (progress) cannot overflow.
+  public static let maxSize: Int64 = 1 << 40
+  /// The fastest rate: 1 Tbps (10^12 bits per second).
+  public static let maxBitsPerSecond: Double = 1e12
+
   /// What a duration looks like, for "expected ..." messages.
   public static let durationExample = "a duration like \"30s\", \"250ms\" or \"1h30m\""
   public static let sizeExample = "a size like 1024 (bytes), \"50MB\" or \"1.5GiB\""
@@ -53,7 +63,14 @@ public enum Literals {
         throw LiteralError("duration \"\(text)\" is finer than a nanosecond (in the '\(unit)' part)")
       }
     }
-    return SimDuration(nanoseconds: total)
+    return try withinLimit(SimDuration(nanoseconds: total), text)
+  }
+
+  private static func withinLimit(_ d: SimDuration, _ text: String) throws(LiteralError) -> SimDuration {
+    guard d <= maxDuration else {
+      throw tooLarge("duration", text)
+    }
+    return d
   }
 
   /// A bare JSON number in a duration's place: seconds, read exactly (`0.1` is 100 ms).
@@ -63,7 +80,7 @@ public enum Literals {
     }
     guard let decimal = ExactDecimal(Substring(number.text)) else { throw tooLarge("duration", number.text) }
     switch decimal.times(SimDuration.nanosecondsPerSecond) {
-    case .success(let ns): return SimDuration(nanoseconds: ns)
+    case .success(let ns): return try withinLimit(SimDuration(nanoseconds: ns), number.text)
     case .failure(.tooLarge): throw tooLarge("duration", number.text)
     case .failure(.notWhole): throw LiteralError("duration \(number.text) s is finer than a nanosecond")
     }
@@ -89,8 +106,8 @@ public enum Literals {
       throw LiteralError("expected \(sizeExample), found \"\(text)\"")
     }
     switch number.times(factor) {
-    case .success(let bytes): return bytes
-    case .failure(.tooLarge): throw tooLarge("size", text)
+    case .success(let bytes) where bytes <= maxSize: return bytes
+    case .success, .failure(.tooLarge): throw sizeTooLarge("\"\(text)\"")
     case .failure(.notWhole): throw LiteralError("size \"\(text)\" is not a whole number of bytes")
     }
   }
@@ -103,12 +120,19 @@ public enum Literals {
       throw LiteralError("expected \(rateExample), found \"\(text)\"")
     }
     let bits = number.double(times: factor)
-    guard bits.isFinite && bits < 1e18 else { throw tooLarge("rate", text) }
+    guard bits.isFinite && bits <= maxBitsPerSecond else {
+      throw LiteralError("rate \"\(text)\" is too large; rates are at most 1000Gbps")
+    }
     return DataRate(bitsPerSecond: bits)
   }
 
+  /// `size "2TiB" is too large; ...`: also used for sizes written as JSON integers.
+  static func sizeTooLarge(_ text: String) -> LiteralError {
+    LiteralError("size \(text) is too large; sizes are at most 1024GiB (1099511627776 bytes)")
+  }
+
   private static func tooLarge(_ what: String, _ text: String) -> LiteralError {
-    LiteralError("\(what) \"\(text)\" is too large")
+    LiteralError("\(what) \"\(text)\" is too large; durations are at most 3650d (about 10 years)")
   }
 
   /// Splits `"1h30m"` into `(1, h)`, `(30, m)`, checking each number and unit.

@@ -1,3 +1,4 @@
+import SafeOutput
 import SimKernel
 import TransferEngine
 
@@ -41,7 +42,8 @@ enum ActionDecoding {
     guard let name = ActionName(rawValue: text) else {
       let hint = Suggestion.didYouMean(text, among: names).map { "did you mean '\($0)'?" }
       r.context.invalid(
-        path, value, "unknown action '\(text)'; \(hint ?? "expected one of \(names.joined(separator: ", "))")"
+        path, value,
+        "unknown action '\(TerminalText.shortened(text))'; \(hint ?? "expected one of \(names.joined(separator: ", "))")"
       )
       r.acceptAll()
       return nil
@@ -123,6 +125,10 @@ enum ActionDecoding {
     let session = r.reference("session", .name("a session identifier"), into: \.sessions)
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
     let count = r.optional("count", .int(1...100_000, "a number of tasks from 1 to 100000"))
+    if place == .timeline, let count, let v = r.raw("count") {
+      r.context.references.taskCounts.append(
+        (count, .init(name: "", path: JSONPath.member(r.path, "count"), position: v.position)))
+    }
     if place == .reaction, count != nil, let v = r.raw("count") {
       r.context.invalid(
         JSONPath.member(r.path, "count"), v,
@@ -141,6 +147,12 @@ enum ActionDecoding {
         JSONPath.member(r.path, "url"), v,
         "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this URL must be literal")
     }
+    if let count, count > 1, let name, !name.contains("{n}"), let v = r.raw("name") {
+      r.context.invalid(
+        JSONPath.member(r.path, "name"), v,
+        "'count' creates \(count) tasks, which would all be named '\(TerminalText.shortened(name))'; "
+          + "put '{n}' in the name (like \"\(TerminalText.shortened(name))-{n}\") so each has its own")
+    }
     guard let session, let url, let name else { return nil }
     return TaskRequest(
       session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
@@ -157,7 +169,10 @@ enum ActionDecoding {
         "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this task needs a literal name")
       return nil
     }
-    r.context.references.createdTasks.append(name)
+    if let v = r.raw("name") {
+      r.context.references.createdTasks.append(
+        .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
+    }
     return name
   }
 }

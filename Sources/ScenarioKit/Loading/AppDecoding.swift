@@ -90,6 +90,13 @@ extension ValueType where T == AppBehavior {
             + "so use 'didFinishDownloading' or 'didComplete'")
       }
     }
+    if let actions, actions.isEmpty, let v = r.raw("do"), v.array?.isEmpty == true {
+      r.context.invalid(
+        JSONPath.member(r.path, "do"), v,
+        "the list of actions is empty, so the reaction would do nothing; "
+          + "give at least one action, or remove the reaction")
+      return nil
+    }
     guard let event, let actions else { return nil }
     let appActions = actions.compactMap { action -> AppAction? in
       if case .app(let a) = action { return a }

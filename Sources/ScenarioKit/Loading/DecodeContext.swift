@@ -1,3 +1,5 @@
+import SafeOutput
+
 /// Collects the problems found while decoding one file, so that all of them are reported
 /// together instead of stopping at the first.
 final class DecodeContext {
@@ -81,12 +83,12 @@ struct ObjectReader {
     self.members = members
   }
 
-  func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+  func has(_ key: String) -> Bool { members.contains { $0.key.utf8.elementsEqual(key.utf8) } }
 
   /// The raw value of a key, marking the key as known.
   mutating func raw(_ key: String) -> JSONValue? {
     known.append(key)
-    return members.first { $0.key == key }?.value
+    return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
   }
 
   /// Decodes a key that may be left out; nil when absent or invalid.
@@ -127,13 +129,15 @@ struct ObjectReader {
   func finish() {
     var seen = Set<String>()
     let known = self.known.filter { seen.insert($0).inserted }
-    for member in members where !known.contains(member.key) && !member.key.hasPrefix("x-") {
+    for member in members
+    where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) && !member.key.hasPrefix("x-") {
       let message: String
+      let key = TerminalText.shortened(member.key)
       if let suggestion = Suggestion.didYouMean(member.key, among: known) {
-        message = "unknown key '\(member.key)'; did you mean '\(suggestion)'?"
+        message = "unknown key '\(key)'; did you mean '\(suggestion)'?"
       } else {
         let list = known.isEmpty ? "no keys" : known.joined(separator: ", ")
-        message = "unknown key '\(member.key)'; expected \(list) (keys starting with \"x-\" are ignored)"
+        message = "unknown key '\(key)'; expected \(list) (keys starting with \"x-\" are ignored)"
       }
       context.report(.unknownKey, path, at: member.keyPosition, message)
     }

@@ -1,3 +1,4 @@
+import SafeOutput
 import SimKernel
 import TransferEngine
 
@@ -35,7 +36,7 @@ extension ValueType where T == [Expectation] {
 enum ExpectDecoding {
   /// Error names of behavior.md's table.
   static let errorNames = [
-    "cancelled", "timedOut", "networkConnectionLost", "notConnectedToInternet",
+    "cancelled", "timedOut", "networkConnectionLost", "httpTooManyRedirects", "notConnectedToInternet",
     "backgroundSessionRequiresSharedContainer", "backgroundSessionInUseByAnotherProcess",
     "backgroundSessionWasDisconnected",
   ]
@@ -144,11 +145,11 @@ enum ExpectDecoding {
     if value.array != nil {
       let patterns = ValueType<[String]>.array(.tracePattern).decode(value, path, r.context)
       let inOrder = r.optional("inOrder", .bool)
-      if let patterns, patterns.isEmpty {
+      if let patterns, patterns.isEmpty, value.array?.isEmpty == true {
         r.context.invalid(path, value, "the list of trace patterns is empty; give at least one")
         return nil
       }
-      guard let patterns else { return nil }
+      guard let patterns, patterns.count == value.array?.count else { return nil }
       return .trace(patterns: patterns, inOrder: inOrder ?? true)
     }
     let pattern = ValueType<String>.tracePattern.decode(value, path, r.context)
@@ -215,7 +216,7 @@ extension ValueType where T == String {
       if names.contains(s) { return s }
       let hint =
         Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
-      return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(s)'; \(hint)"))
+      return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(TerminalText.shortened(s))'; \(hint)"))
     }
   }
 
@@ -227,10 +228,21 @@ extension ValueType where T == String {
       let words = s.split(separator: " ")
       guard let kind = words.first, !kind.contains("=") else {
         return nilAfter(
-          ctx.invalid(path, v, "trace pattern \"\(s)\" must start with an event kind such as task.started"))
+          ctx.invalid(
+            path, v,
+            "trace pattern \"\(TerminalText.shortened(s))\" must start with an event kind such as task.started"
+          ))
       }
+      let shown = TerminalText.shortened(s)
       if let bad = words.dropFirst().first(where: { !$0.contains("=") || $0.hasPrefix("=") }) {
-        return nilAfter(ctx.invalid(path, v, "'\(bad)' in trace pattern \"\(s)\" is not a key=value field"))
+        return nilAfter(
+          ctx.invalid(
+            path, v,
+            "'\(TerminalText.shortened(String(bad)))' in trace pattern \"\(shown)\" is not a key=value field"
+          ))
+      }
+      if let pattern = TracePattern(s), let problem = TraceVocabulary.problem(with: pattern) {
+        return nilAfter(ctx.invalid(path, v, "\(problem) (in trace pattern \"\(shown)\")"))
       }
       return s
     }

@@ -1,3 +1,4 @@
+import SafeOutput
 import SimKernel
 import TransferEngine
 
@@ -26,7 +27,17 @@ struct References {
   /// Every `{task}` in a reaction's actions, checked against the reaction's event.
   var taskPlaceholders: [Use] = []
   /// Names given to tasks by `download`, `upload` and `resumeFromData`; may hold `{n}` and `{task}`.
-  var createdTasks: [String] = []
+  var createdTasks: [Use] = []
+  /// `count` of timeline `download` and `upload` entries, capped in total by `maxTimelineTasks`.
+  var taskCounts: [(Int, Use)] = []
+  /// `count` of numbered resources, capped in total by `maxNumberedResources`.
+  var resourceCounts: [(Int, Use)] = []
+
+  /// Most tasks the timeline's `count` fields may create in one file, all entries together:
+  /// 100 entries of `count: 100000` would be ten million tasks before the run even starts.
+  static let maxTimelineTasks = 100_000
+  /// Most numbered resources all `count` fields of `server.resources` may declare together.
+  static let maxNumberedResources = 100_000
   /// URLs of server changes and faults, which must be resources.
   var resourceUses: [(SimURL, String, JSONPosition)] = []
   /// Hosts of server faults, which must serve some resource.
@@ -46,9 +57,13 @@ struct References {
           ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
     }
-    let literalNames = createdTasks.filter { !$0.contains("{n}") && !$0.contains("{task}") }
+    checkDuplicateNames(context)
+    checkTotal(
+      taskCounts, limit: Self.maxTimelineTasks, what: "tasks with 'count' on timeline entries", context)
+    checkTotal(resourceCounts, limit: Self.maxNumberedResources, what: "numbered resources", context)
+    let literalNames = createdTasks.map(\.name).filter { !$0.contains("{n}") && !$0.contains("{task}") }
     let literalSet = Set(literalNames)
-    let patterns = createdTasks.filter { $0.contains("{n}") || $0.contains("{task}") }
+    let patterns = createdTasks.map(\.name).filter { $0.contains("{n}") || $0.contains("{task}") }
     // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
     for use in tasks
     where !use.name.contains("{task}") && !literalSet.contains(use.name)
@@ -103,6 +118,37 @@ struct References {
       context.report(
         .value, use.path, at: use.position,
         "\(time) is after the scenario's duration (\(duration)); the entry would never run")
+    }
+  }
+
+  /// Two actions that create tasks of the same name make `cancel`, `resumeFromData` and
+  /// `expect` on that name ambiguous: refused, naming both places.
+  private func checkDuplicateNames(_ context: DecodeContext) {
+    var first: [[UInt8]: Use] = [:]
+    for use in createdTasks {
+      let key = Array(use.name.utf8)
+      guard let earlier = first[key] else {
+        first[key] = use
+        continue
+      }
+      context.report(
+        .value, use.path, at: use.position,
+        "a task named '\(TerminalText.shortened(use.name))' is already created at \(earlier.path); "
+          + "give each task its own name")
+    }
+  }
+
+  /// Reports the entry at which the running total of `counts` first passes `limit`.
+  private func checkTotal(_ counts: [(Int, Use)], limit: Int, what: String, _ context: DecodeContext) {
+    var total = 0
+    for (count, use) in counts {
+      total += count
+      if total > limit {
+        context.report(
+          .value, use.path, at: use.position,
+          "this entry brings the file's \(what) to \(total); at most \(limit) are allowed in one file")
+        return
+      }
     }
   }
 

@@ -1,3 +1,5 @@
+import SafeOutput
+
 /// One thing wrong with a scenario file, located by its JSON path.
 public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
   /// What sort of problem, for callers that react differently (tests, editors).
@@ -34,9 +36,18 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The longest message printed whole; longer ones (which can only come from quoting a huge
+  /// input) are cut, so one problem is always one short line.
+  public static let maxMessageLength = 400
+
   /// The one-line message: `Scenarios/x.json: timeline[4].do: unknown action 'forcequit'; ...`.
+  /// Control characters from the file are escaped (`TerminalText`) so a message cannot forge lines.
   public var description: String {
-    path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)"
+    let text = TerminalText.bounded(message, limit: Self.maxMessageLength)
+    let where_ = TerminalText.bounded(file, limit: Self.maxMessageLength)
+    return path.isEmpty
+      ? "\(where_): \(text)"
+      : "\(where_): \(TerminalText.bounded(path, limit: Self.maxMessageLength)): \(text)"
   }
 }
 

@@ -60,6 +60,12 @@ public enum ScenarioLoader {
       throw fileProblem(path, "no such file")
     }
     if isDirectory.boolValue { throw fileProblem(path, "is a directory; expected a scenario file (.json)") }
+    // A FIFO or a device would block the read forever (or never end): only regular files are read.
+    var status = stat()
+    if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+      throw fileProblem(
+        path, "is not a regular file (a pipe, socket or device); expected a scenario file (.json)")
+    }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     if size > maxFileSize { throw tooLarge(path, size) }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw fileProblem(path, "cannot be read") }

@@ -33,6 +33,10 @@ extension ValueType where T == ServerModel {
     let count = r.optional("count", .int(1...100_000, "a number of numbered resources from 1 to 100000"))
     guard let resource = resource(&r, numbered: count != nil) else { return nil }
     guard let count else { return [resource] }
+    if let v = r.raw("count") {
+      r.context.references.resourceCounts.append(
+        (count, .init(name: "", path: JSONPath.member(r.path, "count"), position: v.position)))
+    }
     if !resource.url.string.contains("{n}"), let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,

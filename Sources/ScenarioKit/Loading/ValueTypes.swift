@@ -1,3 +1,4 @@
+import SafeOutput
 import SimKernel
 import TransferEngine
 
@@ -55,8 +56,14 @@ extension ValueType where T == Int64 {
         }
       case .number(let n) where n.isInteger:
         guard let i = n.int64, i >= 0 else {
+          if !n.text.hasPrefix("-") {
+            return nilAfter(ctx.invalid(path, v, Literals.sizeTooLarge(n.text).message))
+          }
           return nilAfter(
             ctx.invalid(path, v, "size \(n.text) is out of range; a size must be 0 or more bytes"))
+        }
+        guard i <= Literals.maxSize else {
+          return nilAfter(ctx.invalid(path, v, Literals.sizeTooLarge(n.text).message))
         }
         return i
       case .number(let n):
@@ -195,11 +202,15 @@ extension ValueType where T == SimURL {
     return ValueType(expected: expected) { v, path, ctx in
       guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
       guard let url = SimURL(s) else {
-        return nilAfter(ctx.invalid(path, v, "'\(s)' is not a URL; expected \(expected)"))
+        return nilAfter(
+          ctx.invalid(path, v, "'\(TerminalText.shortened(s))' is not a URL; expected \(expected)"))
       }
       guard url.isHTTP else {
         return nilAfter(
-          ctx.invalid(path, v, "'\(s)' is not an http or https URL; the simulated server serves only those"))
+          ctx.invalid(
+            path, v,
+            "'\(TerminalText.shortened(s))' is not an http or https URL; the simulated server serves only those"
+          ))
       }
       return url
     }
@@ -217,7 +228,7 @@ extension ValueType {
       if let value = T(rawValue: s) { return value }
       let hint =
         Suggestion.didYouMean(s, among: names).map { "did you mean '\($0)'?" } ?? "expected \(expected)"
-      return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(s)'; \(hint)"))
+      return nilAfter(ctx.invalid(path, v, "unknown \(noun) '\(TerminalText.shortened(s))'; \(hint)"))
     }
   }
 

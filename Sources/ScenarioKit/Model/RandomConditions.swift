@@ -4,9 +4,10 @@ import TransferEngine
 /// The `random` section: conditions drawn from distributions with the run's seed, so that
 /// running a scenario over many seeds explores many days of device life.
 ///
-/// Sampling happens before the simulation is built: the draws become ordinary network and
-/// power steps and `terminate` timeline entries (`sample(seed:duration:)`), so the engine
-/// never knows they were random, and the same seed always gives the same conditions.
+/// Runs draw the conditions lazily (`streams(_:seed:)`): the engine asks each stream for its
+/// next change only when the previous one happens, so memory stays flat however dense the
+/// section. `expand(_:seed:)` gives the same draws as ordinary steps and timeline entries.
+/// The same seed always gives the same conditions.
 public struct RandomConditions: Sendable, Hashable {
   /// The network alternating between two states (Wi-Fi available or not).
   public var network: Alternation<NetworkState>?
@@ -87,25 +88,45 @@ public struct Alternation<State: Sendable & Hashable>: Sendable, Hashable {
     self.until = until
   }
 
-  /// The steps from `from` until `until` (or `end`).
+  /// The steps from `from` until `until` (or `end`), all at once (tests; runs draw them lazily).
   func steps(end: SimTime, random: inout SeededGenerator) -> [Step<State>] {
-    let stop = until ?? end
-    var isOn: Bool
-    if let startsOn {
-      isOn = startsOn
-    } else {
-      let onMean = Double(onFor.mean.nanoseconds)
-      let total = onMean + Double(offFor.mean.nanoseconds)
-      isOn = total <= 0 || random.nextUnit() * total < onMean
-    }
-    var t = from
+    var draws = Draws(self, end: end, random: random)
     var steps: [Step<State>] = []
-    while t < stop {
-      steps.append(Step(at: t, isOn ? on : off))
-      t = t + (isOn ? onFor : offFor).draw(&random)
-      isOn.toggle()
-    }
+    while let step = draws.next() { steps.append(step) }
     return steps
+  }
+
+  /// The steps one at a time, each drawn when asked for: `random` periods of 1 ms over 30 days
+  /// never sit in memory together.
+  struct Draws {
+    let alternation: Alternation
+    let stop: SimTime
+    var random: SeededGenerator
+    var isOn: Bool
+    var t: SimTime
+
+    init(_ alternation: Alternation, end: SimTime, random: SeededGenerator) {
+      self.alternation = alternation
+      self.stop = alternation.until ?? end
+      var random = random
+      if let startsOn = alternation.startsOn {
+        isOn = startsOn
+      } else {
+        let onMean = Double(alternation.onFor.mean.nanoseconds)
+        let total = onMean + Double(alternation.offFor.mean.nanoseconds)
+        isOn = total <= 0 || random.nextUnit() * total < onMean
+      }
+      self.random = random
+      t = alternation.from
+    }
+
+    mutating func next() -> Step<State>? {
+      guard t < stop else { return nil }
+      let step = Step(at: t, isOn ? alternation.on : alternation.off)
+      t = t + (isOn ? alternation.onFor : alternation.offFor).draw(&random)
+      isOn.toggle()
+      return step
+    }
   }
 }
 
@@ -123,18 +144,63 @@ public struct Recurrence: Sendable, Hashable {
   }
 
   func instants(end: SimTime, random: inout SeededGenerator) -> [SimTime] {
-    let stop = until ?? end
+    var draws = Draws(self, end: end, random: random)
     var out: [SimTime] = []
-    var t = from + every.draw(&random)
-    while t < stop {
-      out.append(t)
-      t = t + every.draw(&random)
-    }
+    while let t = draws.next() { out.append(t) }
     return out
+  }
+
+  /// The instants one at a time, each drawn when asked for.
+  struct Draws {
+    let every: DurationDistribution
+    let stop: SimTime
+    var random: SeededGenerator
+    var t: SimTime
+
+    init(_ recurrence: Recurrence, end: SimTime, random: SeededGenerator) {
+      every = recurrence.every
+      stop = recurrence.until ?? end
+      var random = random
+      t = recurrence.from + recurrence.every.draw(&random)
+      self.random = random
+    }
+
+    mutating func next() -> SimTime? {
+      guard t < stop else { return nil }
+      let out = t
+      t = t + every.draw(&random)
+      return out
+    }
   }
 }
 
 extension RandomConditions {
+  /// The scenario without its `random` section and without the device steps the section
+  /// replaces, and the section as streams drawn during the run (`ConditionStream`), in the order
+  /// the expanded steps would run: network, then power, then terminations.
+  public static func streams(_ scenario: Scenario, seed: UInt64) -> (Scenario, [ConditionStream]) {
+    guard let random = scenario.random else { return (scenario, []) }
+    var out = scenario
+    out.random = nil
+    let end = SimTime(scenario.duration)
+    var streams: [ConditionStream] = []
+    if let network = random.network {
+      out.device.network = scenario.device.network.filter { $0.at < network.from }
+      var draws = Alternation.Draws(network, end: end, random: generator(seed: seed, stream: 1))
+      streams.append(ConditionStream { draws.next().map { ($0.at, .network($0.value)) } })
+    }
+    if let power = random.power {
+      out.device.power = scenario.device.power.filter { $0.at < power.from }
+      var draws = Alternation.Draws(power, end: end, random: generator(seed: seed, stream: 2))
+      streams.append(ConditionStream { draws.next().map { ($0.at, .power($0.value)) } })
+    }
+    if let terminations = random.terminations {
+      var draws = Recurrence.Draws(terminations, end: end, random: generator(seed: seed, stream: 3))
+      streams.append(ConditionStream { draws.next().map { ($0, .terminate) } })
+    }
+    return (out, streams)
+  }
+
   /// Independent streams per condition, so adding terminations does not change the network drawn.
   private static func generator(seed: UInt64, stream: UInt64) -> SeededGenerator {
     SeededGenerator(seed: seed ^ (stream &* 0xD1B5_4A32_D192_ED03))

@@ -13,6 +13,8 @@ public struct RunResult: Sendable {
   public var runError: String?
   /// The engine invariant the run broke, when run with `checksInvariants` (the run stopped there).
   public var invariantViolation: InvariantViolation?
+  /// The budget the run used up (it stopped there; `runError` says so), if any.
+  public var budgetExceeded: BudgetExceeded?
   /// Bytes every attempt of every task moved on the wire, both directions.
   public var bytesOnWire: Int64 = 0
   /// Bytes moved and then thrown away because a transfer restarted from zero.
@@ -32,10 +34,10 @@ public struct RunResult: Sendable {
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
 /// schedules the timeline, runs to `duration` (or until nothing is pending) and checks `expect`.
 public enum ScenarioRunner {
-  public static func run(_ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false)
-    -> RunResult
-  {
-    play(scenario, seed: seed, checksInvariants: checksInvariants, installApp: nil)
+  public static func run(
+    _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults
+  ) -> RunResult {
+    play(scenario, seed: seed, checksInvariants: checksInvariants, budget: budget, installApp: nil)
   }
 
   /// Runs the scenario's world (device, server, policy, lifecycle timeline, expectations) with an
@@ -43,7 +45,7 @@ public enum ScenarioRunner {
   /// timeline entries such as `download` and `app.behavior.on` reactions are refused, since the
   /// installed app does its own work.
   public static func run(
-    _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false,
+    _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults,
     installingApp installApp: (Simulation) -> Void
   ) throws(ScenarioErrors) -> RunResult {
     var problems: [ScenarioProblem] = []
@@ -65,19 +67,22 @@ public enum ScenarioRunner {
     }
     guard problems.isEmpty else { throw ScenarioErrors(problems) }
     return withoutActuallyEscaping(installApp) { install in
-      play(scenario, seed: seed, checksInvariants: checksInvariants, installApp: install)
+      play(scenario, seed: seed, checksInvariants: checksInvariants, budget: budget, installApp: install)
     }
   }
 
   private static func play(
-    _ scenario: Scenario, seed: UInt64?, checksInvariants: Bool, installApp: ((Simulation) -> Void)? = nil
+    _ scenario: Scenario, seed: UInt64?, checksInvariants: Bool, budget: RunBudget,
+    installApp: ((Simulation) -> Void)? = nil
   ) -> RunResult {
     let seed = seed ?? scenario.seed
-    // Random conditions become ordinary steps and timeline entries: the engine never sees them.
-    let scenario = RandomConditions.expand(scenario, seed: seed)
+    // Random conditions are drawn during the run, one change at a time per stream.
+    let (scenario, conditions) = RandomConditions.streams(scenario, seed: seed)
     let sim = Simulation(
       seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
+    for stream in conditions { sim.addConditionStream(stream) }
     sim.checksInvariants = checksInvariants
+    sim.budget = budget
     let app = ScriptedApp(spec: scenario.app, simulation: sim)
     if let installApp { installApp(sim) } else { sim.install(app) }
     for entry in scenario.timeline {
@@ -94,11 +99,36 @@ public enum ScenarioRunner {
     sim.run(until: SimTime(scenario.duration))
     sim.checkFinalInvariants()
     let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
+    var runError = app.runError.map { "\(scenario.file): \($0)" }
+    if let exceeded = sim.budgetExceeded {
+      runError = "\(scenario.file): \(budgetMessage(exceeded, app: app))"
+    }
     return RunResult(
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
-      runError: app.runError.map { "\(scenario.file): \($0)" }, invariantViolation: sim.invariantViolation,
-      bytesOnWire: sim.allTasks.reduce(0) { $0 + $1.bytesOnWire },
-      bytesWasted: sim.allTasks.reduce(0) { $0 + $1.bytesWasted },
-      bytesWastedByTask: sim.allTasks.reduce(into: [:]) { $0[$1.name, default: 0] += $1.bytesWasted })
+      runError: runError, invariantViolation: sim.invariantViolation, budgetExceeded: sim.budgetExceeded,
+      bytesOnWire: saturatingSum(sim.allTasks.lazy.map(\.bytesOnWire)),
+      bytesWasted: saturatingSum(sim.allTasks.lazy.map(\.bytesWasted)))
+  }
+
+  /// What ran away, naming the reaction that looped when one ran often, and how to raise the limit.
+  static func budgetMessage(_ exceeded: BudgetExceeded, app: ScriptedApp) -> String {
+    var message = "the run stopped: \(exceeded)"
+    if let (reaction, count) = app.busiestReaction, count >= 100 {
+      let task = reaction.task.map { " of '\($0)'" } ?? ""
+      message +=
+        "; the reaction \(reaction.path) (on \(reaction.event.rawValue)\(task)) ran \(count) times, "
+        + "starting new work each time: a loop unless it has 'times'"
+    }
+    return message + ". If the scenario means it, raise the limit with \(exceeded.limit.option) N"
+  }
+
+  /// A sum that stops at `Int64.max` instead of trapping (bytes of many huge transfers).
+  static func saturatingSum<S: Sequence<Int64>>(_ values: S) -> Int64 {
+    var total: Int64 = 0
+    for value in values {
+      let (sum, overflow) = total.addingReportingOverflow(value)
+      total = overflow ? (value < 0 ? Int64.min : Int64.max) : sum
+    }
+    return total
   }
 }

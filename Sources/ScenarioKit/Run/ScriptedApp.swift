@@ -220,6 +220,16 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
   }
 
+  /// The reaction that ran most often (the first of equals), with how often: when a run
+  /// exhausts its budget this is usually the loop.
+  var busiestReaction: (reaction: Reaction, count: Int)? {
+    var best: (Reaction, Int)?
+    for (reaction, count) in zip(spec.behavior.reactions, reactionCounts) where count > (best?.1 ?? 0) {
+      best = (reaction, count)
+    }
+    return best
+  }
+
   private func substitute(_ text: String, _ n: Int?, _ trigger: String?) -> String {
     var text = text
     if let n { text = text.replacingAll("{n}", with: String(n)) }

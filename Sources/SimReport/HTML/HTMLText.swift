@@ -31,8 +31,14 @@ enum HTMLText {
     return "\(sign)\(whole).\(frac)"
   }
 
+  /// The longest `fileSafe` name kept whole: with `.html` and a `-N` suffix it stays far below
+  /// the 255 bytes file systems allow for one name.
+  static let maxFileNameLength = 100
+
   /// A name usable as a file name and in a link without percent-encoding: letters, digits,
-  /// `.`, `_` and `-` are kept, every other character becomes `-`.
+  /// `.`, `_` and `-` are kept, every other character becomes `-`. A name longer than
+  /// `maxFileNameLength` keeps its first 80 characters followed by `-` and 16 hex digits of a
+  /// hash of the whole name, so long names never make an invalid file name and stay distinct.
   static func fileSafe(_ name: String) -> String {
     var out = ""
     for scalar in name.unicodeScalars {
@@ -42,6 +48,20 @@ enum HTMLText {
       out.unicodeScalars.append(keep ? scalar : "-")
     }
     if out.isEmpty || out.allSatisfy({ $0 == "." }) { return "scenario" }
+    if out.count > maxFileNameLength {
+      let hash = String(fnv1a(name), radix: 16)
+      out = String(out.prefix(80)) + "-" + String(repeating: "0", count: 16 - hash.count) + hash
+    }
     return out
+  }
+
+  /// 64-bit FNV-1a of the UTF-8 bytes: stable across runs and platforms, unlike `Hasher`.
+  static func fnv1a(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return hash
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 
 /// Writes a report directory: a page per scenario and `index.html` linking them.
@@ -16,10 +17,10 @@ public enum ReportWriter {
   ///   - directory: created if missing; existing pages of the same names are replaced.
   /// - Returns: the pages written, index last, as paths inside `directory`.
   @discardableResult
-  public static func write(results: [(file: String, result: RunResult)], to directory: String) throws
-    -> [String]
+  public static func write(results: [(file: String, result: RunResult)], to directory: String)
+    throws(FileWriteError) -> [String]
   {
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try AtomicFile.createFolder(directory)
     let names = pageNames(results.map(\.result.scenario.name))
     var entries: [ReportIndex.Entry] = []
     var written: [String] = []
@@ -59,7 +60,8 @@ public enum ReportWriter {
     }
   }
 
-  private static func write(_ text: String, to path: String) throws {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+  /// Each page is written atomically (`AtomicFile`): a full disk never leaves half a page.
+  private static func write(_ text: String, to path: String) throws(FileWriteError) {
+    try AtomicFile.write(text, to: path)
   }
 }

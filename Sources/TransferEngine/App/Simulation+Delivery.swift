@@ -26,6 +26,8 @@ extension Simulation {
       if batch.isEmpty { break }
       var delivered = 0
       while delivered < batch.count && lifecycle.state.isRunning && record.attached === session {
+        // Reactions to one delivery can start a fan-out within this one event.
+        if budgetCheckpoint() { break }
         deliver(batch[delivered], to: session)
         delivered += 1
       }
@@ -105,7 +107,7 @@ extension Simulation {
       task.machine.state == .transferring(up: false), size > 0, task.bytes.reportedDecile < 9
     else { return }
     settleBytes(task)
-    let target = size * Int64(task.bytes.reportedDecile + 1) / 10
+    let target = TransferBytes.bytes(atTenth: task.bytes.reportedDecile + 1, of: size)
     let bytesToGo = Double(max(1, target - task.countOfBytesReceived))
     let share = links.downShare
     guard share > 0 else { return }
@@ -119,7 +121,7 @@ extension Simulation {
     guard task.machine.direction?.up == false, task.isDownload else { return }
     settleBytes(task)
     let size = task.bytes.fetchingSize
-    let decile = Int(task.countOfBytesReceived * 10 / max(1, size))
+    let decile = TransferBytes.tenths(task.countOfBytesReceived, of: max(1, size))
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
       let session = task.session.attached
     {

@@ -99,6 +99,7 @@ public enum ShareBenchmark {
       seed: seed, device: DeviceModel(network: steps), server: ServerModel(resources: resources),
       policy: .defaults,
       recordsTrace: false)
+    sim.budget = .unlimited  // the benchmark measures the engine; its size is fixed
     sim.install(app)
     sim.run(until: .zero)
     sim.launchApp()

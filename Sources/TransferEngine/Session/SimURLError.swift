@@ -4,6 +4,8 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
     case cancelled = -999
     case timedOut = -1001
     case networkConnectionLost = -1005
+    /// More than `Simulation.maxRedirects` redirects in a row (a redirect loop).
+    case httpTooManyRedirects = -1007
     case notConnectedToInternet = -1009
     case backgroundSessionRequiresSharedContainer = -995
     case backgroundSessionInUseByAnotherProcess = -996
@@ -15,6 +17,7 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
       case .cancelled: return "cancelled"
       case .timedOut: return "timedOut"
       case .networkConnectionLost: return "networkConnectionLost"
+      case .httpTooManyRedirects: return "httpTooManyRedirects"
       case .notConnectedToInternet: return "notConnectedToInternet"
       case .backgroundSessionRequiresSharedContainer: return "backgroundSessionRequiresSharedContainer"
       case .backgroundSessionInUseByAnotherProcess: return "backgroundSessionInUseByAnotherProcess"

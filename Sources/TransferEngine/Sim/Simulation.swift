@@ -29,7 +29,9 @@ public final class Simulation {
   var wakes = WakeContract()
   /// Counters the invariants read, beside the engine.
   var checker = InvariantChecker()
-  var installedApp: AppUnderTest?
+  var appProcess = AppProcess()
+  /// The live process's app (nil while not running).
+  var installedApp: AppUnderTest? { appProcess.live }
 
   /// The network now.
   public var network: NetworkState { links.network }
@@ -49,6 +51,16 @@ public final class Simulation {
   var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
   public private(set) var processedEvents = 0
+  /// The limits that stop a runaway run (`RunBudget`); set before running.
+  public var budget = RunBudget.defaults
+  /// The budget the run used up, if any: the run stopped there and `run(until:)` does nothing more.
+  public internal(set) var budgetExceeded: BudgetExceeded?
+  /// Events handled at `countedInstant`, for `RunBudget.maxEventsAtOneInstant`.
+  var eventsAtThisInstant = 0
+  var countedInstant = SimTime.zero
+  /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
+  var conditionStreams: [ConditionStream] = []
+  var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
 
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -62,8 +74,18 @@ public final class Simulation {
     self.random = SeededGenerator(seed: seed)
     self.trace = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
-    for (i, step) in device.network.enumerated() { scheduler.schedule(.networkStep(i), at: step.at) }
-    for (i, step) in device.power.enumerated() { scheduler.schedule(.powerStep(i), at: step.at) }
+    // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
+    // task resumed at once) see the device as it is at time 0, not offline.
+    for (i, step) in device.network.enumerated() {
+      if step.at <= .zero {
+        applyNetwork(step.value)
+      } else {
+        scheduler.schedule(.networkStep(i), at: step.at)
+      }
+    }
+    for (i, step) in device.power.enumerated() {
+      if step.at <= .zero { applyPower(step.value) } else { scheduler.schedule(.powerStep(i), at: step.at) }
+    }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
     for (i, fault) in server.faults.enumerated() {
       switch fault {
@@ -87,9 +109,6 @@ public final class Simulation {
   /// The rate limiter's current delay.
   public var rateLimiterDelay: SimDuration { rateLimiter.delay }
 
-  /// Installs the app under test; the scenario's `launch` (or `launchApp()`) starts it.
-  public func install(_ app: AppUnderTest) { installedApp = app }
-
   /// Runs code outside the engine at `time` (timeline entries, app timers). Callbacks at one
   /// instant run in the order they were scheduled, before engine events scheduled later.
   public func schedule(at time: SimTime, _ action: @escaping (Simulation) -> Void) {
@@ -102,15 +121,34 @@ public final class Simulation {
   /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
-    guard invariantViolation == nil else { return }
+    guard invariantViolation == nil, budgetExceeded == nil else { return }
     stopRequested = false
-    while !stopRequested, let event = scheduler.next(notAfter: limit) {
-      processedEvents += 1
-      handle(event)
+    while !stopRequested {
+      if let (stream, at) = dueCondition(notAfter: limit), at <= scheduler.nextEventTime() ?? .distantFuture {
+        countEvent(at: at)
+        applyCondition(stream)
+      } else if let event = scheduler.next(notAfter: limit) {
+        countEvent(at: now)
+        handle(event)
+      } else {
+        break
+      }
       if checksInvariants { checkInvariants() }
+      if budgetCheckpoint() { return }
     }
     if invariantViolation != nil { return }
-    if !stopRequested && scheduler.pendingCount > 0 { scheduler.advance(to: limit) }
+    let pending = scheduler.pendingCount > 0 || pendingConditions.contains { $0 != nil }
+    if !stopRequested && pending { scheduler.advance(to: limit) }
+  }
+
+  /// Counts one event at `time`, for the budgets.
+  private func countEvent(at time: SimTime) {
+    processedEvents += 1
+    if time != countedInstant {
+      countedInstant = time
+      eventsAtThisInstant = 0
+    }
+    eventsAtThisInstant += 1
   }
 
   /// Makes `run(until:)` return after the event being handled (a scenario error, say).

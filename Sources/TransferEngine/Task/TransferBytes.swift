@@ -3,7 +3,10 @@ import SimKernel
 /// A task's byte accounting: what it moved, kept and threw away, and the body it is fetching.
 ///
 /// Every change goes through one of the methods below, so the `bytesConserved` invariant
-/// (`onWire + inherited == received + sent + wasted`) has one file to audit.
+/// (`onWire + inherited == received + sent + wasted`) has one file to audit. Counts are exact
+/// integers: the fluid link's remaining bytes (a `Double`) are turned into bytes moved by one
+/// rule, `moved(remaining:)`, used both to settle the counts and to charge the wire, so the two
+/// can never disagree, and a count is never negative.
 struct TransferBytes: Equatable {
   private(set) var received: Int64 = 0
   private(set) var sent: Int64 = 0
@@ -15,6 +18,8 @@ struct TransferBytes: Equatable {
   private(set) var onWire: Int64 = 0
   /// Bytes the current link flow had to move when it joined the link.
   private(set) var flowBytes: Int64 = 0
+  /// The count (sent or received, by direction) when the current flow joined its link.
+  private(set) var flowStart: Int64 = 0
   /// Bytes already on disk from the resume data this task continued from.
   private(set) var inherited: Int64 = 0
   /// Size and validator of the resource version being fetched, fixed when the response arrives.
@@ -28,30 +33,42 @@ struct TransferBytes: Equatable {
   /// A download's response starts at `offset` of a `size`-byte body; a restart at 0 throws
   /// away what was received. `resumed` when the offset comes from resume data.
   mutating func downloadResponse(size: Int64, validator: String?, offset: Int64, resumed: Bool) {
-    if offset == 0 { wasted += received }
+    if offset == 0 { wasted = Self.saturatingAdd(wasted, received) }
     if resumed { inherited = offset }
     received = offset
     expectedToReceive = size
     fetchingSize = size
     fetchingValidator = validator
-    reportedDecile = size > 0 ? Int(offset * 10 / size) : 0
+    reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
   }
 
-  /// A flow of `bytes` joins a link.
-  mutating func flowJoined(_ bytes: Int64) { flowBytes = bytes }
+  /// A flow of `bytes` joins a link, continuing from the current count of its direction.
+  mutating func flowJoined(_ bytes: Int64, up: Bool) {
+    flowBytes = bytes
+    flowStart = up ? sent : received
+  }
 
-  /// Where a flow stands now that `remaining` bytes (fluid, from the link) are left.
-  mutating func settle(up: Bool, total: Int64, remaining: Double) {
+  /// Bytes the current flow has moved when `remaining` (fluid, from the link) are left. The one
+  /// rounding rule: remaining bytes round up, so a byte counts once it has wholly moved; the
+  /// result is clamped to `0...flowBytes`, so floating-point error at a flow's start (a flow
+  /// that leaves the instant it joined) or end never makes it negative or too large.
+  func moved(remaining: Double) -> Int64 {
+    guard remaining.isFinite else { return 0 }
+    return min(flowBytes, max(0, flowBytes - Self.wholeBytes(remaining)))
+  }
+
+  /// Where a flow stands now that `remaining` bytes are left.
+  mutating func settle(up: Bool, remaining: Double) {
     if up {
-      sent = max(0, total - Int64(remaining.rounded(.up)))
+      sent = flowStart + moved(remaining: remaining)
     } else {
-      received = max(0, total - Int64(remaining.rounded(.up)))
+      received = flowStart + moved(remaining: remaining)
     }
   }
 
   /// The flow left its link with `remaining` bytes unsent: count what it moved.
   mutating func flowLeft(remaining: Double) {
-    onWire += flowBytes - Int64(remaining.rounded(.up))
+    onWire = Self.saturatingAdd(onWire, moved(remaining: remaining))
   }
 
   /// The flow left its link stalled: count what it moved; nothing flows until it is back.
@@ -61,7 +78,7 @@ struct TransferBytes: Equatable {
   }
 
   /// The flow moved all its bytes.
-  mutating func flowFinished() { onWire += flowBytes }
+  mutating func flowFinished() { onWire = Self.saturatingAdd(onWire, flowBytes) }
 
   /// An upload's body is all sent; `responseBody` bytes come back.
   mutating func uploadSent(size: Int64, responseBody body: Int64) {
@@ -77,10 +94,41 @@ struct TransferBytes: Equatable {
 
   /// An upload cannot continue where it stopped: both directions' progress is wasted.
   mutating func discardUploadProgress() {
-    wasted += sent + received
+    wasted = Self.saturatingAdd(wasted, Self.saturatingAdd(sent, received))
     sent = 0
     received = 0
   }
 
   mutating func reported(decile: Int) { reportedDecile = decile }
+
+  // MARK: Arithmetic that cannot trap
+  // Sizes a scenario can write are at most 1 TiB, but the engine's Swift API takes any Int64
+  // and a task's bytes on the wire grow with every restart: these never overflow.
+
+  /// Fluid bytes from a link rounded up to whole bytes, clamped to 0...Int64.max.
+  static func wholeBytes(_ remaining: Double) -> Int64 {
+    let up = remaining.rounded(.up)
+    if !(up > 0) { return 0 }
+    return up >= 9.223_372_036_854_775e18 ? Int64.max : Int64(up)
+  }
+
+  /// `a + b`, stopping at `Int64.max` (and `Int64.min`).
+  static func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? Int64.max : Int64.min) : sum
+  }
+
+  /// `part * 10 / whole` without overflowing the product: which tenth of `whole` `part` is in.
+  static func tenths(_ part: Int64, of whole: Int64) -> Int {
+    guard whole > 0, part < whole else { return 10 }
+    guard part > 0 else { return 0 }
+    return Int(whole.dividingFullWidth(part.multipliedFullWidth(by: 10)).quotient)
+  }
+
+  /// `whole * k / 10` without overflowing the product: the byte count at `k` tenths.
+  static func bytes(atTenth k: Int, of whole: Int64) -> Int64 {
+    guard whole > 0, k > 0 else { return 0 }
+    guard k < 10 else { return whole }
+    return Int64(10).dividingFullWidth(whole.multipliedFullWidth(by: Int64(k))).quotient
+  }
 }

@@ -1,0 +1,55 @@
+import SafeOutput
+import TransferEngine
+
+/// The check of `expect` trace patterns against the engine's trace vocabulary (`TraceKind`):
+/// a misspelt kind (`task.finshed`) or key (`tsak=`) is an error instead of a pattern that
+/// never matches.
+public enum TraceVocabulary {
+  /// Kind -> the keys its events may have, from `TraceKind.fieldNames`.
+  public static let keys: [String: Set<String>] = Dictionary(
+    uniqueKeysWithValues: TraceKind.allCases.map { ($0.name, Set($0.fieldNames)) })
+
+  /// Every kind, sorted.
+  public static let kinds: [String] = keys.keys.sorted()
+
+  /// Keys every event has in the JSON trace (`t`, `at`, `kind`): a pattern cannot match on them.
+  static let timeKeys: Set<String> = ["t", "at", "kind"]
+
+  /// Why `pattern` can never match an event, or nil when it can. Kinds may use `*`; keys may not.
+  static func problem(with pattern: TracePattern) -> String? {
+    let kinds = self.kinds.filter { TracePattern.wildcardMatch(pattern.kind, $0) }
+    let shownKind = TerminalText.shortened(pattern.kind)
+    guard !kinds.isEmpty else {
+      if pattern.kind.contains("*") {
+        return "no event kind matches '\(shownKind)'; kinds are \(families)"
+      }
+      let hint = Suggestion.didYouMean(pattern.kind, among: self.kinds).map { "did you mean '\($0)'?" }
+      return "unknown event kind '\(shownKind)'; \(hint ?? "kinds are \(families)")"
+    }
+    let allowed = kinds.reduce(into: Set<String>()) { $0.formUnion(keys[$1] ?? []) }
+    for (key, _) in pattern.fields where !allowed.contains(key) {
+      let sorted = allowed.sorted()
+      let what = kinds.count == 1 ? kinds[0] : "'\(shownKind)'"
+      let shownKey = TerminalText.shortened(key)
+      if timeKeys.contains(key) {
+        return "'\(shownKey)' cannot be matched in a trace pattern; the pattern's first word is the kind"
+      }
+      if let suggestion = Suggestion.didYouMean(key, among: sorted) {
+        return "\(what) events have no key '\(shownKey)'; did you mean '\(suggestion)'?"
+      }
+      let list = sorted.isEmpty ? "no keys" : "keys " + sorted.joined(separator: ", ")
+      return "\(what) events have no key '\(shownKey)'; they have \(list)"
+    }
+    return nil
+  }
+
+  /// `app.*, delegate.*, lint, ...`: the families of kinds, for messages.
+  static var families: String {
+    var seen: [String] = []
+    for kind in kinds {
+      let family = kind.contains(".") ? String(kind.prefix { $0 != "." }) + ".*" : kind
+      if !seen.contains(family) { seen.append(family) }
+    }
+    return seen.joined(separator: ", ")
+  }
+}

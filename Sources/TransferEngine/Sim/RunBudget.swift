@@ -1,0 +1,148 @@
+import SimKernel
+
+/// Limits that stop a run that ran away (a reaction that downloads again on every finish, a
+/// loop at one instant) before it takes the machine's memory and time.
+///
+/// The defaults are far beyond what a sensible scenario reaches (the shipped scenarios stay
+/// under a few thousand events) and low enough that a runaway ends within seconds and a few
+/// hundred megabytes. `bgsim run --max-events N` and friends raise them.
+public struct RunBudget: Hashable, Sendable {
+  /// Engine events in the whole run.
+  public var maxEvents: Int
+  /// Tasks created in the whole run.
+  public var maxTasks: Int
+  /// Engine events at one simulated instant: time not advancing is a livelock.
+  public var maxEventsAtOneInstant: Int
+  /// Events recorded in the trace (the trace is kept in memory for the expectations).
+  public var maxTraceEvents: Int
+
+  public init(
+    maxEvents: Int = 2_000_000, maxTasks: Int = 200_000, maxEventsAtOneInstant: Int = 100_000,
+    maxTraceEvents: Int = 1_000_000
+  ) {
+    self.maxEvents = maxEvents
+    self.maxTasks = maxTasks
+    self.maxEventsAtOneInstant = maxEventsAtOneInstant
+    self.maxTraceEvents = maxTraceEvents
+  }
+
+  public static let defaults = RunBudget()
+  /// No limits, for benchmarks that measure the engine itself.
+  public static let unlimited = RunBudget(
+    maxEvents: .max, maxTasks: .max, maxEventsAtOneInstant: .max, maxTraceEvents: .max)
+}
+
+/// Which budget a run used up, when, and what it was doing: the run stopped there.
+public struct BudgetExceeded: Hashable, Sendable, CustomStringConvertible {
+  public enum Limit: String, Hashable, Sendable {
+    case events, tasks, eventsAtOneInstant, traceEvents
+
+    /// The `bgsim run` option that raises it.
+    public var option: String {
+      switch self {
+      case .events: return "--max-events"
+      case .tasks: return "--max-tasks"
+      case .eventsAtOneInstant: return "--max-events-per-instant"
+      case .traceEvents: return "--max-trace-events"
+      }
+    }
+  }
+
+  public var limit: Limit
+  /// The budget's value.
+  public var value: Int
+  /// Simulated time when the run stopped.
+  public var at: SimTime
+  /// The kinds and tasks of the most recent trace events, most frequent first
+  /// (`delegate.didFinishDownloading task=next-*` x 4000): what was looping.
+  public var busiest: [(what: String, count: Int)]
+
+  public static func == (a: BudgetExceeded, b: BudgetExceeded) -> Bool {
+    a.limit == b.limit && a.value == b.value && a.at == b.at
+      && a.busiest.map(\.what) == b.busiest.map(\.what) && a.busiest.map(\.count) == b.busiest.map(\.count)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(limit)
+    hasher.combine(value)
+    hasher.combine(at)
+  }
+
+  /// `the run passed 5000000 events at 3h2m (...)`.
+  public var description: String {
+    let what: String
+    switch limit {
+    case .events: what = "the run passed \(value) events at \(at)"
+    case .tasks: what = "the run created more than \(value) tasks by \(at)"
+    case .eventsAtOneInstant:
+      what = "more than \(value) events happened at \(at) without simulated time advancing (a livelock)"
+    case .traceEvents: what = "the trace passed \(value) events at \(at)"
+    }
+    let top = busiest.prefix(3).map { "\($0.what) (\($0.count) times)" }.joined(separator: ", ")
+    let looping = top.isEmpty ? "" : "; most frequent recent events: \(top)"
+    return "\(what)\(looping)"
+  }
+}
+
+extension Simulation {
+  /// Checks the budgets after an event; the first one used up stops the run.
+  @inline(__always) func budgetUsedUp() -> BudgetExceeded.Limit? {
+    if processedEvents > budget.maxEvents { return .events }
+    if eventsAtThisInstant > budget.maxEventsAtOneInstant { return .eventsAtOneInstant }
+    if daemon.tasks.count > budget.maxTasks { return .tasks }
+    if trace.count > budget.maxTraceEvents { return .traceEvents }
+    return nil
+  }
+
+  /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
+  /// tasks that never returns to the run loop): true, after recording it and asking the run
+  /// to stop, when one is used up.
+  func budgetCheckpoint() -> Bool {
+    if budgetExceeded != nil { return true }
+    guard let used = budgetUsedUp() else { return false }
+    budgetExceeded = BudgetExceeded(
+      limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
+    requestStop()
+    return true
+  }
+
+  func budgetValue(_ limit: BudgetExceeded.Limit) -> Int {
+    switch limit {
+    case .events: return budget.maxEvents
+    case .tasks: return budget.maxTasks
+    case .eventsAtOneInstant: return budget.maxEventsAtOneInstant
+    case .traceEvents: return budget.maxTraceEvents
+    }
+  }
+
+  /// What the last 2,000 trace events were, by kind and task (numbers in names folded to `*`).
+  func busiestRecentEvents() -> [(what: String, count: Int)] {
+    var counts: [String: Int] = [:]
+    var order: [String] = []
+    for event in trace.events.suffix(2_000) {
+      var what = event.kind
+      if case .string(let task)? = event["task"] { what += " task=" + Self.foldingDigits(task) }
+      if counts[what] == nil { order.append(what) }
+      counts[what, default: 0] += 1
+    }
+    // Most frequent first; ties in order of first appearance, so the message is deterministic.
+    return order.enumerated().map { (index: $0.offset, what: $0.element, count: counts[$0.element]!) }
+      .sorted { ($1.count, $0.index) < ($0.count, $1.index) }.map { ($0.what, $0.count) }
+  }
+
+  /// `next-123` -> `next-*`: tasks numbered by a reaction read as one name.
+  static func foldingDigits(_ name: String) -> String {
+    var out = ""
+    var inDigits = false
+    for c in name {
+      if c.isASCII && c.isNumber {
+        if !inDigits { out.append("*") }
+        inDigits = true
+      } else {
+        out.append(c)
+        inDigits = false
+      }
+    }
+    return out
+  }
+}
