@@ -43,7 +43,7 @@ let package = Package(
       name: "bgsim",
       dependencies: [
         "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
-        "SafeOutput",
+        "SafeOutput", "BgsimFoundation",
       ]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "SafeOutputTests", dependencies: ["SafeOutput"]),

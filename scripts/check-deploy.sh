@@ -6,7 +6,10 @@
 # - the ConfigMap holds exactly Scenarios/podcast-feed-one-per-wake.json;
 # - deploy/github-actions/sweep.yml against GitHub's workflow schema (check-jsonschema's
 #   bundled copy);
-# - the shell of the Slurm and Kubernetes scripts parses (bash -n).
+# - the shell of the Slurm and Kubernetes scripts parses (bash -n);
+# - deploy/kubernetes/run.sh against a fake kubectl (scripts/testdata/fake-kubectl.sh): it
+#   refuses the placeholder digest, merges a sweep that completes, and stops at once, naming
+#   the failed indexes and creating no merge Job, when the sweep Job fails.
 # Installs python3-venv (apt) and the two validators (pip, in a throwaway venv) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,3 +59,26 @@ for script in deploy/slurm/sweep.sbatch deploy/slurm/merge.sbatch deploy/kuberne
   bash -n "$script"
 done
 echo "check-deploy: Kubernetes manifests valid (strict, $("$venv/bin/kubernetes-validate" --version) schemas), ConfigMap current, GitHub workflow valid, scripts parse"
+
+# run.sh against a fake kubectl: a sweep that completes is merged; one that fails stops the
+# wait at once (no merge Job), with the failed indexes named; the placeholder digest is refused.
+fake="$(mktemp -d)"
+trap 'rm -rf "$fake"' EXIT
+cp -r deploy/kubernetes "$fake/k8s"
+if KUBECTL=scripts/testdata/fake-kubectl.sh bash "$fake/k8s/run.sh" 2>"$fake/err"; then
+  echo "check-deploy: run.sh accepted the placeholder image digest" >&2; exit 1
+fi
+grep -q "put your image's digest" "$fake/err"
+sed -i 's/@sha256:0000000000000000000000000000000000000000000000000000000000000000/@sha256:1111111111111111111111111111111111111111111111111111111111111111/' "$fake/k8s"/*.yaml
+export FAKE_KUBECTL_LOG="$fake/log"
+FAKE_SWEEP_OUTCOME=Complete KUBECTL="$(pwd)/scripts/testdata/fake-kubectl.sh" bash "$fake/k8s/run.sh" 2>"$fake/err" || {
+  echo "check-deploy: run.sh failed on a sweep that completed:" >&2; cat "$fake/err" >&2; exit 1; }
+grep -q "SWEEP_ID=uid-1234" "$fake/log" && grep -q "merged: /results/uid-1234/merged" "$fake/err" || {
+  echo "check-deploy: run.sh did not merge the completed sweep" >&2; cat "$fake/err" "$fake/log" >&2; exit 1; }
+rm -f "$fake/log" "$fake/fake-kubectl-waits"
+if FAKE_SWEEP_OUTCOME=Failed KUBECTL="$(pwd)/scripts/testdata/fake-kubectl.sh" bash "$fake/k8s/run.sh" 2>"$fake/err"; then
+  echo "check-deploy: run.sh succeeded although the sweep Job failed" >&2; exit 1
+fi
+grep -q "failed; failed indexes: 2,7" "$fake/err" && ! grep -q "set env" "$fake/log" || {
+  echo "check-deploy: run.sh did not stop at the failed sweep Job" >&2; cat "$fake/err" "$fake/log" >&2; exit 1; }
+echo "check-deploy: run.sh merges a completed sweep and stops at a failed one (fake kubectl)"

@@ -7,7 +7,6 @@ The world puts the first wake at 30 s; the Console times fix the other two relat
 Usage: bgsim run ios-12.4-world.json --trace-out full.jsonl && python3 make-observed.py full.jsonl
 """
 import json
-import re
 import sys
 
 # Console, iOS 12.4: "Set request delay for <app> to N" at each wake.
@@ -43,8 +42,7 @@ APP_VISIBLE = ("app.launch", "app.foreground", "app.background", "app.completion
 lines = []
 for raw in open(sys.argv[1]):
     event = json.loads(raw)
-    # The envelope's kind is the first "kind" key (task.created repeats the key for its own kind).
-    kind = re.search(r'"kind": "([^"]+)"', raw).group(1)
+    kind = event["kind"]
     if kind in APP_VISIBLE or kind.startswith("delegate."):
         lines.append((event["t"], raw.rstrip("\n")))
 origin = seconds(CONSOLE[0][0])

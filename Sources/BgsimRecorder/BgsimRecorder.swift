@@ -234,7 +234,7 @@ public final class BgsimRecorder: @unchecked Sendable {
 
 /// The field name of a task's kind (`download`/`upload`) in `task.created`, as the trace names it.
 public enum RecorderFields {
-  public static let taskKind = "kind"
+  public static let taskKind = "taskKind"
 }
 
 /// An error as `didComplete` records it: the `URLError.Code` name, its code, and what the

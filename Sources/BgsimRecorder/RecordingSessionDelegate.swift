@@ -141,7 +141,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
     recorder.didFinishEvents(session: Self.sessionName(session))
-    #if canImport(ObjectiveC) && !os(macOS)
+    #if canImport(ObjectiveC)
       wrapped?.urlSessionDidFinishEvents?(forBackgroundURLSession: session)
     #else
       (wrapped as? RecorderBackgroundEventsForwarding)?.urlSessionDidFinishEvents(
@@ -177,7 +177,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 }
 
 /// Where Foundation does not declare `urlSessionDidFinishEvents(forBackgroundURLSession:)`
-/// (Linux, macOS), a delegate that has it declares this conformance so the proxy forwards it.
+/// (Linux), a delegate that has it declares this conformance so the proxy forwards it.
 public protocol RecorderBackgroundEventsForwarding: AnyObject {
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
 }

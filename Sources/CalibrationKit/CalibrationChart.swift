@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import SweepKit
 
 /// An SVG of each observed event's time against its simulated time at the fit (first seed):
 /// a perfect fit puts every point on the diagonal.
@@ -12,7 +13,7 @@ enum CalibrationChart {
       guard i < partners.count, let sim = partners[i] else { continue }
       pairs.append((i, event.time.sinceStart.seconds, sim.sinceStart.seconds))
     }
-    let maxT = max(pairs.map { max($0.1, $0.2) }.max() ?? 1, 1e-3)
+    let (step, maxT) = SweepChart.niceScale(max(pairs.map { max($0.1, $0.2) }.max() ?? 1, 1e-3), ticks: 4)
     let size = 520.0
     let left = 80.0
     let top = 50.0
@@ -27,10 +28,10 @@ enum CalibrationChart {
     let title =
       "observed vs simulated event times (RMS residual \(String(format: "%.3f", result.score.rms)) s)"
     out +=
-      "<text x=\"\(f(size / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">\(escape(title))</text>\n"
-    for i in 0...4 {
-      let t = maxT * Double(i) / 4
-      let label = escape(SimDuration(nanoseconds: Int64((t * 1e9).rounded())).formatted)
+      "<text x=\"\(f(size / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">\(SweepChart.escape(title))</text>\n"
+    for i in 0...Int((maxT / step).rounded()) {
+      let t = step * Double(i)
+      let label = SweepChart.escape(SimDuration(nanoseconds: Int64((t * 1e9).rounded())).formatted)
       out +=
         "<line x1=\"\(f(px(0)))\" y1=\"\(f(py(t)))\" x2=\"\(f(px(maxT)))\" y2=\"\(f(py(t)))\" stroke=\"#eee\"/>\n"
       out += "<text x=\"\(f(left - 6))\" y=\"\(f(py(t) + 4))\" text-anchor=\"end\">\(label)</text>\n"
@@ -47,23 +48,9 @@ enum CalibrationChart {
       let tip =
         "#\(i + 1) \(event.kind) \(result.observed.labels[i]): observed \(observed) s, simulated \(simulated) s"
       out += "<circle cx=\"\(f(px(observed)))\" cy=\"\(f(py(simulated)))\" r=\"3.5\" fill=\"#1f77b4\">"
-      out += "<title>\(escape(tip))</title></circle>\n"
+      out += "<title>\(SweepChart.escape(tip))</title></circle>\n"
     }
     out += "</svg>\n"
-    return out
-  }
-
-  static func escape(_ s: String) -> String {
-    var out = ""
-    for c in s {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.append(c)
-      }
-    }
     return out
   }
 }

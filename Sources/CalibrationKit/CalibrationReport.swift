@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import SweepKit
 
 /// The files and the console text of a calibration: `fit.json`, `residuals.csv` and
 /// `observed-vs-simulated.svg`.
@@ -24,7 +25,7 @@ public enum CalibrationReport {
     var out = "{\n"
     out += "  \"world\": \(JSONText.quoted(world)),\n"
     out += "  \"observed\": \(JSONText.quoted(log)),\n"
-    out += "  \"seeds\": \(JSONText.quoted(seedText(r.seeds))),\n"
+    out += "  \"seeds\": \(JSONText.quoted(SeedList.text(r.seeds))),\n"
     out +=
       "  \"tolerance\": \(JSONText.quoted(SimDuration(nanoseconds: Int64((r.tolerance * 1e9).rounded())).formatted)),\n"
     out += "  \"observedEvents\": \(result.observed.events.count),\n"
@@ -166,47 +167,18 @@ public enum CalibrationReport {
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  static func seedText(_ seeds: [UInt64]) -> String {
-    var parts: [String] = []
-    var i = 0
-    while i < seeds.count {
-      var j = i
-      while j + 1 < seeds.count, seeds[j + 1] == seeds[j] &+ 1 { j += 1 }
-      parts.append(i == j ? "\(seeds[i])" : "\(seeds[i])-\(seeds[j])")
-      i = j + 1
-    }
-    return parts.joined(separator: ",")
-  }
-
   /// Writes the files into `directory` (created if needed), each through a temporary file
-  /// renamed into place, so a reader never sees half a file.
+  /// renamed into place (`SweepFiles`), so a reader never sees half a file.
   public static func write(_ files: [(name: String, text: String)], to directory: String)
     throws(CalibrationError)
   {
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    do throws(SweepError) {
+      try SweepFiles.createFolder(directory)
+      for file in files {
+        try SweepFiles.write(file.text, to: directory + "/" + file.name)
+      }
     } catch {
-      throw CalibrationError("cannot create the directory '\(directory)'; check the path and its permissions")
-    }
-    for file in files {
-      try AtomicFile.write(
-        file.text, to: URL(fileURLWithPath: directory).appendingPathComponent(file.name).path)
-    }
-  }
-}
-
-/// Whole-file writes: a temporary file beside the target, then one rename.
-public enum AtomicFile {
-  public static func write(_ text: String, to path: String) throws(CalibrationError) {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8)) else {
-      throw CalibrationError("cannot write '\(path)'; check the directory exists and is writable")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      try? FileManager.default.removeItem(at: temporary)
-      throw CalibrationError("cannot move the new '\(path)' into place; check the directory is writable")
+      throw CalibrationError(error.message)
     }
   }
 }

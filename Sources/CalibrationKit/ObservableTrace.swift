@@ -8,14 +8,14 @@ import TransferEngine
 /// invisible to an app, so calibration fits the policy from these events only.
 public enum ObservableTrace {
   /// Each observable kind and the fields an app can know, in the trace's order (a subset of
-  /// the kind's `fieldNames`). `task.created` also lists `taskKind`, the name its `kind` field
-  /// may be given so that it no longer shadows the record's own `kind`.
+  /// the kind's `fieldNames`). `task.created` names the task's kind `taskKind`, so that it does
+  /// not shadow the record's own `kind`.
   public static let fields: [TraceKind: [String]] = [
     .appLaunch: ["reason"],
     .appForeground: [],
     .appBackground: [],
     .appCompletionHandlerCalled: ["session"],
-    .taskCreated: ["task", "session", "taskIdentifier", "url", "kind", "taskKind"],
+    .taskCreated: ["task", "session", "taskIdentifier", "url", "taskKind"],
     .delegateHandleEvents: ["session"],
     .delegateDidWriteData: ["task", "totalBytesWritten", "totalBytesExpectedToWrite"],
     .delegateDidFinishDownloading: ["task", "bytes", "description"],

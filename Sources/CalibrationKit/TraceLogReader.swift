@@ -10,6 +10,8 @@ import SimKernel
 public enum TraceLogReader {
   /// Kinds the recorder writes about the recording itself, not about the app.
   public static let metadataPrefix = "recorder."
+  /// The largest log `bgsim calibrate` reads: weeks of a busy app's events.
+  public static let maxLogBytes = 1 << 30
 
   /// The events of `text`, in file order; blank lines are skipped.
   ///

@@ -93,9 +93,9 @@ public enum SweepChart {
     return out
   }
 
-  /// A tick step of 1, 2 or 5 times a power of ten giving about five ticks, and the axis top.
-  static func niceScale(_ maxY: Double) -> (step: Double, top: Double) {
-    let raw = maxY / 5
+  /// A tick step of 1, 2 or 5 times a power of ten giving about `ticks` ticks, and the axis top.
+  public static func niceScale(_ maxY: Double, ticks: Double = 5) -> (step: Double, top: Double) {
+    let raw = maxY / ticks
     let magnitude = pow(10, floor(log10(raw)))
     let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
     return (step, (maxY / step).rounded(.up) * step)
@@ -105,7 +105,8 @@ public enum SweepChart {
     v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3g", v)
   }
 
-  static func escape(_ s: String) -> String {
+  /// `s` as SVG text content or attribute value.
+  public static func escape(_ s: String) -> String {
     var out = ""
     for c in s {
       switch c {

@@ -123,8 +123,8 @@ public enum SweepMerge {
     let expected = shard.runCount(of: plan.runCount)
     let longestValues = plan.parameters.reduce(0) { $0 + 2 * ($1.values.map(\.utf8.count).max() ?? 0) + 3 }
     let (perRow, overflow) = (8192 + longestValues).multipliedReportingOverflow(by: expected + 1)
-    guard AtomicFile.exists(file) else { throw SweepError("\(file): missing; did the shard fail?") }
-    let bytes = try AtomicFile.read(file, limit: overflow ? Int.max / 2 : perRow)
+    guard SweepFiles.exists(file) else { throw SweepError("\(file): missing; did the shard fail?") }
+    let bytes = try SweepFiles.read(file, limit: overflow ? Int.max / 2 : perRow)
     guard bytes.last == 10 else {
       throw SweepError("\(file): does not end with a line break; was it cut short?")
     }

@@ -25,10 +25,10 @@ public enum SweepOutput {
   /// `sweep.json`, summaries and charts an earlier sweep left there, so that a failure from now
   /// on leaves a directory `sweep-merge` refuses instead of an old set beside new rows.
   public static func prepare(_ directory: String) throws(SweepError) {
-    try AtomicFile.createDirectories(directory)
-    try AtomicFile.remove(path(directory, "sweep.json"))
+    try SweepFiles.createFolder(directory)
+    try SweepFiles.remove(path(directory, "sweep.json"))
     for name in ["summary.csv", "summary.md"] + RunTable.metricColumns.map({ "chart-\($0).svg" }) {
-      try AtomicFile.remove(path(directory, name))
+      try SweepFiles.remove(path(directory, name))
     }
   }
 
@@ -37,19 +37,19 @@ public enum SweepOutput {
   {
     try prepare(directory)
     for file in files(manifest: manifest, table: table) {
-      try AtomicFile.write(Array(file.text.utf8), to: path(directory, file.name))
+      try SweepFiles.write(file.text, to: path(directory, file.name))
     }
   }
 
   /// Reads and checks the manifest of a sweep output directory.
   public static func readManifest(_ directory: String) throws(SweepError) -> SweepManifest {
     let file = path(directory, "sweep.json")
-    guard AtomicFile.exists(file) else {
+    guard SweepFiles.exists(file) else {
       throw SweepError(
         "\(directory): no sweep.json; the directory is not a finished bgsim sweep --out (did the sweep fail or is it still running?)"
       )
     }
-    return try SweepManifest.parse(AtomicFile.read(file, limit: SweepManifest.maxFileSize), file: file)
+    return try SweepManifest.parse(SweepFiles.read(file, limit: SweepManifest.maxFileSize), file: file)
   }
 
   static func path(_ directory: String, _ name: String) -> String {

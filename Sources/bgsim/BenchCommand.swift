@@ -1,3 +1,4 @@
+import BgsimFoundation
 import Foundation
 import SafeOutput
 import ScenarioKit
@@ -8,7 +9,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate"]
+  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate", "bridge"]
 
   static var command: Command {
     Command(
@@ -27,6 +28,9 @@ enum BenchCommand {
                         when the machine was too busy for the figure to mean anything
           calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
                         (target under 30 s); events are simulations
+          bridge        fleet driven by an app written against Foundation through
+                        BgsimFoundation, then through AppUnderTest; prints the ratio of
+                        their wall times (the bridge's own overhead)
         Without WORKLOAD every available workload runs.
 
         Options:
@@ -45,8 +49,8 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let runs =
-        [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["sweep"], ["calibrate"]]
+      let last = [["sweep"], ["calibrate"], ["bridge"]]
+      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
         if status != ExitCode.ok { return status }
@@ -54,6 +58,13 @@ enum BenchCommand {
       return ExitCode.ok
     }
     switch workload {
+    case "bridge":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
+      }
+      warnIfDebug()
+      report(bridge(), json: json)
+      return ExitCode.ok
     case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -140,6 +151,22 @@ enum BenchCommand {
       extra: [
         ("tasksFinished", "\(outcome.tasksFinished)"),
         ("simulatedSeconds", "\(outcome.simulatedEnd.sinceStart.seconds)"),
+      ])
+  }
+
+  /// The fleet driven by a Foundation app through `BgsimFoundation`, against the same fleet
+  /// through `AppUnderTest`: `ratio` is the bridge's wall time over the engine's.
+  static func bridge() -> Measurement {
+    let (engine, engineSeconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { BridgeFleetBenchmark.run(seed: 1) }
+    let ratio = engineSeconds > 0 ? seconds / engineSeconds : 0
+    return Measurement(
+      workload: "bridge", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasksFinished", "\(outcome.tasksFinished)"), ("engineTasksFinished", "\(engine.tasksFinished)"),
+        ("engineEvents", "\(engine.events)"), ("engineWallSeconds", String(format: "%.3f", engineSeconds)),
+        ("ratio", String(format: "%.2f", ratio)),
       ])
   }
 

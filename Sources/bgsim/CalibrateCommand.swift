@@ -79,12 +79,16 @@ enum CalibrateCommand {
       }
       tolerance = d.seconds
     }
-    guard let data = FileManager.default.contents(atPath: logPath) else {
-      throw usage("cannot read the log '\(logPath)'; check the path")
-    }
+    guard SweepFiles.exists(logPath) else { throw usage("cannot read the log '\(logPath)'; check the path") }
     let log: [TraceEvent]
-    do {
-      log = try TraceLogReader.read(String(decoding: data, as: UTF8.self), file: logPath)
+    do throws(CalibrationError) {
+      let bytes: [UInt8]
+      do {
+        bytes = try SweepFiles.read(logPath, limit: TraceLogReader.maxLogBytes)
+      } catch {
+        throw CalibrationError("the log: \(error.message)")
+      }
+      log = try TraceLogReader.read(String(decoding: bytes, as: UTF8.self), file: logPath)
     } catch {
       throw .unavailable(error.message)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 import SweepKit
 
@@ -30,10 +31,12 @@ enum SweepCommand {
           --chart M,...    runs.csv metrics to chart (default: allDoneSeconds,wakes)
           -h, --help       show this help
 
-        Writes into DIR: sweep.json (what was swept), runs.csv (one row per run), and unless
-        --shard: summary.csv and summary.md (mean, p50, p95 over seeds per grid point) and
-        chart-METRIC.svg (the metric against the first --param, one line per other value).
-        Progress goes to standard error when it is a terminal. See docs/sweeps.md.
+        Writes into DIR: runs.csv (one row per run), and unless --shard: summary.csv and
+        summary.md (mean, p50, p95 over seeds per grid point) and chart-METRIC.svg (the metric
+        against the first --param, one line per other value); then sweep.json (what was swept,
+        the scenario's SHA-256, bgsim's version, jobs and wall time), written last: a sweep that
+        fails or is interrupted leaves no sweep.json. At most 1,000,000 runs (grid points x
+        seeds). Progress goes to standard error when it is a terminal. See docs/sweeps.md.
         """,
       options: [
         .init(name: "--param", valueName: "KEY=V1,V2,...", repeatable: true),
@@ -111,7 +114,7 @@ enum SweepCommand {
     Console.out(
       "\(what)\(plan.pointCount) grid points x \(plan.seeds.count) seeds: \(table.rows.count) runs in "
         + String(format: "%.2f", seconds)
-        + " s with \(jobs) jobs; wrote \(out)/{\(names.joined(separator: ","))}")
+        + " s with \(jobs) jobs; wrote \(TerminalText.escape(out))/{\(names.joined(separator: ","))}")
     return ExitCode.ok
   }
 

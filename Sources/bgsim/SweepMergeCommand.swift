@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 import SweepKit
 
@@ -45,7 +46,7 @@ enum SweepMergeCommand {
     let names = SweepOutput.files(manifest: manifest, table: table).map(\.name).sorted()
     Console.out(
       "merged \(arguments.positionals.count) directories, \(table.rows.count) runs; "
-        + "wrote \(out)/{\(names.joined(separator: ","))}")
+        + "wrote \(TerminalText.escape(out))/{\(names.joined(separator: ","))}")
     return ExitCode.ok
   }
 }

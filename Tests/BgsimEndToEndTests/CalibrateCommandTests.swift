@@ -109,6 +109,7 @@ import Testing
       "cannot read the log 'missing.jsonl'"
     ),
     (["--param", "rateLimiter.growth=1..3"], "missing --observed"),
+    (["--observed", ".", "--param", "rateLimiter.growth=1..3"], "the log: '.' is not a regular file"),
   ])
   func badInputExitsTwoWithAMessage(arguments: [String], message: String) throws {
     let sandbox = try Self.sandbox()

@@ -76,6 +76,18 @@ import Testing
 
     let two = try sandbox.run(["sweep", "chain.json"] + Self.grid + ["--jobs", "2", "--out", "two"])
     #expect(two.status == 0, "\(two.stderr)")
+    // Provenance and execution: what ran, with which bgsim, how many jobs and how fast.
+    for (directory, jobs) in [("one", 1), ("two", 2)] {
+      let data = try Data(contentsOf: sandbox.directory.appendingPathComponent("\(directory)/sweep.json"))
+      let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      #expect(manifest["scenario"] as? String == "chain.json")
+      #expect((manifest["scenarioSHA256"] as? String)?.count == 64)
+      #expect((manifest["bgsim"] as? [String: Any])?["version"] as? String == "0.1.0")
+      let execution = try #require(manifest["execution"] as? [String: Any])
+      #expect(execution["jobs"] as? Int == jobs)
+      #expect(((execution["wallSeconds"] as? NSNumber)?.doubleValue ?? -1) >= 0)
+      #expect(((execution["runsPerSecond"] as? NSNumber)?.doubleValue ?? 0) > 0)
+    }
     try expectSameSweep(try files(sandbox, "two"), reference)
 
     var shards: [String] = []

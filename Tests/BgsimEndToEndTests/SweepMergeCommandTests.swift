@@ -178,7 +178,7 @@ import Testing
       ["sweep", "chain.json"] + Self.grid + ["--shard", "2/2", "--out", "shard-2"])
     #expect(again.status == 2)
     #expect(
-      again.stderr.hasPrefix("bgsim: cannot move the finished file onto 'shard-2/runs.csv': "),
+      again.stderr.hasPrefix("bgsim: cannot write 'shard-2/runs.csv': it is a directory; give a file name\n"),
       "\(again.stderr)")
     let left = try FileManager.default.contentsOfDirectory(
       atPath: sandbox.directory.appendingPathComponent("shard-2").path)

@@ -99,6 +99,28 @@ import Testing
     let response = try #require(seen.lastResponse)
     #expect(response.statusCode == 200)
     #expect(response.value(forHTTPHeaderField: "Content-Length") == "500000000")
+    #expect(response.value(forHTTPHeaderField: "ETag") == "\"e1\"")
+    #expect(response.value(forHTTPHeaderField: "Accept-Ranges") == "bytes")
+    #expect(response.value(forHTTPHeaderField: "Last-Modified") == nil)
+    // Libraries archive responses: it must round-trip through NSSecureCoding's archiver.
+    let archived = try NSKeyedArchiver.archivedData(withRootObject: response, requiringSecureCoding: true)
+    #expect(!archived.isEmpty)
+  }
+
+  @Test func earliestBeginDateHoldsTheTaskUntilThen() {
+    let sim = world(seed: 2)
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in
+      let app = self.delegate(sim)!
+      let task = app.session.downloadTask(with: URL(string: Self.episode)!)
+      task.earliestBeginDate = app.application.now.addingTimeInterval(60)
+      #expect(task.earliestBeginDate == Simulation.referenceDate.addingTimeInterval(61))
+      task.resume()
+    }
+    sim.run(until: SimTime(.minutes(5)))
+    let started = sim.trace.events.first { $0.kind == "task.started" }
+    #expect(started?.time == SimTime(.seconds(61)))
   }
 }
 

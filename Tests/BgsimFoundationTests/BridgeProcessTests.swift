@@ -33,8 +33,8 @@ final class RecordingAppDelegate: SimulatedAppDelegate {
     sim.schedule(at: SimTime(.seconds(1))) { sim in
       #expect(first != nil)
       sim.terminateApp()
-      #expect(sim.currentAppDelegate == nil)
       #expect(first == nil)
+      #expect(sim.currentAppDelegate == nil)
     }
     sim.schedule(at: SimTime(.seconds(2))) { $0.launchApp() }
     sim.run(until: SimTime(.seconds(3)))

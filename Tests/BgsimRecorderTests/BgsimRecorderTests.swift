@@ -142,7 +142,7 @@ final class AppDelegateSpy: NSObject, URLSessionDownloadDelegate, @unchecked Sen
     #expect(
       try lines(url).dropFirst()
         == [
-          "{\"t\": 0, \"at\": \"0s\", \"kind\": \"task.created\", \"task\": \"Feed#\(id)\", \"session\": \"Feed\", \"taskIdentifier\": \(id), \"url\": \"https://example.com/ep-1.mp3\", \"kind\": \"download\"}",
+          "{\"t\": 0, \"at\": \"0s\", \"kind\": \"task.created\", \"task\": \"Feed#\(id)\", \"session\": \"Feed\", \"taskIdentifier\": \(id), \"url\": \"https://example.com/ep-1.mp3\", \"taskKind\": \"download\"}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didWriteData\", \"task\": \"Feed#\(id)\", \"totalBytesWritten\": 10, \"totalBytesExpectedToWrite\": 100}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didFinishDownloading\", \"task\": \"Feed#\(id)\", \"bytes\": 0, \"description\": \"episode 1\"}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didComplete\", \"task\": \"Feed#\(id)\", \"error\": \"networkConnectionLost\", \"code\": -1005}",

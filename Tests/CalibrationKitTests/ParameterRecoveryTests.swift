@@ -1,4 +1,5 @@
 import CalibrationKit
+import Foundation
 import ScenarioKit
 import SimKernel
 import Testing
@@ -70,5 +71,29 @@ import TransferEngine
       return CalibrationReport.fitJSON(result, world: "w", log: "l") + CalibrationReport.residualsCSV(result)
     }
     #expect(try run(1) == run(2))
+  }
+}
+
+/// What the published iOS 12.4 observation says about the idle reset: a wake 70.88 s after a
+/// 60 s delay still doubled it, so `idleResetFactor` is at least 70.88 / 60, with no upper bound.
+@Suite struct IdleResetBoundTests {
+  @Test func aWakeAfterTheDelayRanOutThatStillDoubledBoundsTheIdleResetFromBelow() throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Reports/calibration/ios-12.4-world.json")
+    let world = try ScenarioLoader.load(path: file.path)
+    // The observed log: what the app saw, plus the daemon's delays (Console's lines).
+    let trace = ScenarioRunner.run(world).trace.events
+    let log = trace.filter { ObservableTrace.isObservable($0.kind) || $0.kind == "ratelimiter.wake" }
+    let result = try Calibration.run(
+      CalibrationRequest(
+        world: world, log: log,
+        knobs: [try KnobRange.parse("rateLimiter.idleResetFactor=0.5..4", base: world.policy)], seeds: [1],
+        jobs: 2))
+    let fit = try #require(result.knobs.first)
+    #expect(fit.status == .bounded)
+    #expect(abs(fit.low - 70.879885 / 60) < 0.001, "fits from \(fit.low)")
+    #expect(fit.high == 4)
+    #expect(CalibrationReport.text(result).contains("bounded: at least 1.18"))
+    #expect(!CalibrationReport.fitJSON(result, world: "w", log: "l").contains("idleResetFactor\": "))
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ScenarioKit
 import SimKernel
 import Testing
@@ -29,6 +30,28 @@ struct TraceVocabularyTests {
     for kind in TraceKind.allCases {
       #expect(Set(kind.fieldNames).count == kind.fieldNames.count, "\(kind.name)")
       #expect(TraceKind(rawValue: kind.name) == kind)
+    }
+  }
+
+  @Test("no field shadows the envelope keys of a JSON Lines record (t, at, kind)")
+  func noShadowedEnvelope() {
+    for kind in TraceKind.allCases {
+      #expect(!kind.fieldNames.contains { ["t", "at", "kind"].contains($0) }, "\(kind.name)")
+    }
+  }
+
+  @Test(
+    "every line of every golden trace parses with a strict parser that rejects duplicate keys",
+    arguments: ScenarioLibraryTests.files)
+  func goldenTraceIsStrictJSON(_ file: String) throws {
+    let path = GoldenTrace.path(forScenario: ScenarioLibraryTests.directory.appendingPathComponent(file).path)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    for (index, line) in text.split(separator: "\n").enumerated() {
+      do {
+        _ = try JSONParser.parse(Array(line.utf8))
+      } catch {
+        Issue.record("\(file) golden line \(index + 1): \(error)")
+      }
     }
   }
 }

@@ -6,15 +6,15 @@ import TransferEngine
   import FoundationNetworking
 #endif
 
-/// The bridge's side of a simulation: the `AppUnderTest` the engine drives, which makes a fresh
-/// process (application object and delegate) at every launch, owns the container, and keeps the
-/// state that outlives processes (resume data produced, session identifiers seen).
-final class BridgeHost: AppUnderTest, @unchecked Sendable {
+/// The bridge's side of a simulation: makes a fresh process (the engine's app object) at every
+/// launch, owns the container, and keeps the state that outlives processes (resume data
+/// produced, session identifiers seen).
+final class BridgeHost: @unchecked Sendable {
   weak var simulation: Simulation?
   let makeDelegate: (SimulatedApplication) -> SimulatedAppDelegate
   let container: AppContainer
-  /// The live process, nil while the app is not running.
-  private(set) var process: BridgeProcess?
+  /// The live process, nil while the app is not running (the engine owns it).
+  private(set) weak var process: BridgeProcess?
   private var launches = 0
   /// Counts the app's calls into the bridge; the drain repeats while it moves.
   private let activityLock = NSLock()
@@ -59,7 +59,7 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
       simulation?.emitNote(
         "lint",
         [
-          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField("rule", .string(LintRule.callFromUndrainedQueue.rawValue)),
           TraceField(
             "message",
             .string(
@@ -74,17 +74,7 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
   func enteredFromEngine() { runThread = Thread.current }
 
   /// The delegate of the live process, if the app is running or suspended.
-  var currentDelegate: SimulatedAppDelegate? {
-    reapIfTerminated()
-    return process?.delegate
-  }
-
-  /// Drops the process when the engine says it is gone (terminated or force-quit).
-  func reapIfTerminated() {
-    guard let process, simulation?.appState == .notRunning else { return }
-    process.kill()
-    self.process = nil
-  }
+  var currentDelegate: SimulatedAppDelegate? { process?.delegate }
 
   /// A number for each `didFinishDownloadingTo` temporary folder.
   func nextDeliveryNumber() -> Int {
@@ -92,51 +82,12 @@ final class BridgeHost: AppUnderTest, @unchecked Sendable {
     return deliveries
   }
 
-  // MARK: AppUnderTest
-
-  func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
-    enteredFromEngine()
-    // A launch means any earlier process is gone.
-    process?.kill()
+  /// A new process for a launch; the engine holds it (as its app) until the process ends.
+  func newProcess() -> BridgeProcess {
     launches += 1
     let process = BridgeProcess(host: self, number: launches)
     self.process = process
-    let application = SimulatedApplication(
-      process: process, launchReason: reason, containerDirectory: container.url)
-    process.application = application
-    container.ensureTemporaryDirectory()
-    process.enter {
-      let delegate = makeDelegate(application)
-      process.delegate = delegate
-      delegate.applicationDidFinishLaunching(application)
-    }
-  }
-
-  func handleEventsForBackgroundURLSession(
-    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
-  ) {
-    enteredFromEngine()
-    guard let process, let application = process.application else { return }
-    let handler = UncheckedBox(completionHandler)
-    process.enter {
-      process.delegate?.application(application, handleEventsForBackgroundURLSession: identifier) {
-        [weak self] in
-        self?.noteActivity()
-        handler.value()
-      }
-    }
-  }
-
-  func willEnterForeground(_ app: AppContext) {
-    enteredFromEngine()
-    guard let process, let application = process.application else { return }
-    process.enter { process.delegate?.applicationWillEnterForeground(application) }
-  }
-
-  func didEnterBackground(_ app: AppContext) {
-    enteredFromEngine()
-    guard let process, let application = process.application else { return }
-    process.enter { process.delegate?.applicationDidEnterBackground(application) }
+    return process
   }
 
   deinit { container.removeUnlessKept() }

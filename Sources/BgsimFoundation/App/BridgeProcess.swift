@@ -6,16 +6,16 @@ import TransferEngine
   import FoundationNetworking
 #endif
 
-/// One launch of the app: its application object, delegate, sessions and timers. `kill()` drops
-/// every reference the bridge holds to them, as the end of a process does on a device.
-final class BridgeProcess: @unchecked Sendable {
+/// One launch of the app, and the engine's app object for it: its application object, delegate,
+/// sessions and timers. The engine drops it when the process ends, and with it every reference
+/// the bridge holds to them, as the end of a process does on a device.
+final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   weak var host: BridgeHost?
   let number: Int
   var application: SimulatedApplication?
   var delegate: SimulatedAppDelegate?
   /// The sessions this process made, in creation order (their delegate queues are drained).
   private(set) var sessions: [BridgedSession] = []
-  private(set) var isDead = false
   /// Timers that came due while the process was suspended; they run at the next resume.
   private var lateTimers: [() -> Void] = []
   /// How many waits for app code are under way (work posted meanwhile is picked up by them).
@@ -27,16 +27,54 @@ final class BridgeProcess: @unchecked Sendable {
     self.number = number
   }
 
-  /// The host while this process is alive.
-  var liveHost: BridgeHost? { isDead ? nil : host }
+  /// The host while this process is the live one.
+  var liveHost: BridgeHost? { host?.process === self ? host : nil }
+  var isDead: Bool { liveHost == nil }
 
-  func kill() {
-    isDead = true
+  deinit {
     for session in sessions { session.processDied() }
-    sessions = []
-    lateTimers = []
-    delegate = nil
-    application = nil
+  }
+
+  // MARK: AppUnderTest
+
+  func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
+    guard let host else { return }
+    host.enteredFromEngine()
+    let application = SimulatedApplication(
+      process: self, launchReason: reason, containerDirectory: host.container.url)
+    self.application = application
+    host.container.ensureTemporaryDirectory()
+    enter {
+      let delegate = host.makeDelegate(application)
+      self.delegate = delegate
+      delegate.applicationDidFinishLaunching(application)
+    }
+  }
+
+  func handleEventsForBackgroundURLSession(
+    _ app: AppContext, identifier: String, completionHandler: BackgroundCompletionHandler
+  ) {
+    guard let host, let application else { return }
+    host.enteredFromEngine()
+    let handler = UncheckedBox(completionHandler)
+    enter {
+      delegate?.application(application, handleEventsForBackgroundURLSession: identifier) { [weak host] in
+        host?.noteActivity()
+        handler.value()
+      }
+    }
+  }
+
+  func willEnterForeground(_ app: AppContext) {
+    guard let application else { return }
+    host?.enteredFromEngine()
+    enter { delegate?.applicationWillEnterForeground(application) }
+  }
+
+  func didEnterBackground(_ app: AppContext) {
+    guard let application else { return }
+    host?.enteredFromEngine()
+    enter { delegate?.applicationDidEnterBackground(application) }
   }
 
   /// Runs app code now, on the main thread, after any timers that came due while suspended;
@@ -73,7 +111,7 @@ final class BridgeProcess: @unchecked Sendable {
       host.simulation?.emitNote(
         "lint",
         [
-          TraceField("rule", .string("callFromUndrainedQueue")),
+          TraceField("rule", .string(LintRule.callFromUndrainedQueue.rawValue)),
           TraceField(
             "message",
             .string("the app kept queueing work after a delegate call; simulated time moved on without it")),
@@ -99,7 +137,7 @@ final class BridgeProcess: @unchecked Sendable {
     let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
     let box = UncheckedBox(work)
     simulation.schedule(at: simulation.now + .seconds(rounding: seconds)) { [weak self] sim in
-      guard let self, !self.isDead else { return }
+      guard let self, !self.isDead, sim.appState != .notRunning else { return }
       self.host?.enteredFromEngine()
       if sim.appState.isRunning {
         self.enter { box.value() }

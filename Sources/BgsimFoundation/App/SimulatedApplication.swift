@@ -14,10 +14,15 @@ public final class SimulatedApplication: @unchecked Sendable {
   public let launchReason: LaunchReason
   /// The app's sandbox: a real directory, one per simulation, that survives terminations.
   public let containerDirectory: URL
-  let process: BridgeProcess
+  /// Weak: the engine owns the process; once it ends, this object's calls do nothing.
+  weak var process: BridgeProcess?
+
+  /// The simulation's bridge, kept so `now` works after the process ended.
+  private weak var host: BridgeHost?
 
   init(process: BridgeProcess, launchReason: LaunchReason, containerDirectory: URL) {
     self.process = process
+    self.host = process.host
     self.launchReason = launchReason
     self.containerDirectory = containerDirectory
   }
@@ -27,7 +32,7 @@ public final class SimulatedApplication: @unchecked Sendable {
 
   /// `UIApplication.applicationState`, plus `.suspended`.
   public var applicationState: ApplicationState {
-    guard let host = process.liveHost else { return .suspended }
+    guard let host = process?.liveHost else { return .suspended }
     switch host.simulation?.appState {
     case .foreground: return .active
     case .background: return .background
@@ -37,20 +42,26 @@ public final class SimulatedApplication: @unchecked Sendable {
 
   /// Simulated wall-clock time: `Simulation.referenceDate` plus simulated time.
   public var now: Date {
-    Simulation.referenceDate.addingTimeInterval(process.host?.simulation?.now.sinceStart.seconds ?? 0)
+    Simulation.referenceDate.addingTimeInterval(host?.simulation?.now.sinceStart.seconds ?? 0)
   }
 
   /// THE seam: `URLSession(configuration:delegate:delegateQueue:)`, backed by the simulation.
   public func makeURLSession(
     configuration: URLSessionConfiguration, delegate: URLSessionDelegate?, delegateQueue: OperationQueue?
   ) -> URLSession {
-    process.makeSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    if let process {
+      return process.makeSession(
+        configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    }
+    return BridgedSession(
+      process: nil, configuration: configuration.bridgeCopy(), delegate: delegate,
+      delegateQueue: delegateQueue)
   }
 
   /// A timer on simulated time with the shape of an `asyncAfter` wrapper: runs late (at the next
   /// resume) when the process is suspended when it is due, never if the process dies first.
   public func after(_ delay: TimeInterval, _ work: @escaping () -> Void) {
-    process.schedule(after: delay, work)
+    process?.schedule(after: delay, work)
   }
 }
 

@@ -9,7 +9,8 @@ extension Simulation {
   public func installApp(_ makeDelegate: @escaping (SimulatedApplication) -> SimulatedAppDelegate) {
     let host = BridgeHost(simulation: self, container: AppContainer(), makeDelegate: makeDelegate)
     BridgeRegistry.register(host, for: self)
-    install(host)
+    // The simulation keeps the host through this factory; each launch gets a new process.
+    install(factory: { host.newProcess() })
   }
 
   /// The live process's delegate; nil while the app is not running.
@@ -70,7 +71,7 @@ extension BridgeHost {
     simulation.emitNote(
       "lint",
       [
-        TraceField("rule", .string("sessionIdentifierChanged")),
+        TraceField("rule", .string(LintRule.sessionIdentifierChanged.rawValue)),
         TraceField(
           "message",
           .string(

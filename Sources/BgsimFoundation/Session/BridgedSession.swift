@@ -21,7 +21,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   private var invalidated = false
 
   init(
-    process: BridgeProcess, configuration: URLSessionConfiguration, delegate: URLSessionDelegate?,
+    process: BridgeProcess?, configuration: URLSessionConfiguration, delegate: URLSessionDelegate?,
     delegateQueue: OperationQueue?
   ) {
     self.process = process

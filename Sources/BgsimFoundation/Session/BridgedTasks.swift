@@ -42,6 +42,11 @@ final class BridgedDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
     get { core.engine?.countOfBytesClientExpectsToSend ?? -1 }
     set { core.engine?.countOfBytesClientExpectsToSend = newValue }
   }
+  /// Read by the engine (simulated time since `Simulation.referenceDate`); set it before `resume()`.
+  override var earliestBeginDate: Date? {
+    get { core.earliestBeginDate }
+    set { core.earliestBeginDate = newValue }
+  }
   override func resume() { core.session?.resume(core) }
   override func suspend() { core.session?.suspend(core) }
   override func cancel() { core.session?.cancel(core) }

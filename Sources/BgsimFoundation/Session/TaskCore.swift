@@ -19,6 +19,7 @@ final class TaskCore: @unchecked Sendable {
   var deliveredError: NSError?
   private var cachedResponse: HTTPURLResponse?
   private var cachedStatus: Int?
+  private var cachedHeaders: [String: String] = [:]
   /// Validators learnt from resume data, for the response's headers.
   var knownETag: String?
   var knownLastModified: String?
@@ -62,18 +63,34 @@ final class TaskCore: @unchecked Sendable {
     guard let status = engine?.statusCode, let engine, let url = URL(string: engine.currentURL.string) else {
       return nil
     }
-    if let cachedResponse, cachedStatus == status { return cachedResponse }
-    var headers: [String: String] = [:]
-    if engine.countOfBytesExpectedToReceive >= 0 {
+    if let cachedResponse, cachedStatus == status, cachedHeaders == engine.responseHeaders {
+      return cachedResponse
+    }
+    var headers = engine.responseHeaders
+    if headers["Content-Length"] == nil, engine.countOfBytesExpectedToReceive >= 0 {
       headers["Content-Length"] = String(engine.countOfBytesExpectedToReceive)
     }
-    if let knownETag { headers["ETag"] = knownETag }
-    if let knownLastModified { headers["Last-Modified"] = knownLastModified }
+    if headers["ETag"] == nil, let knownETag { headers["ETag"] = knownETag }
+    if headers["Last-Modified"] == nil, let knownLastModified { headers["Last-Modified"] = knownLastModified }
     let response = HTTPURLResponse(
       url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
     cachedResponse = response
     cachedStatus = status
+    cachedHeaders = engine.responseHeaders
     return response
+  }
+
+  /// `earliestBeginDate` as the engine holds it.
+  var earliestBeginDate: Date? {
+    get {
+      engine?.earliestBeginDate.map { Simulation.referenceDate.addingTimeInterval($0.sinceStart.seconds) }
+    }
+    set {
+      guard let engine else { return }
+      guard let date = newValue else { return engine.earliestBeginDate = nil }
+      let seconds = date.timeIntervalSince(Simulation.referenceDate)
+      engine.earliestBeginDate = SimTime(.seconds(rounding: seconds.isFinite ? min(max(seconds, 0), 1e9) : 0))
+    }
   }
 
   var countOfBytesExpectedToSend: Int64 {

@@ -1,12 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Runs app code and waits for the work it queued, so that simulated time never moves while the
 /// app still has something to do (foundation-bridge.md, "Determinism").
 enum QueueDrain {
@@ -63,15 +57,20 @@ enum QueueDrain {
   /// is held back meanwhile, so a block the app sends to it from a delegate method runs after
   /// that method returned, as deterministically as the app's code allows.
   private static func wait(for queue: OperationQueue) {
-    if Thread.isMainThread {
+    if queue.operationCount == 0 {
+      // Nothing queued: no need to hold the main queue back (this saves two thread hops a pass).
+    } else if Thread.isMainThread {
+      // Blocking here holds the main queue back; spin the run loop once the hold is over so
+      // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
+      let done = DispatchSemaphore(value: 0)
+      queue.addBarrierBlock { done.signal() }
       queue.isSuspended = false
-      // Not spinning the run loop holds the main queue back; spin once the hold is over so that
-      // `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
-      let deadline = DispatchTime.now() + mainQueueHold
-      while queue.operationCount > 0 && DispatchTime.now() < deadline { usleep(200) }
-      while queue.operationCount > 0 {
-        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+      if done.wait(timeout: .now() + mainQueueHold) == .timedOut {
+        while done.wait(timeout: .now()) == .timedOut {
+          _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+        }
       }
+      queue.waitUntilAllOperationsAreFinished()
     } else {
       let engaged = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)

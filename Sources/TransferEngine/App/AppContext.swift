@@ -17,10 +17,9 @@ public struct AppContext {
     try simulation.makeSession(configuration, delegate: delegate)
   }
 
-  /// Runs `action` after `delay` if the app is then running (an app timer).
+  /// An app timer on simulated time: runs after `delay` if the app is running then, late (at
+  /// the next resume) if it is suspended, and never if its process has ended meanwhile.
   public func after(_ delay: SimDuration, _ action: @escaping (AppContext) -> Void) {
-    simulation.schedule(at: simulation.now + delay) { sim in
-      if sim.appState.isRunning { action(AppContext(simulation: sim)) }
-    }
+    simulation.scheduleAppTimer(after: delay, action)
   }
 }

@@ -10,11 +10,12 @@ extension Simulation {
     case .launched:
       emit(.appLaunch, [TraceField("reason", .string("user"))])
       resetRateLimiterForForeground()
-      if let app = installedApp { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
+      if let app = appProcess.launch() { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
     case .broughtToForeground:
       emit(.appForeground, [])
       wakes.enteredForeground()
       resetRateLimiterForForeground()
+      runLateTimers()
       if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
       resumePausedDefaultTransfers()
       for record in daemon.sessionRecords where record.attached != nil {
@@ -67,6 +68,7 @@ extension Simulation {
   /// The process is gone: session objects die, default sessions' tasks vanish with it,
   /// background uploads from data lose their body.
   private func processEnded() {
+    appProcess.end()
     endWake()
     for record in daemon.sessionRecords {
       record.detachFromApp()
@@ -89,14 +91,15 @@ extension Simulation {
       .taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
     endTask(task, .lost)
     task.session.taskEnded()
-    if holding { releaseConnection(of: task) }
+    if holding { releaseConnection(of: task, admitting: false) }
   }
 
-  /// Cancels every unfinished background task; delivered at the next launch.
+  /// Cancels every unfinished background task at one instant; delivered at the next launch. No
+  /// task starts in a slot another's cancellation frees: it would be cancelled a moment later.
   func cancelBackgroundTasks(reason: SimURLError.CancelReason) {
     for record in daemon.sessionRecords where record.isBackground {
       for task in record.tasks where !task.isFinished {
-        cancelTask(task, produceResumeData: true, reason: reason)
+        cancelTask(task, produceResumeData: true, reason: reason, admitting: false)
       }
     }
   }

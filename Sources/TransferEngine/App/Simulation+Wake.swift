@@ -35,9 +35,10 @@ extension Simulation {
     switch lifecycle.wake() {
     case .resumed:
       emit(.appResume, [TraceField("reason", .string("background"))])
+      runLateTimers()
     case .relaunched:
       emit(.appLaunch, [TraceField("reason", .string("background"))])
-      installedApp?.didFinishLaunching(context, reason: .background)
+      appProcess.launch()?.didFinishLaunching(context, reason: .background)
     case nil:
       preconditionFailure("internal inconsistency: wake of an app in state \(lifecycle.state)")
     }

@@ -42,8 +42,8 @@ public enum FleetBenchmark {
 
   /// Simulated length of the run.
   public static let day = SimDuration.days(1)
-  static let cycle = SimDuration.minutes(28)
-  static let cycles = 50
+  public static let cycle = SimDuration.minutes(28)
+  public static let cycles = 50
 
   /// Runs the fleet with 10,000 tasks.
   public static func run(seed: UInt64 = 1) -> Outcome { run(tasks: 10_000, seed: seed) }
@@ -99,7 +99,8 @@ public enum FleetBenchmark {
     return outcome
   }
 
-  static func makeResources(count: Int, random: inout SeededGenerator) -> [ServerResource] {
+  /// The fleet's resources (shared with the bridge's fleet, `bgsim bench bridge`).
+  public static func makeResources(count: Int, random: inout SeededGenerator) -> [ServerResource] {
     (0..<count).map { i in
       let size = Int64(random.uniform(100_000...50_000_000))
       let resumable = random.nextUnit() < 0.9
@@ -109,7 +110,8 @@ public enum FleetBenchmark {
     }
   }
 
-  static func makeNetwork(random: inout SeededGenerator) -> [Step<NetworkState>] {
+  /// The fleet's day of network steps.
+  public static func makeNetwork(random: inout SeededGenerator) -> [Step<NetworkState>] {
     let slots = Int(day.nanoseconds / SimDuration.minutes(10).nanoseconds)
     var outageSlots: Set<Int> = []
     while outageSlots.count < 6 { outageSlots.insert(random.uniform(1...(slots - 1))) }

@@ -41,9 +41,12 @@ extension Simulation {
 
   /// Cancels a task (the app's `cancel()`, a force quit, Background App Refresh off,
   /// `invalidateAndCancel`). Resume data only when asked for and the download can resume.
+  /// `admitting` false when the cancellation is one of a batch that ends every task of its
+  /// session: the freed connection is not offered to a task about to be cancelled too.
   @discardableResult
   func cancelTask(
-    _ task: SimURLSessionTask, produceResumeData: Bool, reason: SimURLError.CancelReason?
+    _ task: SimURLSessionTask, produceResumeData: Bool, reason: SimURLError.CancelReason?,
+    admitting: Bool = true
   ) -> ResumeData? {
     guard !task.isFinished else { return nil }
     let holding = withdraw(task)
@@ -61,7 +64,7 @@ extension Simulation {
     if let data { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
     emit(.taskCancelled, fields)
     queueDelegateEvent(.didComplete(task, error: error), for: task.session)
-    if holding { releaseConnection(of: task) }
+    if holding { releaseConnection(of: task, admitting: admitting) }
     rescheduleLinks()
     taskEnded(task)
     return data

@@ -35,9 +35,6 @@ extension Simulation {
     /// The task waits for `reason` (the machine already took it): trace it when it `changed`, and
     /// arm a re-evaluation when the reason has an end.
     case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
-    case start(SimURLSessionTask)
-    /// A default session's task with no allowed interface that does not wait: -1009.
-    case failNotConnected(SimURLSessionTask)
   }
 
   /// Starts the tasks of one queue that can start, in order, and records why the others wait.
@@ -79,10 +76,12 @@ extension Simulation {
       queue.removeFirst(scanned) { uids.contains($0.uid) }
     }
     daemon.restore(queue, key: key)
-    perform(actions + started.map { .start($0) } + failed.map { .failNotConnected($0) })
+    perform(actions)
+    for task in started { beginAttempt(task) }
+    for task in failed { fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false) }
   }
 
-  /// Carries out an admission pass's decisions, in order.
+  /// Carries out an admission pass's decisions about waiting tasks, in order.
   func perform(_ actions: [AdmissionAction]) {
     for action in actions {
       switch action {
@@ -91,9 +90,6 @@ extension Simulation {
         if changed { traceDeferred(task, reason) }
         if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
         if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
-      case .start(let task): beginAttempt(task)
-      case .failNotConnected(let task):
-        fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false)
       }
     }
   }
@@ -128,11 +124,14 @@ extension Simulation {
     daemon.armedReevaluation(at: time, handle: scheduler.schedule(.reevaluate, at: time))
   }
 
-  /// A connection slot of `task`'s (session, host) pair is free again.
-  func releaseConnection(of task: SimURLSessionTask) {
+  /// A connection slot of `task`'s (session, host) pair is free again; the next waiting task
+  /// takes it, unless the slot is freed by a batch that ends every task of the pair (`admitting`
+  /// false: a force quit, `invalidateAndCancel`, the app's process ending), where a task started
+  /// now would only be ended a moment later.
+  func releaseConnection(of task: SimURLSessionTask, admitting: Bool = true) {
     let key = task.connectionKey ?? daemon.queueKey(task)
     guard let left = daemon.closeConnection(key) else { return }
     if left < 0 { inconsistency(.engineConsistency, "negative connection count for '\(key)'") }
-    startWaiting(key: key)
+    if admitting { startWaiting(key: key) }
   }
 }

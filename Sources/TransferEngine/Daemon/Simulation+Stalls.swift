@@ -38,7 +38,7 @@ extension Simulation {
     let total = up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
     links.add(task.uid, up: up, bytes: total - done, now: now)
-    task.bytes.flowJoined(total - done)
+    task.bytes.flowJoined(total - done, up: up)
     armProgress(task)
   }
 

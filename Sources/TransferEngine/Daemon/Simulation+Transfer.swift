@@ -18,7 +18,9 @@ extension Simulation {
       emit(
         .taskRetry,
         base + [
-          TraceField("attempt", .int(Int64(number))), TraceField("offset", .int(task.countOfBytesReceived)),
+          TraceField("attempt", .int(Int64(number))),
+          TraceField(
+            "offset", .int(startOffset(task, status: links.server.status(for: task.currentURL, at: now)))),
         ])
     }
     scheduler.schedule(
@@ -72,37 +74,47 @@ extension Simulation {
       }
     }
     task.redirectsInARow = 0
-    task.statusCode = status
+    recordResponse(task, status: status)
     if task.isDownload {
       startDownloadBody(task, status: status)
     } else {
       task.machine.connected(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
       links.add(task.uid, up: true, bytes: remaining, now: now)
-      task.bytes.flowJoined(remaining)
-      if server.isStalled(task.currentURL, at: now) { stall(task) }
+      task.bytes.flowJoined(remaining, up: true)
+      if links.server.isStalled(task.currentURL, at: now) { stall(task) }
       armProgress(task)
       rescheduleLinks()
     }
   }
 
-  private func startDownloadBody(_ task: SimURLSessionTask, status: Int) {
-    let server = links.server
-    let resource = server.resource(task.currentURL)
+  /// Where a download's body starts when the server answers `status`: the offset of its resume
+  /// data (first response only) or what it received, if the server still has the same version
+  /// and honours ranges; else 0, a restart. An upload always starts from 0. The one rule for
+  /// both the response and the `offset` that `task.retry` reports.
+  func startOffset(_ task: SimURLSessionTask, status: Int) -> Int64 {
+    guard task.isDownload else { return 0 }
+    let resource = links.server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
-    let validator = server.validator(task.currentURL)
     // Resume data sets the offset of the task's first response only; a later attempt continues
     // from the bytes this task received, of the version it was fetching.
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
-    // A range request continues only if the server still has the same version and honours ranges.
-    var offset: Int64 = 0
     let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
-    if wanted > 0, success, resource?.acceptsRanges == true, let v = validator,
+    guard wanted > 0, success, resource?.acceptsRanges == true,
+      let v = links.server.validator(task.currentURL),
       v == (resumeData?.validator ?? task.bytes.fetchingValidator), wanted <= size
-    {
-      offset = wanted
-    }
+    else { return 0 }
+    return wanted
+  }
+
+  private func startDownloadBody(_ task: SimURLSessionTask, status: Int) {
+    let resource = links.server.resource(task.currentURL)
+    let success = (200..<300).contains(status)
+    let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
+    let validator = links.server.validator(task.currentURL)
+    let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
+    let offset = startOffset(task, status: status)
     task.bytes.downloadResponse(size: size, validator: validator, offset: offset, resumed: resumeData != nil)
     if let data = resumeData {
       queueDelegateEvent(.didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session)
@@ -118,8 +130,8 @@ extension Simulation {
       return
     }
     links.add(task.uid, up: false, bytes: size - offset, now: now)
-    task.bytes.flowJoined(size - offset)
-    if server.isStalled(task.currentURL, at: now) { stall(task) }
+    task.bytes.flowJoined(size - offset, up: false)
+    if links.server.isStalled(task.currentURL, at: now) { stall(task) }
     armProgress(task)
     rescheduleLinks()
   }
@@ -140,14 +152,13 @@ extension Simulation {
       let task = daemon.tasks[Int(uid)]
       task.bytes.flowFinished()
       if up {
-        let server = links.server
-        task.statusCode = server.status(for: task.currentURL, at: now)
-        let body = server.resource(task.currentURL)?.responseBody ?? 0
+        recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
+        let body = links.server.resource(task.currentURL)?.responseBody ?? 0
         task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
         if body > 0 {
           task.machine.uploadBodySent()
           links.add(task.uid, up: false, bytes: body, now: now)
-          task.bytes.flowJoined(body)
+          task.bytes.flowJoined(body, up: false)
         } else {
           finish(task)
         }
@@ -164,9 +175,7 @@ extension Simulation {
     guard let direction = task.machine.direction,
       let remaining = links.bytesRemaining(task.uid, up: direction.up, now: now)
     else { return }
-    let total =
-      direction.up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)
-    task.bytes.settle(up: direction.up, total: total, remaining: remaining)
+    task.bytes.settle(up: direction.up, remaining: remaining)
   }
 
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
@@ -182,9 +191,13 @@ extension Simulation {
   /// The connection broke (network lost, interface changed, server dropped it).
   ///
   /// A background task waits out the retry backoff and tries again; a default session's task
-  /// fails with -1005, with resume data when the download could resume.
-  func interrupt(_ task: SimURLSessionTask, reason: String) {
-    guard task.machine.isActive else { return }
+  /// fails with -1005, with resume data when the download could resume. With `retryNow` (an
+  /// interface change to an allowed interface) a background task skips the backoff and keeps
+  /// its claim on the connection: its slot is not offered to a waiting task, and the caller
+  /// queues it again ahead of them. Returns true in that case.
+  @discardableResult
+  func interrupt(_ task: SimURLSessionTask, reason: String, retryNow: Bool = false) -> Bool {
+    guard task.machine.isActive else { return false }
     detachTransfer(task, freeConnection: false)
     emit(
       .taskInterrupted,
@@ -196,15 +209,21 @@ extension Simulation {
       releaseConnection(of: task)
       fail(
         task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
-      return
+      return false
     }
     if !task.isDownload { task.bytes.discardUploadProgress() }
+    if retryNow {
+      task.machine.retryOnNewInterface()
+      releaseConnection(of: task, admitting: false)
+      return true
+    }
     let exponent = min(task.attempts - 1, 30)
     var wait = policy.retry.backoff * (Int64(1) << Int64(exponent))
     if wait > policy.retry.maxBackoff { wait = policy.retry.maxBackoff }
     task.machine.interrupted(retryAt: now + wait)
     scheduler.schedule(.retry(uid: task.uid, generation: task.machine.generation), after: wait)
     releaseConnection(of: task)
+    return false
   }
 
   func backoffEnded(_ task: SimURLSessionTask) {
@@ -228,5 +247,21 @@ extension Simulation {
     }
     guard case .paused = task.machine.state else { return }
     fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: false)
+  }
+}
+
+extension Simulation {
+  /// The response's status and headers, from the server model as it is now.
+  func recordResponse(_ task: SimURLSessionTask, status: Int) {
+    task.statusCode = status
+    var headers: [String: String] = [:]
+    if let resource = links.server.resource(task.currentURL) {
+      let ok = (200...299).contains(status)
+      headers["Content-Length"] = String(ok && task.isDownload ? resource.size : resource.responseBody)
+      if let etag = resource.etag { headers["ETag"] = etag }
+      if let lastModified = resource.lastModified { headers["Last-Modified"] = lastModified }
+      headers["Accept-Ranges"] = resource.acceptsRanges ? "bytes" : "none"
+    }
+    task.responseHeaders = headers
   }
 }

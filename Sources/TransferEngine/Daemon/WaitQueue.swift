@@ -1,5 +1,6 @@
-/// The tasks of one (session, host) pair that want to run, in start order: higher `priority`
-/// first, then the order `resume()` was called. Also counts the pair's open connections, which
+/// The tasks of one (session, host) pair that want to run, in start order: transfers an
+/// interface change cut first (in resume order), then higher `priority`, then the order
+/// `resume()` was called. Also counts the pair's open connections, which
 /// `httpMaximumConnectionsPerHost` bounds.
 ///
 /// Tasks leave mostly from the front (they start in order), so the waiting tasks are
@@ -72,6 +73,9 @@ struct WaitQueue {
   }
 
   static func startsBefore(_ a: SimURLSessionTask, _ b: SimURLSessionTask) -> Bool {
+    // Transfers an interface change cut take their slots back first, in resume order.
+    if a.machine.reclaimsSlot != b.machine.reclaimsSlot { return a.machine.reclaimsSlot }
+    if a.machine.reclaimsSlot { return a.resumeSequence < b.resumeSequence }
     if a.priority != b.priority { return a.priority > b.priority }
     return a.resumeSequence < b.resumeSequence
   }

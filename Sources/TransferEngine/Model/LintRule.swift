@@ -8,4 +8,10 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   case duplicateSessionIdentifier
   case resumeDataReused
   case oneTaskPerWake
+  /// BgsimFoundation: a launch made a background session under a new identifier while an
+  /// earlier launch's session with tasks was not recreated (`UUID().uuidString` identifiers).
+  case sessionIdentifierChanged
+  /// BgsimFoundation: the app called URLSession from a thread or queue the simulation does not
+  /// wait for while simulated time moved, or kept queueing work without end.
+  case callFromUndrainedQueue
 }

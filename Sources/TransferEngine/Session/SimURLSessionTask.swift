@@ -36,6 +36,9 @@ public final class SimURLSessionTask {
   public var countOfBytesExpectedToReceive: Int64 { bytes.expectedToReceive }
   /// The HTTP status of the response, once there is one.
   public internal(set) var statusCode: Int?
+  /// The response's headers as the server model has them when the response arrives:
+  /// `Content-Length`, `ETag`, `Last-Modified`, `Accept-Ranges` (for lookups, not for output order).
+  public internal(set) var responseHeaders: [String: String] = [:]
   /// Set when the task completed with an error.
   public internal(set) var error: SimURLError?
 
@@ -50,12 +53,17 @@ public final class SimURLSessionTask {
   unowned let session: DaemonSession
   /// Where the task is in its life; the one source of its phase.
   var machine = TaskStateMachine() {
+    // No `oldValue`: the machine is then changed in place, not copied out and back.
     didSet {
-      if oldValue.isActive != machine.isActive {
-        session.transferActivityChanged(by: machine.isActive ? 1 : -1)
+      let active = machine.isActive
+      if active != holdsConnection {
+        holdsConnection = active
+        session.transferActivityChanged(by: active ? 1 : -1)
       }
     }
   }
+  /// `machine.isActive` as of the last change, for the session's count of active transfers.
+  private var holdsConnection = false
   /// What the task moved, kept and wasted.
   var bytes = TransferBytes()
   /// True when the app created it while not in the foreground (rate limiter, discretionary).

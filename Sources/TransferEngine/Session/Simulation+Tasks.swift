@@ -31,7 +31,7 @@ extension Simulation {
       .sessionCreated,
       [
         TraceField("session", .string(configuration.identifier)),
-        TraceField("kind", .string(configuration.kind.rawValue)),
+        TraceField("sessionKind", .string(configuration.kind.rawValue)),
       ])
     scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     armProgressForSession(record)
@@ -68,7 +68,7 @@ extension Simulation {
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(record.identifier)),
       TraceField("taskIdentifier", .int(Int64(task.taskIdentifier))), TraceField("url", .string(url.string)),
-      TraceField("kind", .string(task.isDownload ? "download" : "upload")),
+      TraceField("taskKind", .string(task.isDownload ? "download" : "upload")),
     ]
     if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
     emit(.taskCreated, fields)
@@ -113,7 +113,7 @@ extension Simulation {
       [TraceField("session", .string(session.identifier)), TraceField("cancelTasks", .bool(cancelTasks))])
     if cancelTasks {
       for task in session.record.tasks where !task.isFinished {
-        cancelTask(task, produceResumeData: false, reason: nil)
+        cancelTask(task, produceResumeData: false, reason: nil, admitting: false)
       }
     }
     session.markInvalidated()

@@ -22,13 +22,19 @@ extension Simulation {
     let cuts = daemon.sessionRecords.contains { record in
       record.activeTransfers > 0 && (interfaceChanged || !interfaceAllowed(for: record.configuration))
     }
+    var retrying: [SimURLSessionTask] = []
     for task in cuts ? activeTransfers() : [] {
       if interfaceChanged {
-        interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost")
+        // Not a failure when the new interface is allowed: retry there at once, first.
+        let retryNow = next.isUp && interfaceAllowed(for: task.session.configuration)
+        if interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost", retryNow: retryNow) {
+          retrying.append(task)
+        }
       } else if !interfaceAllowed(for: task.session.configuration) {
         interrupt(task, reason: "interfaceNotAllowed")
       }
     }
+    for task in retrying.sorted(by: { $0.resumeSequence < $1.resumeSequence }) { _ = daemon.insert(task) }
     rescheduleLinks()
     reevaluateAllWaiting()
   }

@@ -29,7 +29,9 @@ public final class Simulation {
   var wakes = WakeContract()
   /// Counters the invariants read, beside the engine.
   var checker = InvariantChecker()
-  var installedApp: AppUnderTest?
+  var appProcess = AppProcess()
+  /// The live process's app (nil while not running).
+  var installedApp: AppUnderTest? { appProcess.live }
 
   /// The network now.
   public var network: NetworkState { links.network }
@@ -72,8 +74,18 @@ public final class Simulation {
     self.random = SeededGenerator(seed: seed)
     self.trace = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
-    for (i, step) in device.network.enumerated() { scheduler.schedule(.networkStep(i), at: step.at) }
-    for (i, step) in device.power.enumerated() { scheduler.schedule(.powerStep(i), at: step.at) }
+    // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
+    // task resumed at once) see the device as it is at time 0, not offline.
+    for (i, step) in device.network.enumerated() {
+      if step.at <= .zero {
+        applyNetwork(step.value)
+      } else {
+        scheduler.schedule(.networkStep(i), at: step.at)
+      }
+    }
+    for (i, step) in device.power.enumerated() {
+      if step.at <= .zero { applyPower(step.value) } else { scheduler.schedule(.powerStep(i), at: step.at) }
+    }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
     for (i, fault) in server.faults.enumerated() {
       switch fault {
@@ -96,9 +108,6 @@ public final class Simulation {
   public var rateLimiterDelays: [SimDuration] { rateLimiter.delayAtWake }
   /// The rate limiter's current delay.
   public var rateLimiterDelay: SimDuration { rateLimiter.delay }
-
-  /// Installs the app under test; the scenario's `launch` (or `launchApp()`) starts it.
-  public func install(_ app: AppUnderTest) { installedApp = app }
 
   /// Runs code outside the engine at `time` (timeline entries, app timers). Callbacks at one
   /// instant run in the order they were scheduled, before engine events scheduled later.

@@ -46,6 +46,9 @@ struct TaskStateMachine: Equatable {
   private(set) var startedAt: SimTime?
   /// Bumped when an attempt ends, which turns the events armed for it into no-ops.
   private(set) var generation: UInt32 = 0
+  /// Set while the task waits to take back the connection an interface change cut: it goes
+  /// ahead of every task that was not running (`WaitQueue`'s order). Cleared when admitted.
+  private(set) var reclaimsSlot = false
 
   /// Connecting, transferring or stalled: holding a connection.
   var isActive: Bool {
@@ -118,6 +121,7 @@ struct TaskStateMachine: Equatable {
   mutating func admit(at now: SimTime) -> Attempt {
     guard case .waiting = state else { inconsistent("admit") }
     attempts += 1
+    reclaimsSlot = false
     state = .connecting
     if startedAt == nil {
       startedAt = now
@@ -162,6 +166,14 @@ struct TaskStateMachine: Equatable {
   mutating func interrupted(retryAt: SimTime) {
     guard isActive else { inconsistent("interrupted") }
     state = .backingOff(until: retryAt)
+  }
+
+  /// The interface changed and the new one is allowed: not a failure, so no backoff. The task
+  /// waits again at once, ahead of the tasks that were not running, to retry on the new interface.
+  mutating func retryOnNewInterface() {
+    guard isActive else { inconsistent("retryOnNewInterface") }
+    state = .waiting(traced: nil)
+    reclaimsSlot = true
   }
 
   /// The backoff passed: true when the task was backing off (it re-enters its queue).

@@ -3,7 +3,10 @@ import SimKernel
 /// A task's byte accounting: what it moved, kept and threw away, and the body it is fetching.
 ///
 /// Every change goes through one of the methods below, so the `bytesConserved` invariant
-/// (`onWire + inherited == received + sent + wasted`) has one file to audit.
+/// (`onWire + inherited == received + sent + wasted`) has one file to audit. Counts are exact
+/// integers: the fluid link's remaining bytes (a `Double`) are turned into bytes moved by one
+/// rule, `moved(remaining:)`, used both to settle the counts and to charge the wire, so the two
+/// can never disagree, and a count is never negative.
 struct TransferBytes: Equatable {
   private(set) var received: Int64 = 0
   private(set) var sent: Int64 = 0
@@ -15,6 +18,8 @@ struct TransferBytes: Equatable {
   private(set) var onWire: Int64 = 0
   /// Bytes the current link flow had to move when it joined the link.
   private(set) var flowBytes: Int64 = 0
+  /// The count (sent or received, by direction) when the current flow joined its link.
+  private(set) var flowStart: Int64 = 0
   /// Bytes already on disk from the resume data this task continued from.
   private(set) var inherited: Int64 = 0
   /// Size and validator of the resource version being fetched, fixed when the response arrives.
@@ -37,21 +42,33 @@ struct TransferBytes: Equatable {
     reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
   }
 
-  /// A flow of `bytes` joins a link.
-  mutating func flowJoined(_ bytes: Int64) { flowBytes = bytes }
+  /// A flow of `bytes` joins a link, continuing from the current count of its direction.
+  mutating func flowJoined(_ bytes: Int64, up: Bool) {
+    flowBytes = bytes
+    flowStart = up ? sent : received
+  }
 
-  /// Where a flow stands now that `remaining` bytes (fluid, from the link) are left.
-  mutating func settle(up: Bool, total: Int64, remaining: Double) {
+  /// Bytes the current flow has moved when `remaining` (fluid, from the link) are left. The one
+  /// rounding rule: remaining bytes round up, so a byte counts once it has wholly moved; the
+  /// result is clamped to `0...flowBytes`, so floating-point error at a flow's start (a flow
+  /// that leaves the instant it joined) or end never makes it negative or too large.
+  func moved(remaining: Double) -> Int64 {
+    guard remaining.isFinite else { return 0 }
+    return min(flowBytes, max(0, flowBytes - Self.wholeBytes(remaining)))
+  }
+
+  /// Where a flow stands now that `remaining` bytes are left.
+  mutating func settle(up: Bool, remaining: Double) {
     if up {
-      sent = max(0, total - Self.wholeBytes(remaining))
+      sent = flowStart + moved(remaining: remaining)
     } else {
-      received = max(0, total - Self.wholeBytes(remaining))
+      received = flowStart + moved(remaining: remaining)
     }
   }
 
   /// The flow left its link with `remaining` bytes unsent: count what it moved.
   mutating func flowLeft(remaining: Double) {
-    onWire = Self.saturatingAdd(onWire, flowBytes - Self.wholeBytes(remaining))
+    onWire = Self.saturatingAdd(onWire, moved(remaining: remaining))
   }
 
   /// The flow left its link stalled: count what it moved; nothing flows until it is back.

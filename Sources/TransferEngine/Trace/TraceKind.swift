@@ -5,7 +5,9 @@ import SimKernel
 /// reference all read, so a kind or a key is spelled in one place.
 ///
 /// `fieldNames` lists every key in the order the engine writes them; keys marked optional in the
-/// doc comment of a case appear only when they apply.
+/// doc comment of a case appear only when they apply. No key is `t`, `at` or `kind`: those are
+/// the envelope of a JSON Lines record, and a field of the same name would shadow it for every
+/// reader that keeps the last of duplicate keys (jq, Python's json, pandas).
 public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// The network changed; `down`, `up`, `latency`, `expensive`, `constrained` only when an
   /// interface is up.
@@ -71,10 +73,10 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .networkChange: return ["interface", "down", "up", "latency", "expensive", "constrained"]
     case .powerChange: return ["charging", "battery", "lowPowerMode"]
     case .serverChange: return ["url", "etag", "size", "status"]
-    case .sessionCreated: return ["session", "kind"]
+    case .sessionCreated: return ["session", "sessionKind"]
     case .sessionAllTasks: return ["session", "tasks"]
     case .sessionInvalidated: return ["session", "cancelTasks"]
-    case .taskCreated: return ["task", "session", "taskIdentifier", "url", "kind", "discretionary"]
+    case .taskCreated: return ["task", "session", "taskIdentifier", "url", "taskKind", "discretionary"]
     case .taskResume: return ["task", "session"]
     case .taskDeferred: return ["task", "session", "reason", "until", "missing"]
     case .taskStarted: return ["task", "session", "taskIdentifier"]

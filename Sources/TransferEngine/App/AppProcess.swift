@@ -1,0 +1,68 @@
+import SimKernel
+
+/// The app's process as the engine holds it: the installed factory makes the app object at
+/// every launch, and the engine drops it when the process ends (termination, force quit), so
+/// state an app keeps only in memory is lost as on a device. Timers belong to one process.
+struct AppProcess {
+  /// Makes the app at each launch (`Simulation.install(factory:)`).
+  var factory: (() -> AppUnderTest)?
+  /// The running or suspended process's app; nil while the app is not running.
+  private(set) var live: AppUnderTest?
+  /// Counts launches; a timer or callback remembers the number of the process that made it.
+  private(set) var number = 0
+  /// App timers that came due while the process was suspended; they run at the next resume.
+  private var lateTimers: [(AppContext) -> Void] = []
+
+  /// A new process: a fresh app from the factory.
+  mutating func launch() -> AppUnderTest? {
+    number += 1
+    lateTimers = []
+    live = factory?()
+    return live
+  }
+
+  /// The process is gone: every reference to its objects and timers is dropped.
+  mutating func end() {
+    live = nil
+    lateTimers = []
+  }
+
+  mutating func deferTimer(_ action: @escaping (AppContext) -> Void) { lateTimers.append(action) }
+
+  mutating func takeLateTimers() -> [(AppContext) -> Void] {
+    defer { lateTimers = [] }
+    return lateTimers
+  }
+}
+
+extension Simulation {
+  /// Installs the app under test as a factory the engine calls at every launch (user or
+  /// background); the object it returns is dropped when the process ends.
+  public func install(factory: @escaping () -> AppUnderTest) { appProcess.factory = factory }
+
+  /// Installs one app object for every launch (a factory that returns `app` each time). What
+  /// this cannot catch: state the object keeps in memory survives terminations and force quits,
+  /// which a real process would lose; prefer `install(factory:)`.
+  public func install(_ app: AppUnderTest) { appProcess.factory = { app } }
+
+  /// The live process's app, if it is running or suspended.
+  public var currentApp: AppUnderTest? { appProcess.live }
+
+  /// Runs app timers that came due while the process was suspended (it is running again).
+  func runLateTimers() {
+    for timer in appProcess.takeLateTimers() { timer(AppContext(simulation: self)) }
+  }
+
+  /// An app timer on simulated time: late while suspended, never once its process ended.
+  func scheduleAppTimer(after delay: SimDuration, _ action: @escaping (AppContext) -> Void) {
+    let process = appProcess.number
+    schedule(at: now + delay) { sim in
+      guard sim.appProcess.number == process, sim.appState != .notRunning else { return }
+      if sim.appState.isRunning {
+        action(AppContext(simulation: sim))
+      } else {
+        sim.appProcess.deferTimer(action)
+      }
+    }
+  }
+}
