@@ -184,35 +184,15 @@ extension RandomConditions {
     out.random = nil
     let end = SimTime(scenario.duration)
     var streams: [ConditionStream] = []
-    // A first draw at time 0 becomes an ordinary device step, which the engine applies before
-    // the run starts, exactly as the expanded steps would be.
     if let network = random.network {
       out.device.network = scenario.device.network.filter { $0.at < network.from }
       var draws = Alternation.Draws(network, end: end, random: generator(seed: seed, stream: 1))
-      var first = draws.next()
-      if let step = first, step.at <= .zero {
-        out.device.network.append(step)
-        first = draws.next()
-      }
-      streams.append(
-        ConditionStream {
-          defer { first = draws.next() }
-          return first.map { ($0.at, .network($0.value)) }
-        })
+      streams.append(ConditionStream { draws.next().map { ($0.at, .network($0.value)) } })
     }
     if let power = random.power {
       out.device.power = scenario.device.power.filter { $0.at < power.from }
       var draws = Alternation.Draws(power, end: end, random: generator(seed: seed, stream: 2))
-      var first = draws.next()
-      if let step = first, step.at <= .zero {
-        out.device.power.append(step)
-        first = draws.next()
-      }
-      streams.append(
-        ConditionStream {
-          defer { first = draws.next() }
-          return first.map { ($0.at, .power($0.value)) }
-        })
+      streams.append(ConditionStream { draws.next().map { ($0.at, .power($0.value)) } })
     }
     if let terminations = random.terminations {
       var draws = Recurrence.Draws(terminations, end: end, random: generator(seed: seed, stream: 3))
