@@ -1,3 +1,4 @@
+import SafeOutput
 import ScenarioKit
 import SimKernel
 
@@ -16,7 +17,8 @@ public enum AccountText {
     var rows = [header]
     for a in shown {
       rows.append([
-        a.task, a.outcome.rawValue, a.total.readable, time(a.created), time(a.firstStarted), time(a.ended),
+        TerminalText.escape(a.task), a.outcome.rawValue, a.total.readable, time(a.created),
+        time(a.firstStarted), time(a.ended),
         time(a.delivered), whereTheTimeWent(a),
       ])
     }
@@ -58,7 +60,8 @@ public enum AccountText {
 
   /// One task's account with the trace lines behind each interval (`bgsim explain`).
   public static func explain(_ account: TaskAccount, events: [TraceEvent]) -> String {
-    var out = "Task \(account.task) (session \(account.session)): \(account.outcome.rawValue)"
+    var out =
+      "Task \(TerminalText.escape(account.task)) (session \(TerminalText.escape(account.session))): \(account.outcome.rawValue)"
     out += ", took \(account.total.readable)\n"
     out += "  created        \(account.created.sinceStart.readable)\n"
     out += "  first started  \(time(account.firstStarted))\n"

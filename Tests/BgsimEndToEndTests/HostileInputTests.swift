@@ -123,7 +123,7 @@ import Testing
     #expect(
       Self.located(result.stderr)
         == "s.json: unknown key '\(String(repeating: "k", count: 80))... (6999920 more bytes)'; expected $schema, name, "
-        + "description, seed, duration, device, server, policy, app, timeline, expect, random "
+        + "description, startsAt, seed, duration, device, server, policy, app, timeline, expect, random "
         + "(keys starting with \"x-\" are ignored)\n" + Self.formatHint)
   }
 

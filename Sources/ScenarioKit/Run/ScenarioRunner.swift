@@ -107,7 +107,10 @@ public enum ScenarioRunner {
       scenario: scenario, seed: seed, trace: sim.trace, endTime: sim.now, expectations: results,
       runError: runError, invariantViolation: sim.invariantViolation, budgetExceeded: sim.budgetExceeded,
       bytesOnWire: saturatingSum(sim.allTasks.lazy.map(\.bytesOnWire)),
-      bytesWasted: saturatingSum(sim.allTasks.lazy.map(\.bytesWasted)))
+      bytesWasted: saturatingSum(sim.allTasks.lazy.map(\.bytesWasted)),
+      bytesWastedByTask: sim.allTasks.reduce(into: [:]) { byName, task in
+        byName[task.name] = saturatingSum([byName[task.name, default: 0], task.bytesWasted])
+      })
   }
 
   /// What ran away, naming the reaction that looped when one ran often, and how to raise the limit.
