@@ -51,7 +51,9 @@ enum ReportCommand {
       let written = try ReportWriter.write(results: results, to: directory)
       for page in written { Console.out(TerminalText.escape(page)) }
       if arguments.options["--out"] == nil {
-        Console.error("bgsim: wrote the report into '\(TerminalText.escape(directory))'; open \(TerminalText.escape(directory))/index.html")
+        Console.error(
+          "bgsim: wrote the report into '\(TerminalText.escape(directory))'; open \(TerminalText.escape(directory))/index.html"
+        )
       }
     } catch {
       throw .cannotWrite(error)

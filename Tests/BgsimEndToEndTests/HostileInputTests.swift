@@ -88,7 +88,20 @@ import Testing
     let result = try sandbox.run(["validate", testCase.file])
     #expect(result.status == 2)
     #expect(result.stdout == "")
-    #expect(result.stderr == testCase.messages.map { $0 + "\n" }.joined())
+    #expect(Self.located(result.stderr) == testCase.messages.map { $0 + "\n" }.joined() + Self.formatHint)
+  }
+
+  /// The line `validate` ends its problems with.
+  static let formatHint = "bgsim: the scenario format is described in docs/scenario-format.md\n"
+
+  /// `s.json:2:66: error: expect[0].trace: ...` read as `s.json: expect[0].trace: ...`: the
+  /// cases name the file and the JSON path; the line and column are the CI formats' business.
+  static func located(_ stderr: String) -> String {
+    stderr.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+      guard let marker = line.range(of: ": error: ") else { return String(line) }
+      let file = line[..<marker.lowerBound].split(separator: ":").first.map(String.init) ?? ""
+      return file + ": " + line[marker.upperBound...]
+    }.joined(separator: "\n")
   }
 
   @Test func nfcAndNfdSpellingsOfAKeyAreDistinct() throws {
@@ -108,10 +121,10 @@ import Testing
     let result = try sandbox.run(["validate", "s.json"])
     #expect(result.status == 2)
     #expect(
-      result.stderr
-        == "s.json: unknown key '\(String(repeating: "k", count: 80))... (6999920 more bytes)'; expected name, "
+      Self.located(result.stderr)
+        == "s.json: unknown key '\(String(repeating: "k", count: 80))... (6999920 more bytes)'; expected $schema, name, "
         + "description, seed, duration, device, server, policy, app, timeline, expect, random "
-        + "(keys starting with \"x-\" are ignored)\n")
+        + "(keys starting with \"x-\" are ignored)\n" + Self.formatHint)
   }
 
   @Test func validateWarnsWhenMaxDelayIsBelowFirstDelay() throws {
@@ -141,7 +154,7 @@ import Testing
     #expect(result.status == 2)
     #expect(
       result.stdout
-        == "FAIL  dir/x.json  (invalid scenario)\n      dir/x.json: is not a regular file (a pipe, socket or "
+        == "FAIL  dir/x.json  (invalid scenario)\ndir/x.json: error: is not a regular file (a pipe, socket or "
         + "device); expected a scenario file (.json)\n0 passed, 1 failed\n")
   }
 

@@ -153,8 +153,8 @@ import Testing
     let pages = try FileManager.default.contentsOfDirectory(
       atPath: sandbox.directory.appendingPathComponent("out").path
     ).sorted()
-    #expect(pages.count == 2 && pages.contains("index.html"))
-    let page = pages.first { $0 != "index.html" } ?? ""
+    #expect(pages.count == 3 && pages.contains("index.html") && pages.contains("index.jsonl"))
+    let page = pages.first { $0.hasPrefix("long-") } ?? ""
     #expect(page.hasPrefix(String(name.prefix(80)) + "-") && page.count == 80 + 1 + 16 + 5)
   }
 

@@ -39,7 +39,7 @@ import Testing
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "loop.json: the run stopped: more than 3000 events happened at 1s without simulated time advancing "
+        == "loop.json: error: the run stopped: more than 3000 events happened at 1s without simulated time advancing "
         + "(a livelock); most frequent recent events: task.started task=next-* (334 times), "
         + "delegate.didComplete task=next-* (334 times), task.finished task=next-* (333 times); the reaction "
         + "app.behavior.on[0] (on didFinishDownloading) ran 750 times, starting new work each time: a loop "
@@ -53,7 +53,7 @@ import Testing
     try sandbox.write("loop.json", Self.loop(latency: "30ms", size: "\"1KB\""))
     let result = try sandbox.run(["run", "loop.json", "--quiet", "--max-events", "20000"])
     #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("loop.json: the run stopped: the run passed 20000 events at "))
+    #expect(result.stderr.hasPrefix("loop.json: error: the run stopped: the run passed 20000 events at "))
     #expect(result.stderr.contains("the reaction app.behavior.on[0] (on didFinishDownloading) ran "))
     #expect(result.stderr.hasSuffix("If the scenario means it, raise the limit with --max-events N\n"))
   }
@@ -64,7 +64,8 @@ import Testing
     try sandbox.write("loop.json", Self.loop(latency: "30ms", size: "\"1KB\""))
     let result = try sandbox.run(["run", "loop.json", "--quiet", "--max-tasks", "50"])
     #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("loop.json: the run stopped: the run created more than 50 tasks by "))
+    #expect(
+      result.stderr.hasPrefix("loop.json: error: the run stopped: the run created more than 50 tasks by "))
     #expect(result.stderr.hasSuffix("raise the limit with --max-tasks N\n"))
   }
 

@@ -77,8 +77,8 @@ public enum ScenarioRunner {
     // Random conditions are drawn during the run, one change at a time per stream.
     let (scenario, conditions) = RandomConditions.streams(scenario, seed: seed)
     let sim = Simulation(
-      seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy)
-    for stream in conditions { sim.addConditionStream(stream) }
+      seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy,
+      conditions: conditions)
     sim.checksInvariants = checksInvariants
     sim.budget = budget
     let app = ScriptedApp(spec: scenario.app, simulation: sim)

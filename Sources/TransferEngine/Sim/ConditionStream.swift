@@ -38,6 +38,16 @@ extension Simulation {
     return best
   }
 
+  /// Applies, in stream order, the streams' changes due at time 0 that `matches` selects
+  /// (`init` applies network and power changes before the run, as it does the device's steps).
+  func applyConditionsAtStart(where matches: (ConditionStream.Change) -> Bool) {
+    for index in pendingConditions.indices {
+      while let pending = pendingConditions[index], pending.at <= .zero, matches(pending.change) {
+        applyCondition(index)
+      }
+    }
+  }
+
   /// Applies the pending change of stream `index` at its time and draws the stream's next one.
   func applyCondition(_ index: Int) {
     guard let pending = pendingConditions[index] else { return }

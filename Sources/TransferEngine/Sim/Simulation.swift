@@ -62,9 +62,11 @@ public final class Simulation {
   var conditionStreams: [ConditionStream] = []
   var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
 
+  /// A device at time 0. `conditions` are streams of changes drawn while the run goes (a
+  /// scenario's `random` section); more can be added with `addConditionStream(_:)`.
   public init(
     seed: UInt64 = 0, device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
-    recordsTrace: Bool = true
+    recordsTrace: Bool = true, conditions: [ConditionStream] = []
   ) {
     self.seed = seed
     self.policy = policy
@@ -75,7 +77,10 @@ public final class Simulation {
     self.trace = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
     // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
-    // task resumed at once) see the device as it is at time 0, not offline.
+    // task resumed at once) see the device as it is at time 0, not offline: the network first,
+    // then power, each with the streams' changes due at 0 after the device's own steps (the
+    // order the same changes listed as device steps would run in).
+    for stream in conditions { addConditionStream(stream) }
     for (i, step) in device.network.enumerated() {
       if step.at <= .zero {
         applyNetwork(step.value)
@@ -83,9 +88,11 @@ public final class Simulation {
         scheduler.schedule(.networkStep(i), at: step.at)
       }
     }
+    applyConditionsAtStart { if case .network = $0 { true } else { false } }
     for (i, step) in device.power.enumerated() {
       if step.at <= .zero { applyPower(step.value) } else { scheduler.schedule(.powerStep(i), at: step.at) }
     }
+    applyConditionsAtStart { if case .power = $0 { true } else { false } }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
     for (i, fault) in server.faults.enumerated() {
       switch fault {
