@@ -116,9 +116,10 @@ extension Simulation {
         emit(
           .taskPaused,
           [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
-        task.requestTimeoutHandle = scheduler.schedule(
-          .requestTimeout(uid: task.uid, generation: task.machine.generation),
-          after: record.configuration.timeoutIntervalForRequest)
+        task.record.idleTimerStarted(
+          scheduler.schedule(
+            .requestTimeout(uid: task.uid, generation: task.machine.generation),
+            after: record.configuration.timeoutIntervalForRequest))
       }
     }
     rescheduleLinks()
@@ -128,8 +129,7 @@ extension Simulation {
     for record in daemon.sessionRecords where !record.isBackground {
       for task in record.tasks {
         guard case .paused = task.machine.state else { continue }
-        if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
-        task.requestTimeoutHandle = nil
+        if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
         task.machine.requeue()
         enqueue(task)
       }

@@ -27,7 +27,7 @@ extension Simulation {
   /// The task failed with a transport error.
   func fail(_ task: SimURLSessionTask, _ error: SimURLError, freeingConnection: Bool) {
     endTask(task, .failed)
-    task.error = error
+    task.record.failed(error)
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
       TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
@@ -52,10 +52,8 @@ extension Simulation {
     let holding = withdraw(task)
     let data = produceResumeData ? makeResumeData(task) : nil
     endTask(task, .cancelled)
-    task.state = .completed
-    task.cancelReason = reason
     let error = SimURLError(.cancelled, resumeData: data, cancelReason: reason)
-    task.error = error
+    task.record.cancelled(reason: reason, error: error)
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
       TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
@@ -87,11 +85,9 @@ extension Simulation {
     checker.taskEnded(task.uid)
     settleBytes(task)
     if !task.machine.end(outcome) { inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice") }
-    task.state = .completed
-    if let handle = task.resourceTimeoutHandle { scheduler.cancel(handle) }
-    if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
-    task.resourceTimeoutHandle = nil
-    task.requestTimeoutHandle = nil
+    let timers = task.record.ended()
+    if let handle = timers.resource { scheduler.cancel(handle) }
+    if let handle = timers.request { scheduler.cancel(handle) }
   }
 
   /// Session bookkeeping once a task has ended: a background session whose work is all done

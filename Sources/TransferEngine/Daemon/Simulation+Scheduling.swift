@@ -64,7 +64,7 @@ extension Simulation {
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
-        task.connectionKey = key
+        task.record.tookConnection(key)
         started.append(task)
       }
     }

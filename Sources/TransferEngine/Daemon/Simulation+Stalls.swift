@@ -23,16 +23,16 @@ extension Simulation {
     task.bytes.flowStalled(remaining: links.remove(task.uid, up: direction.up, now: now))
     _ = task.machine.stall(at: now)
     emit(.taskStalled, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
-    task.requestTimeoutHandle = scheduler.schedule(
-      .requestTimeout(uid: task.uid, generation: task.machine.generation),
-      after: task.session.configuration.timeoutIntervalForRequest)
+    task.record.idleTimerStarted(
+      scheduler.schedule(
+        .requestTimeout(uid: task.uid, generation: task.machine.generation),
+        after: task.session.configuration.timeoutIntervalForRequest))
   }
 
   /// The server sends again before the idle timer fired: back on the link where it left off.
   func unstall(_ task: SimURLSessionTask) {
     guard task.machine.unstall(), let direction = task.machine.direction else { return }
-    if let handle = task.requestTimeoutHandle { scheduler.cancel(handle) }
-    task.requestTimeoutHandle = nil
+    if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
     emit(.taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     let up = direction.up
     let total = up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)

@@ -6,7 +6,7 @@ extension Simulation {
   func beginAttempt(_ task: SimURLSessionTask) {
     let firstStart = task.machine.startedAt == nil
     let attempt = task.machine.admit(at: now)
-    task.state = .running
+    task.record.admitted()
     if checksInvariants { checkStart(task, firstStart: firstStart) }
     let base = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
@@ -66,14 +66,12 @@ extension Simulation {
             TraceField("task", .string(task.name)), TraceField("from", .string(url.string)),
             TraceField("to", .string(target.string)),
           ])
-        task.currentURL = target
-        task.redirectsInARow += 1
+        task.record.redirected(to: target)
         scheduler.schedule(
           .connected(uid: task.uid, generation: task.machine.generation), after: links.network.latency * 2)
         return
       }
     }
-    task.redirectsInARow = 0
     recordResponse(task, status: status)
     if task.isDownload {
       startDownloadBody(task, status: status)
@@ -233,7 +231,7 @@ extension Simulation {
 
   func resourceTimedOut(_ task: SimURLSessionTask) {
     guard !task.isFinished else { return }
-    task.resourceTimeoutHandle = nil
+    task.record.resourceTimerFired()
     let wasConnected = withdraw(task)
     fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: wasConnected)
     rescheduleLinks()
@@ -253,7 +251,6 @@ extension Simulation {
 extension Simulation {
   /// The response's status and headers, from the server model as it is now.
   func recordResponse(_ task: SimURLSessionTask, status: Int) {
-    task.statusCode = status
     var headers: [String: String] = [:]
     if let resource = links.server.resource(task.currentURL) {
       let ok = (200...299).contains(status)
@@ -262,6 +259,6 @@ extension Simulation {
       if let lastModified = resource.lastModified { headers["Last-Modified"] = lastModified }
       headers["Accept-Ranges"] = resource.acceptsRanges ? "bytes" : "none"
     }
-    task.responseHeaders = headers
+    task.record.responded(status: status, headers: headers)
   }
 }

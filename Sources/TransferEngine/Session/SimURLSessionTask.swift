@@ -20,9 +20,7 @@ public final class SimURLSessionTask {
   public let taskIdentifier: Int
   public let kind: Kind
   public let originalURL: SimURL
-  public internal(set) var currentURL: SimURL
-  /// Redirects followed since the last response that was not a redirect (`Simulation.maxRedirects`).
-  var redirectsInARow = 0
+  public var currentURL: SimURL { record.currentURL }
   /// App data that survives relaunches (seed 003 keeps JSON here).
   public var taskDescription: String?
   public var earliestBeginDate: SimTime?
@@ -30,17 +28,17 @@ public final class SimURLSessionTask {
   public var countOfBytesClientExpectsToReceive: Int64?
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
   public var priority: Double = 0.5
-  public internal(set) var state: State = .suspended
+  public var state: State { record.state }
   public var countOfBytesReceived: Int64 { bytes.received }
   public var countOfBytesSent: Int64 { bytes.sent }
   public var countOfBytesExpectedToReceive: Int64 { bytes.expectedToReceive }
   /// The HTTP status of the response, once there is one.
-  public internal(set) var statusCode: Int?
+  public var statusCode: Int? { record.statusCode }
   /// The response's headers as the server model has them when the response arrives:
   /// `Content-Length`, `ETag`, `Last-Modified`, `Accept-Ranges` (for lookups, not for output order).
-  public internal(set) var responseHeaders: [String: String] = [:]
+  public var responseHeaders: [String: String] { record.responseHeaders }
   /// Set when the task completed with an error.
-  public internal(set) var error: SimURLError?
+  public var error: SimURLError? { record.error }
 
   /// The scenario's handle for the task (trace `task=`); defaults to `<session>#<taskIdentifier>`.
   public let name: String
@@ -69,8 +67,6 @@ public final class SimURLSessionTask {
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool
-  /// Order of `resume()` calls, for fair start order.
-  var resumeSequence: Int = 0
   /// Bytes moved and then thrown away by restarts at zero.
   public var bytesWasted: Int64 { bytes.wasted }
   /// Bytes moved on the wire by every attempt, both directions (byte accounting).
@@ -79,24 +75,25 @@ public final class SimURLSessionTask {
   var inheritedBytes: Int64 { bytes.inherited }
   /// Connection attempts so far (1 for the first start).
   var attempts: Int { machine.attempts }
-  var resourceTimeoutHandle: EventHandle?
-  var requestTimeoutHandle: EventHandle?
-  /// Resume data this task was created from.
-  var resumeFrom: ResumeData?
-  /// The (session, host) queue whose connection slot the current attempt holds: the host it
-  /// started for, which a redirect to another host does not change.
-  var connectionKey: String?
-  var cancelReason: SimURLError.CancelReason?
+  /// URL, response, ending, start order, connection slot and timers.
+  var record: TaskRecord
+  var redirectsInARow: Int { record.redirectsInARow }
+  var resumeSequence: Int { record.resumeSequence }
+  var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }
+  var requestTimeoutHandle: EventHandle? { record.requestTimeoutHandle }
+  var resumeFrom: ResumeData? { record.resumeFrom }
+  var connectionKey: String? { record.connectionKey }
+  var cancelReason: SimURLError.CancelReason? { record.cancelReason }
 
   init(
     uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
-    createdInBackground: Bool
+    createdInBackground: Bool, resumeFrom: ResumeData?
   ) {
     self.uid = uid
     self.taskIdentifier = taskIdentifier
     self.kind = kind
     self.originalURL = url
-    self.currentURL = url
+    self.record = TaskRecord(url: url, resumeFrom: resumeFrom)
     self.session = session
     self.name = name ?? "\(session.identifier)#\(taskIdentifier)"
     self.createdInBackground = createdInBackground

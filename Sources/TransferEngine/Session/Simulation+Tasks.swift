@@ -59,10 +59,9 @@ extension Simulation {
     let record = session.record
     let task = SimURLSessionTask(
       uid: daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url, session: record,
-      name: name, createdInBackground: lifecycle.state != .foreground)
+      name: name, createdInBackground: lifecycle.state != .foreground, resumeFrom: resumeData)
     record.add(task)
     daemon.addTask(task)
-    task.resumeFrom = resumeData
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
     wakes.taskCreated()
     var fields = [
@@ -85,9 +84,7 @@ extension Simulation {
           .resumeDataReused,
           "task '\(task.name)' reuses resume data that was already used; resume data is single use, so it restarts from 0",
           [TraceField("task", .string(task.name))])
-        task.resumeFrom = ResumeData(
-          token: data.token, url: data.url, offset: 0, validator: data.validator,
-          sessionIdentifier: data.sessionIdentifier)
+        task.record.resumeDataReused()
       }
     }
     return task
@@ -96,13 +93,13 @@ extension Simulation {
   /// `resume()`: the first call starts the resource timer and queues the task.
   func resume(_ task: SimURLSessionTask) {
     guard task.machine.resume() else { return }
-    task.state = .running
-    task.resumeSequence = daemon.nextResumeSequence()
+    let sequence = daemon.nextResumeSequence()
     emit(
       .taskResume,
       [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
-    task.resourceTimeoutHandle = scheduler.schedule(
+    let timer = scheduler.schedule(
       .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
+    task.record.resumed(sequence: sequence, resourceTimer: timer)
     enqueue(task)
   }
 

@@ -1,0 +1,117 @@
+import SimKernel
+
+/// The daemon's facts about one task beyond its phase and bytes: where it is fetching from, the
+/// response it got, how it ended, its place in the start order, the connection slot it holds and
+/// its two timers.
+///
+/// Every change goes through one of the methods below, named after the engine input that causes
+/// it, so no facade file can set a field on its own. A struct kept in the task and changed in
+/// place: no allocation per event.
+struct TaskRecord {
+  /// `URLSessionTask.state` as the app sees it.
+  private(set) var state: SimURLSessionTask.State = .suspended
+  /// The URL after the redirects followed so far.
+  private(set) var currentURL: SimURL
+  /// Redirects followed since the last response that was not a redirect (`Simulation.maxRedirects`).
+  private(set) var redirectsInARow = 0
+  /// The HTTP status of the response, once there is one.
+  private(set) var statusCode: Int?
+  /// The response's headers as the server model had them when the response arrived.
+  private(set) var responseHeaders: [String: String] = [:]
+  /// Set when the task completed with an error.
+  private(set) var error: SimURLError?
+  /// Why the task was cancelled, when it was.
+  private(set) var cancelReason: SimURLError.CancelReason?
+  /// Order of `resume()` calls, for fair start order.
+  private(set) var resumeSequence = 0
+  /// The (session, host) queue whose connection slot the current attempt holds: the host it
+  /// started for, which a redirect to another host does not change.
+  private(set) var connectionKey: String?
+  /// The pending `timeoutIntervalForResource` event, from `resume()` to the end.
+  private(set) var resourceTimeoutHandle: EventHandle?
+  /// The pending `timeoutIntervalForRequest` event while the transfer is idle.
+  private(set) var requestTimeoutHandle: EventHandle?
+  /// Resume data this task was created from.
+  private(set) var resumeFrom: ResumeData?
+
+  init(url: SimURL, resumeFrom: ResumeData?) {
+    currentURL = url
+    self.resumeFrom = resumeFrom
+  }
+
+  /// The resume data was already used: it is single use, so the task restarts from 0.
+  mutating func resumeDataReused() {
+    guard let data = resumeFrom else { return }
+    resumeFrom = ResumeData(
+      token: data.token, url: data.url, offset: 0, validator: data.validator,
+      sessionIdentifier: data.sessionIdentifier)
+  }
+
+  /// The app's first `resume()`: the `sequence`-th in the simulation, with its resource timer.
+  mutating func resumed(sequence: Int, resourceTimer: EventHandle) {
+    state = .running
+    resumeSequence = sequence
+    resourceTimeoutHandle = resourceTimer
+  }
+
+  /// Admission let an attempt start.
+  mutating func admitted() {
+    state = .running
+  }
+
+  /// The attempt took a connection slot of the queue `key`.
+  mutating func tookConnection(_ key: String) {
+    connectionKey = key
+  }
+
+  /// A redirect was followed.
+  mutating func redirected(to url: SimURL) {
+    currentURL = url
+    redirectsInARow += 1
+  }
+
+  /// A response that is not a followed redirect arrived.
+  mutating func responded(status: Int, headers: [String: String]) {
+    redirectsInARow = 0
+    statusCode = status
+    responseHeaders = headers
+  }
+
+  /// The transfer went idle: `timer` fires at `timeoutIntervalForRequest`.
+  mutating func idleTimerStarted(_ timer: EventHandle) {
+    requestTimeoutHandle = timer
+  }
+
+  /// The transfer is no longer idle; returns the request timer for the caller to cancel.
+  mutating func idleTimerStopped() -> EventHandle? {
+    defer { requestTimeoutHandle = nil }
+    return requestTimeoutHandle
+  }
+
+  /// The resource timer fired, so there is none left to cancel.
+  mutating func resourceTimerFired() {
+    resourceTimeoutHandle = nil
+  }
+
+  /// The task's life ended; returns its pending timers for the caller to cancel.
+  mutating func ended() -> (resource: EventHandle?, request: EventHandle?) {
+    defer {
+      resourceTimeoutHandle = nil
+      requestTimeoutHandle = nil
+    }
+    state = .completed
+    return (resourceTimeoutHandle, requestTimeoutHandle)
+  }
+
+  /// The task failed with a transport error.
+  mutating func failed(_ error: SimURLError) {
+    self.error = error
+  }
+
+  /// The task was cancelled (`reason` nil for the app's own `cancel()`).
+  mutating func cancelled(reason: SimURLError.CancelReason?, error: SimURLError) {
+    state = .completed
+    cancelReason = reason
+    self.error = error
+  }
+}
