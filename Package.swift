@@ -5,6 +5,11 @@ import PackageDescription
 ///
 /// Modules, data flowing one way: scenario file -> `ScenarioKit` (validated model) ->
 /// `TransferEngine` driven by `SimKernel` -> trace -> expectations and `SimReport`.
+/// The portable build (`BGSIM_PORTABLE=1`, set by scripts/build-static.sh) leaves the Foundation
+/// bridge out of the `bgsim` tool: FoundationNetworking linked statically needs libcurl, which a
+/// binary meant for any glibc machine cannot assume. Only `bgsim bench bridge` uses it there.
+let portable = Context.environment["BGSIM_PORTABLE"] != nil
+
 let package = Package(
   name: "bgsim",
   // The oldest systems the sources compile for: `firstRange(of:)`, `split(separator:)` with a
@@ -43,8 +48,9 @@ let package = Package(
       name: "bgsim",
       dependencies: [
         "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
-        "SafeOutput", "BgsimFoundation",
-      ]),
+        "SafeOutput",
+      ] + (portable ? [] : ["BgsimFoundation"]),
+      swiftSettings: portable ? [.define("BGSIM_PORTABLE")] : []),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "SafeOutputTests", dependencies: ["SafeOutput"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),

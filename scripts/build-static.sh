@@ -12,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
 
+# The portable tool leaves out the Foundation bridge (only `bench bridge` uses it; statically
+# linked FoundationNetworking would need libcurl): see Package.swift.
+export BGSIM_PORTABLE=1
 swift build -c release --static-swift-stdlib >&2
 binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/bgsim"
 mkdir -p "$out"

@@ -1,10 +1,13 @@
-import BgsimFoundation
 import Foundation
 import SafeOutput
 import ScenarioKit
 import SimKernel
 import SweepKit
 import TransferEngine
+
+#if !BGSIM_PORTABLE
+  import BgsimFoundation
+#endif
 
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
@@ -49,7 +52,7 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let last = [["sweep"], ["calibrate"], ["bridge"]]
+      let last = [["sweep"], ["calibrate"]] + (bridgeAvailable ? [["bridge"]] : [])
       let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
@@ -62,9 +65,15 @@ enum BenchCommand {
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
       }
-      warnIfDebug()
-      report(bridge(), json: json)
-      return ExitCode.ok
+      #if BGSIM_PORTABLE
+        throw .unavailable(
+          "bench bridge is not in the portable build (the Foundation bridge links libcurl); "
+            + "run it from a build with the toolchain: swift run -c release bgsim bench bridge")
+      #else
+        warnIfDebug()
+        report(bridge(), json: json)
+        return ExitCode.ok
+      #endif
     case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -154,21 +163,31 @@ enum BenchCommand {
       ])
   }
 
-  /// The fleet driven by a Foundation app through `BgsimFoundation`, against the same fleet
-  /// through `AppUnderTest`: `ratio` is the bridge's wall time over the engine's.
-  static func bridge() -> Measurement {
-    let (engine, engineSeconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
-    let (outcome, seconds) = ProcessMetrics.wallSeconds { BridgeFleetBenchmark.run(seed: 1) }
-    let ratio = engineSeconds > 0 ? seconds / engineSeconds : 0
-    return Measurement(
-      workload: "bridge", events: outcome.events, wallSeconds: seconds,
-      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
-      extra: [
-        ("tasksFinished", "\(outcome.tasksFinished)"), ("engineTasksFinished", "\(engine.tasksFinished)"),
-        ("engineEvents", "\(engine.events)"), ("engineWallSeconds", String(format: "%.3f", engineSeconds)),
-        ("ratio", String(format: "%.2f", ratio)),
-      ])
-  }
+  /// Whether this build has the Foundation bridge (the portable build does not).
+  #if BGSIM_PORTABLE
+    static let bridgeAvailable = false
+  #else
+    static let bridgeAvailable = true
+  #endif
+
+  #if !BGSIM_PORTABLE
+    /// The fleet driven by a Foundation app through `BgsimFoundation`, against the same fleet
+    /// through `AppUnderTest`: `ratio` is the bridge's wall time over the engine's.
+    static func bridge() -> Measurement {
+      let (engine, engineSeconds) = ProcessMetrics.wallSeconds { FleetBenchmark.run(seed: 1) }
+      let (outcome, seconds) = ProcessMetrics.wallSeconds { BridgeFleetBenchmark.run(seed: 1) }
+      let ratio = engineSeconds > 0 ? seconds / engineSeconds : 0
+      return Measurement(
+        workload: "bridge", events: outcome.events, wallSeconds: seconds,
+        peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+        extra: [
+          ("tasksFinished", "\(outcome.tasksFinished)"), ("engineTasksFinished", "\(engine.tasksFinished)"),
+          ("engineEvents", "\(engine.events)"), ("engineWallSeconds", String(format: "%.3f", engineSeconds)),
+          ("ratio", String(format: "%.2f", ratio)),
+        ])
+    }
+
+  #endif
 
   static func share(_ n: Int) -> Measurement {
     let (outcome, seconds) = ProcessMetrics.wallSeconds { ShareBenchmark.run(transfers: n) }
