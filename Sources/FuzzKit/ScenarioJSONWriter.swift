@@ -147,12 +147,14 @@ public enum ScenarioJSONWriter {
       m.append(("do", .array(r.actions.map { .object(action($0)) })))
       return .object(m)
     }
-    let behavior: JSONNode = .object([
+    var behaviorFields: [(String, JSONNode)] = [
       ("recreatesSessionsOnLaunch", .bool(b.recreatesSessionsOnLaunch)),
       ("storesCompletionHandler", .bool(b.storesCompletionHandler)),
       ("callsCompletionHandler", .string(b.callsCompletionHandler.rawValue)),
-      ("movesDownloadedFile", .bool(b.movesDownloadedFile)), ("on", .array(reactions)),
-    ])
+      ("movesDownloadedFile", .bool(b.movesDownloadedFile)),
+    ]
+    if !b.endsBackgroundTasksOnExpiry { behaviorFields.append(("endsBackgroundTasksOnExpiry", .bool(false))) }
+    let behavior: JSONNode = .object(behaviorFields + [("on", .array(reactions))])
     return .object([("sessions", .array(sessions)), ("behavior", behavior)])
   }
 
@@ -185,6 +187,9 @@ public enum ScenarioJSONWriter {
     case .getAllTasks(let session): return [("do", .string("getAllTasks")), ("session", .string(session))]
     case .invalidate(let session, let cancel):
       return [("do", .string("invalidate")), ("session", .string(session)), ("cancelTasks", .bool(cancel))]
+    case .beginBackgroundTask(let name):
+      return [("do", .string("beginBackgroundTask")), ("name", .string(name))]
+    case .endBackgroundTask(let name): return [("do", .string("endBackgroundTask")), ("name", .string(name))]
     }
   }
 

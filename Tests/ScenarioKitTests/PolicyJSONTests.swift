@@ -26,7 +26,8 @@ import TransferEngine
       PolicyJSON.knobNames == [
         "rateLimiter.initialDelay", "rateLimiter.firstDelay", "rateLimiter.growth", "rateLimiter.maxDelay",
         "rateLimiter.resetOnForeground", "rateLimiter.idleResetFactor", "discretionary.requires",
-        "discretionary.avoidLowPowerMode", "backgroundRunTime", "completionHandlerTimeout",
+        "discretionary.avoidLowPowerMode", "backgroundRunTime", "backgroundTaskLimit",
+        "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff",
       ])

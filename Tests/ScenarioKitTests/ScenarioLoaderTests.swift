@@ -128,6 +128,8 @@ import TransferEngine
         return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
       case .app(.invalidate(let session, let cancel)): return "invalidate \(session) \(cancel)"
+      case .app(.beginBackgroundTask(let name)): return "beginBackgroundTask \(name)"
+      case .app(.endBackgroundTask(let name)): return "endBackgroundTask \(name)"
       }
     }
     #expect(
@@ -221,7 +223,19 @@ import TransferEngine
     ),
     (
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
-      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate"
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask"
+    ),
+    (
+      #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask", "name": "sync"}, {"at": "2s", "do": "endBackgroundTask", "name": "snyc"}]}"#,
+      "s.json: timeline[1].name: no beginBackgroundTask opens a background task named 'snyc'; did you mean 'sync'?"
+    ),
+    (
+      #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask", "name": "sync-{n}"}]}"#,
+      "s.json: timeline[0].name: a background task's name must be literal, so endBackgroundTask can name the one it ends"
+    ),
+    (
+      #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask"}]}"#,
+      "s.json: timeline[0]: missing required key 'name' (a background task name, a non-empty string)"
     ),
     (#"[1]"#, "s.json: expected a JSON object describing a scenario, found an array"),
   ])

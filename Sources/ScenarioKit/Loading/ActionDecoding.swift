@@ -6,10 +6,12 @@ import TransferEngine
 enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
   case download, upload, cancel, resumeFromData, getAllTasks, invalidate
+  case beginBackgroundTask, endBackgroundTask
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
-    .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate,
+    .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate, .beginBackgroundTask,
+    .endBackgroundTask,
   ]
 }
 
@@ -97,7 +99,34 @@ enum ActionDecoding {
       let cancelTasks = r.required("cancelTasks", .bool)
       guard let session, let cancelTasks else { return nil }
       return .app(.invalidate(session: session, cancelTasks: cancelTasks))
+    case .beginBackgroundTask:
+      let name = assertionName(&r)
+      if let name, let v = r.raw("name") {
+        r.context.references.begunBackgroundTasks.append(
+          .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
+      }
+      return name.map { .app(.beginBackgroundTask(name: $0)) }
+    case .endBackgroundTask:
+      let name = assertionName(&r)
+      if let name, let v = r.raw("name") {
+        r.context.references.endedBackgroundTasks.append(
+          .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
+      }
+      return name.map { .app(.endBackgroundTask(name: $0)) }
     }
+  }
+
+  /// The `name` of a background-task assertion: literal, since `endBackgroundTask` must name
+  /// one a `beginBackgroundTask` opens.
+  private static func assertionName(_ r: inout ObjectReader) -> String? {
+    guard let name = r.required("name", .name("a background task name")) else { return nil }
+    if name.contains("{n}") || name.contains("{task}"), let v = r.raw("name") {
+      r.context.invalid(
+        JSONPath.member(r.path, "name"), v,
+        "a background task's name must be literal, so endBackgroundTask can name the one it ends")
+      return nil
+    }
+    return name
   }
 
   /// Records each `{task}` of a reaction's action for the check that its event names a task;

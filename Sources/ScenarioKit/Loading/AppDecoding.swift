@@ -53,6 +53,7 @@ extension ValueType where T == AppBehavior {
       let calls: AppBehavior.CompletionHandlerTiming? = r.optional(
         "callsCompletionHandler", .enumeration("timing"))
       let moves = r.optional("movesDownloadedFile", .bool)
+      let endsOnExpiry = r.optional("endsBackgroundTasksOnExpiry", .bool)
       let reactions = r.optional(
         "on", .objects("a reaction like {\"event\": \"didComplete\", \"do\": [...]}", reaction))
       return AppBehavior(
@@ -60,7 +61,8 @@ extension ValueType where T == AppBehavior {
         storesCompletionHandler: stores ?? d.storesCompletionHandler,
         callsCompletionHandler: calls ?? d.callsCompletionHandler,
         movesDownloadedFile: moves ?? d.movesDownloadedFile,
-        reactions: reactions ?? [])
+        reactions: reactions ?? [],
+        endsBackgroundTasksOnExpiry: endsOnExpiry ?? d.endsBackgroundTasksOnExpiry)
     }
   }
 

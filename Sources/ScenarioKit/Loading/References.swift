@@ -28,6 +28,9 @@ struct References {
   var taskPlaceholders: [Use] = []
   /// Names given to tasks by `download`, `upload` and `resumeFromData`; may hold `{n}` and `{task}`.
   var createdTasks: [Use] = []
+  /// `name` of every `beginBackgroundTask` and `endBackgroundTask`.
+  var begunBackgroundTasks: [Use] = []
+  var endedBackgroundTasks: [Use] = []
   /// `count` of timeline `download` and `upload` entries, capped in total by `maxTimelineTasks`.
   var taskCounts: [(Int, Use)] = []
   /// `count` of numbered resources, capped in total by `maxNumberedResources`.
@@ -73,6 +76,13 @@ struct References {
       context.report(
         .reference, use.path, at: use.position,
         "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
+    }
+    let begun = begunBackgroundTasks.map(\.name)
+    for use in endedBackgroundTasks where !begun.contains(use.name) {
+      let hint = context.suggest(use.name, among: begun).map { "; did you mean '\($0)'?" } ?? ""
+      context.report(
+        .reference, use.path, at: use.position,
+        "no beginBackgroundTask opens a background task named '\(use.name)'\(hint)")
     }
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)

@@ -74,13 +74,17 @@ public struct AppBehavior: Sendable {
   public var storesCompletionHandler: Bool
   public var callsCompletionHandler: CompletionHandlerTiming
   public var movesDownloadedFile: Bool
+  /// The expiration handler of a background task ends it (correct); false plays the app that
+  /// leaks it, which the watchdog kills.
+  public var endsBackgroundTasksOnExpiry: Bool
   public var reactions: [Reaction]
 
   public init(
     recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,
     callsCompletionHandler: CompletionHandlerTiming = .afterEvents, movesDownloadedFile: Bool = true,
-    reactions: [Reaction] = []
+    reactions: [Reaction] = [], endsBackgroundTasksOnExpiry: Bool = true
   ) {
+    self.endsBackgroundTasksOnExpiry = endsBackgroundTasksOnExpiry
     self.recreatesSessionsOnLaunch = recreatesSessionsOnLaunch
     self.storesCompletionHandler = storesCompletionHandler
     self.callsCompletionHandler = callsCompletionHandler
@@ -243,4 +247,8 @@ public enum AppAction: Sendable {
   case resumeFromData(task: String, name: String, withoutResumeData: ResumeFallback = .skip)
   case getAllTasks(session: String)
   case invalidate(session: String, cancelTasks: Bool)
+  /// `beginBackgroundTask(withName:expirationHandler:)`: keep running in the background.
+  case beginBackgroundTask(name: String)
+  /// `endBackgroundTask` for the open assertion of that name.
+  case endBackgroundTask(name: String)
 }

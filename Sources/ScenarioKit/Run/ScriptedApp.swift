@@ -17,6 +17,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   private(set) var tasks: [String: SimURLSessionTask] = [:]
   /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error.
   private var resumeData: [String: ResumeData] = [:]
+  /// Open background-task assertions by name; emptied when the process ends.
+  private var backgroundTasks: [String: BackgroundTaskIdentifier] = [:]
   /// `{n}` counters, one per reaction.
   private var reactionCounts: [Int] = []
   /// The first problem that makes the scenario impossible to play, with its JSON path.
@@ -35,6 +37,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
     sessions = [:]
     handlers = [:]
+    backgroundTasks = [:]
     if spec.behavior.recreatesSessionsOnLaunch {
       // Every declared entry, duplicates included: declaring one identifier twice plays the
       // app that makes two session objects for it (the engine lints that).
@@ -155,6 +158,19 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let session = session(identifier, path: path) else { return }
       if cancelTasks { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
       sessions[identifier] = nil
+    case .beginBackgroundTask(let name):
+      let endsOnExpiry = spec.behavior.endsBackgroundTasksOnExpiry
+      let identifier = context.beginBackgroundTask(name: name) { app in
+        // The expiration handler: a correct app ends the task here.
+        if endsOnExpiry, let identifier = self.backgroundTasks.removeValue(forKey: name) {
+          app.endBackgroundTask(identifier)
+        }
+      }
+      // Beginning a name again before ending it leaks the earlier one, as a stored identifier would.
+      backgroundTasks[name] = identifier
+    case .endBackgroundTask(let name):
+      // Ending a name that is not open (never begun, or ended at expiry) does nothing, as in UIKit.
+      if let identifier = backgroundTasks.removeValue(forKey: name) { context.endBackgroundTask(identifier) }
     }
   }
 
@@ -254,6 +270,8 @@ extension AppAction {
     case .resumeFromData: return "resumeFromData"
     case .getAllTasks: return "getAllTasks"
     case .invalidate: return "invalidate"
+    case .beginBackgroundTask: return "beginBackgroundTask"
+    case .endBackgroundTask: return "endBackgroundTask"
     }
   }
 }

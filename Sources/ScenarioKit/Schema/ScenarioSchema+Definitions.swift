@@ -175,7 +175,7 @@ extension ScenarioSchema {
     let behavior = object([
       ("recreatesSessionsOnLaunch", boolean), ("storesCompletionHandler", boolean),
       ("callsCompletionHandler", enumeration(names(AppBehavior.CompletionHandlerTiming.self))),
-      ("movesDownloadedFile", boolean), ("on", array(reaction)),
+      ("movesDownloadedFile", boolean), ("endsBackgroundTasksOnExpiry", boolean), ("on", array(reaction)),
     ])
     return object([("sessions", array(session)), ("behavior", behavior)])
   }
@@ -231,6 +231,7 @@ extension ScenarioSchema {
     case .getAllTasks: return ([("session", nonEmptyString)], ["session"])
     case .invalidate:
       return ([("session", nonEmptyString), ("cancelTasks", boolean)], ["session", "cancelTasks"])
+    case .beginBackgroundTask, .endBackgroundTask: return ([("name", task)], ["name"])
     }
   }
 

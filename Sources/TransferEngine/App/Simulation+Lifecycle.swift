@@ -14,6 +14,7 @@ extension Simulation {
     case .broughtToForeground:
       emit(.appForeground, [])
       wakes.enteredForeground()
+      assertions.enteredForeground()
       resetRateLimiterForForeground()
       runLateTimers()
       if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
@@ -32,6 +33,7 @@ extension Simulation {
     emit(.appBackground, [])
     scheduler.schedule(
       .suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
+    startBackgroundTime()
     if let app = installedApp { app.didEnterBackground(AppContext(simulation: self)) }
     if !deviceModel.backgroundAppRefresh {
       cancelBackgroundTasks(reason: .backgroundUpdatesDisabled)
@@ -39,10 +41,14 @@ extension Simulation {
   }
 
   /// The system terminates the app (memory pressure): background transfers go on [A].
-  public func terminateApp() {
+  public func terminateApp() { terminate(reason: "system") }
+
+  /// The system ends the process (`system`: memory pressure; `watchdog`: an expired background
+  /// task was not ended); background transfers go on.
+  func terminate(reason: String) {
     guard lifecycle.state != .notRunning else { return }
     _ = lifecycle.terminate(byUser: false)
-    emit(.appTerminate, [TraceField("reason", .string("system"))])
+    emit(.appTerminate, [TraceField("reason", .string(reason))])
     processEnded()
     requestWakeCheck()
   }
@@ -58,7 +64,8 @@ extension Simulation {
 
   /// The system suspends a background app.
   func systemSuspend() {
-    guard lifecycle.suspend() else { return }
+    // An open background-task assertion holds the app until it ends or its time runs out.
+    guard lifecycle.state == .background, assertions.maySuspend(), lifecycle.suspend() else { return }
     emit(.appSuspend, [])
     endWake()
     pauseDefaultTransfers()
@@ -69,6 +76,7 @@ extension Simulation {
   /// background uploads from data lose their body.
   private func processEnded() {
     appProcess.end()
+    dropBackgroundTasks()
     endWake()
     for record in daemon.sessionRecords {
       record.detachFromApp()

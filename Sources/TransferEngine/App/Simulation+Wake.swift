@@ -32,6 +32,8 @@ extension Simulation {
     let number = wakes.begin(sessions: owed.map(\.identifier))
     for record in owed { record.owesWake(false) }
     let context = AppContext(simulation: self)
+    // The woken app's assertions get the background time from now (armed when one is begun).
+    startBackgroundTime()
     switch lifecycle.wake() {
     case .resumed:
       emit(.appResume, [TraceField("reason", .string("background"))])

@@ -8,6 +8,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   case duplicateSessionIdentifier
   case resumeDataReused
   case oneTaskPerWake
+  /// A background-task assertion was still open when its time ran out: the watchdog killed the app.
+  case backgroundTaskNotEnded
   /// BgsimFoundation: a launch made a background session under a new identifier while an
   /// earlier launch's session with tasks was not recreated (`UUID().uuidString` identifiers).
   case sessionIdentifierChanged

@@ -7,6 +7,8 @@ public struct Policy: Hashable, Sendable {
   public var discretionary: DiscretionaryPolicy
   /// How long a backgrounded app runs before the system suspends it.
   public var backgroundRunTime: SimDuration
+  /// How long background-task assertions keep a backgrounded app running (about 30 s [O]).
+  public var backgroundTaskLimit: SimDuration
   /// How long the system waits for the `handleEvents` completion handler before suspending anyway.
   public var completionHandlerTimeout: SimDuration
   /// `httpMaximumConnectionsPerHost` when a session does not set its own.
@@ -16,8 +18,10 @@ public struct Policy: Hashable, Sendable {
   public init(
     rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
-    maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init()
+    maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init(),
+    backgroundTaskLimit: SimDuration = .seconds(30)
   ) {
+    self.backgroundTaskLimit = backgroundTaskLimit
     self.rateLimiter = rateLimiter
     self.discretionary = discretionary
     self.backgroundRunTime = backgroundRunTime

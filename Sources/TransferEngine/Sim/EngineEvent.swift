@@ -31,6 +31,8 @@ enum EngineEvent {
   case deliver(sessionIndex: Int)
   /// Wake the app if a background session finished its work while it was away.
   case wakeCheck
+  /// The background time of the app's open background-task assertions ran out.
+  case backgroundTimeExpired(generation: UInt32)
   /// Code outside the engine (a scenario's timeline entry, an app's timer).
   case callback(Int)
 }

@@ -27,6 +27,10 @@ public final class Simulation {
   var rateLimiter: RateLimiter
   /// The wake in progress and the completion-handler contract.
   var wakes = WakeContract()
+  /// The app's background-task assertions and their time budget.
+  var assertions = BackgroundAssertions()
+  /// Expiration handlers of the open assertions, by identifier (the app's closures).
+  var assertionHandlers: [Int: (AppContext) -> Void] = [:]
   /// Counters the invariants read, beside the engine.
   var checker = InvariantChecker()
   var appProcess = AppProcess()
@@ -187,6 +191,7 @@ public final class Simulation {
     case .wakeCheck:
       wakes.checkRan()
       wakeIfNeeded()
+    case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
       action(self)

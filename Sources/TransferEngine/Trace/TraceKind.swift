@@ -59,6 +59,12 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case appCompletionHandlerCalled = "app.completionHandlerCalled"
   /// Recorded by a scenario's scripted app: `resumeFromData` named a task that left no resume data.
   case appResumeDataUnavailable = "app.resumeDataUnavailable"
+  /// The app began a background-task assertion (`beginBackgroundTask(withName:)`).
+  case appBeginBackgroundTask = "app.beginBackgroundTask"
+  /// The app ended one (`endBackgroundTask`).
+  case appEndBackgroundTask = "app.endBackgroundTask"
+  /// The assertion's background time ran out: its expiration handler is called.
+  case appBackgroundTaskExpired = "app.backgroundTaskExpired"
   case rateLimiterWake = "ratelimiter.wake"
   case rateLimiterReset = "ratelimiter.reset"
   /// An app error (`rule` is a `LintRule`); `session` or `task` names what it concerns.
@@ -102,6 +108,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .appForeground, .appBackground, .appSuspend: return []
     case .appCompletionHandlerCalled: return ["session"]
     case .appResumeDataUnavailable: return ["task", "path"]
+    case .appBeginBackgroundTask, .appEndBackgroundTask, .appBackgroundTaskExpired: return ["name"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
     case .lint: return ["rule", "message", "session", "task"]
