@@ -290,6 +290,14 @@ public struct ScenarioGenerator {
         if at.sinceStart <= duration { entries.append((at, chance(0.2) ? .forceQuit : .terminate)) }
         next = max(next, at)
       }
+      // A restart while the app is away; the next stretch's launch unlocks the device.
+      if extraChance(0.12), let last = entries.last?.0 {
+        let at = max(last, end + .seconds(Int64(extraInt(0...3_600))))
+        if at.sinceStart <= duration {
+          entries.append((at, .reboot))
+          next = max(next, at)
+        }
+      }
       start = next
     }
     return entries.enumerated().map { i, e in TimelineEntry(at: e.0, action: e.1, path: "timeline[\(i)]") }
@@ -316,6 +324,8 @@ public struct ScenarioGenerator {
   mutating func addExtraBehaviours(policy: inout Policy, behavior: inout AppBehavior) {
     if extraChance(0.2) { policy.backgroundTaskLimit = .seconds(Int64(extraInt(0...120))) }
     behavior.endsBackgroundTasksOnExpiry = extraChance(0.8)
+    if extraChance(0.3) { policy.reboot.keepsBackgroundTasks = false }
+    if extraChance(0.3) { policy.reboot.unlockAfter = .seconds(Int64(extraInt(0...1_800))) }
     // A woken app that holds itself up with an assertion, ended or not once events are in.
     if extraChance(0.1) {
       let i = behavior.reactions.count

@@ -165,6 +165,7 @@ public enum ScenarioJSONWriter {
     case .background: return .object([at, ("do", .string("background"))])
     case .terminate: return .object([at, ("do", .string("terminate"))])
     case .forceQuit: return .object([at, ("do", .string("forceQuit"))])
+    case .reboot: return .object([at, ("do", .string("reboot"))])
     case .app(let a): return .object([at] + action(a))
     }
   }

@@ -111,8 +111,11 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "s.json:1:65: error: timeline[0].task: no download, upload or resumeFromData creates a task named 'book'"
     ),
     .init(
-      "reboot", #"{"name": "x", "timeline": [{"at": "1h", "do": "reboot"}]}"#,
-      "s.json:1:47: error: timeline[0].do: action 'reboot' is not supported in version 1 of the scenario format"
+      "reboot",
+      #"{"name": "x", "app": {"behavior": {"on": [{"event": "didLaunch", "do": [{"do": "reboot"}]}]}}}"#,
+      "s.json:1:80: error: app.behavior.on[0].do[0].do: 'reboot' is an action of the user or the system; "
+        + "a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate, "
+        + "beginBackgroundTask, endBackgroundTask"
     ),
     .init(
       "multiple problems at once",

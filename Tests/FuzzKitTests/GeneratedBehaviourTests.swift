@@ -7,20 +7,33 @@ import Testing
 /// `bgsim fuzz` must reach the behaviours added after version 1, not only accept them: over a
 /// few hundred seeds each shows up in some trace.
 @Suite struct GeneratedBehaviourTests {
-  /// One trace line per event, `kind key=value ...`, for every seed of 1...300.
-  static let traces: [[String]] = (UInt64(1)...300).map { seed in
+  /// Each event as its kind and fields, for every seed of 1...300.
+  static let traces: [[(kind: String, fields: [String: String])]] = (UInt64(1)...300).map { seed in
     ScenarioRunner.run(ScenarioGenerator.scenario(seed: seed)).trace.events.map { event in
-      ([event.kind] + event.fields.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+      (event.kind, Dictionary(event.fields.map { ($0.key, "\($0.value)") }, uniquingKeysWith: { a, _ in a }))
     }
   }
 
-  static func seen(_ prefix: String) -> Int {
-    traces.filter { lines in lines.contains { $0.hasPrefix(prefix) } }.count
+  /// Runs with an event matching `pattern`: a kind, then `key=value` pairs (`*`: any value).
+  static func seen(_ pattern: String) -> Int {
+    let parts = pattern.split(separator: " ").map(String.init)
+    let pairs = parts.dropFirst().map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+    return traces.filter { events in
+      events.contains { event in
+        event.kind == parts[0]
+          && pairs.allSatisfy { pair in
+            guard let value = event.fields[pair[0]] else { return false }
+            return pair.count < 2 || pair[1] == "*" || value == pair[1]
+          }
+      }
+    }.count
   }
 
   @Test(arguments: [
     "app.beginBackgroundTask", "app.endBackgroundTask", "app.backgroundTaskExpired",
-    "app.terminate reason=watchdog", "lint rule=backgroundTaskNotEnded",
+    "app.terminate reason=watchdog", "lint rule=backgroundTaskNotEnded", "device.reboot", "device.unlock",
+    "app.terminate reason=reboot", "task.deferred task=* reason=deviceLocked",
+    "task.lost task=* reason=deviceRestarted",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

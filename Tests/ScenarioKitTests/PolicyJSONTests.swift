@@ -29,7 +29,7 @@ import TransferEngine
         "discretionary.avoidLowPowerMode", "backgroundRunTime", "backgroundTaskLimit",
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
-        "retry.backoff", "retry.maxBackoff",
+        "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
       ])
   }
 

@@ -119,6 +119,7 @@ import TransferEngine
       case .background: return "background"
       case .terminate: return "terminate"
       case .forceQuit: return "forceQuit"
+      case .reboot: return "reboot"
       case .app(.download(let r)):
         return "download \(r.name) \(r.session) \(r.url) \(String(describing: r.earliestBegin)) "
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"

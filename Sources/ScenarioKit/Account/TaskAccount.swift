@@ -55,6 +55,7 @@ public struct TaskAccount: Hashable, Sendable {
       case .connectionLimit: return "connection limit"
       case .retryBackoff: return "retry backoff"
       case .appSuspended: return "app suspended"
+      case .deviceLocked: return "device locked since restart"
       }
     }
   }

@@ -26,7 +26,7 @@ enum ActionPlace {
 /// Reading one action object (`{"do": "download", "session": ..., ...}`).
 enum ActionDecoding {
   static func action(_ r: inout ObjectReader, place: ActionPlace) -> TimelineAction? {
-    let allowed = place == .timeline ? ActionName.allCases.filter { $0 != .reboot } : ActionName.appActions
+    let allowed = place == .timeline ? ActionName.allCases : ActionName.appActions
     let names = allowed.map(\.rawValue)
     let path = JSONPath.member(r.path, "do")
     guard let value = r.raw("do") else {
@@ -50,13 +50,6 @@ enum ActionDecoding {
       r.acceptAll()
       return nil
     }
-    if name == .reboot {
-      r.context.report(
-        .unsupported, path, at: value.position,
-        "action 'reboot' is not supported in version 1 of the scenario format")
-      r.acceptAll()
-      return nil
-    }
     taskPlaceholders(&r, place: place)
     if place == .reaction && !ActionName.appActions.contains(name) {
       r.context.invalid(
@@ -71,7 +64,7 @@ enum ActionDecoding {
     case .background: return .background
     case .terminate: return .terminate
     case .forceQuit: return .forceQuit
-    case .reboot: return nil
+    case .reboot: return .reboot
     case .download: return request(&r, place: place).map { .app(.download($0)) }
     case .upload:
       let request = request(&r, place: place)

@@ -14,7 +14,7 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
     case value
     /// A name or URL that refers to nothing declared in the scenario.
     case reference
-    /// Part of the format this version does not support (`reboot`).
+    /// Part of the format a run cannot play (app actions with a Swift app installed).
     case unsupported
   }
 

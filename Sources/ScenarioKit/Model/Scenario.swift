@@ -184,6 +184,8 @@ public enum TimelineAction: Sendable {
   case background
   case terminate
   case forceQuit
+  /// The device restarts (behavior.md, "Device restart").
+  case reboot
   case app(AppAction)
 }
 

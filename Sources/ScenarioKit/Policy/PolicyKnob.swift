@@ -53,6 +53,8 @@ struct PolicyKnob {
         render: { String($0) }),
       PolicyKnob("retry.backoff", .duration, \.retry.backoff, render: duration),
       PolicyKnob("retry.maxBackoff", .duration, \.retry.maxBackoff, render: duration),
+      PolicyKnob("reboot.keepsBackgroundTasks", .bool, \.reboot.keepsBackgroundTasks, render: bool),
+      PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
     ]
   }
 

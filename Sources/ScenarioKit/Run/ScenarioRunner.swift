@@ -92,6 +92,7 @@ public enum ScenarioRunner {
         case .background: sim.backgroundApp()
         case .terminate: sim.terminateApp()
         case .forceQuit: sim.forceQuitApp()
+        case .reboot: sim.rebootDevice()
         case .app(let action): app.perform(action, path: entry.path)
         }
       }

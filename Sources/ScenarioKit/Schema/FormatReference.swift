@@ -59,7 +59,7 @@ public enum FormatReference {
 
   static var actions: String {
     var rows = ["| action | required fields | optional fields |", "|---|---|---|"]
-    for action in ActionName.allCases where action != .reboot {
+    for action in ActionName.allCases {
       let (fields, required) = ScenarioSchema.actionFields(action, timeline: true)
       let optional = fields.map(\.0).filter { !required.contains($0) }
       rows.append(

@@ -148,7 +148,8 @@ extension ScenarioSchema {
     switch name {
     case "rateLimiter.maxDelay": return nullable(ref("duration"))
     case "rateLimiter.growth", "rateLimiter.idleResetFactor": return number("0", "1000")
-    case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode": return boolean
+    case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode", "reboot.keepsBackgroundTasks":
+      return boolean
     case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
     case "maxConnectionsPerHost": return integer(1...1_000)
     default: return ref("duration")
@@ -197,7 +198,7 @@ extension ScenarioSchema {
 
   /// One closed object per action: `do` names it, the rest are its fields.
   static func actions(timeline: Bool) -> [SchemaNode] {
-    let names = timeline ? ActionName.allCases.filter { $0 != .reboot } : ActionName.appActions
+    let names = timeline ? ActionName.allCases : ActionName.appActions
     return names.map { name in
       var properties: [(String, SchemaNode)] = timeline ? [("at", ref("instant"))] : []
       properties.append(("do", constant(name.rawValue)))

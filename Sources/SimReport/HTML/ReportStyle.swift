@@ -91,6 +91,7 @@ enum ReportStyle {
       (color, help) = ("#f7c8e0", "maxConnectionsPerHost transfers already running to the host")
     case .retryBackoff: (color, help) = ("#ffd1a1", "interrupted; backing off before a retry")
     case .appSuspended: (color, help) = ("#b8c7e0", "default session: paused while the app is suspended")
+    case .deviceLocked: (color, help) = ("#9aa5b1", "the device restarted and is not unlocked yet")
     }
     return Key(selector: ".reason-\(reason.rawValue)", color: color, label: reason.rawValue, help: help)
   }

@@ -16,6 +16,8 @@ enum Admission {
     /// Before this instant a task created while the app was not in the foreground may not start.
     var rateLimiterExpiry: SimTime
     var discretionary: DiscretionaryPolicy
+    /// The device restarted and has not been unlocked since.
+    var deviceLocked = false
     /// Connections allowed beyond the limit: 0, except under the `connectionLimitOffByOne` fault.
     var connectionSlack = 0
   }
@@ -37,6 +39,7 @@ enum Admission {
   /// gate a first start (start date, rate limiter, discretionary).
   static func waitReason(_ request: Request, in conditions: Conditions) -> SimURLSessionTask.WaitReason? {
     let configuration = request.configuration
+    if conditions.deviceLocked { return .deviceLocked }
     if configuration.kind == .background && request.firstStart {
       if let date = request.earliestBeginDate, date > conditions.now { return .earliestBegin }
       if request.createdInBackground && conditions.rateLimiterExpiry > conditions.now { return .rateLimiter }

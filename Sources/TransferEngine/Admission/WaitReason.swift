@@ -13,11 +13,13 @@ extension SimURLSessionTask {
     case retryBackoff
     /// A default session's transfer while its app is suspended.
     case appSuspended
+    /// The device restarted and the user has not unlocked it yet.
+    case deviceLocked
 
     /// The reason without its data: the one list of wait-reason names.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
       case earliestBegin, rateLimiter, discretionary, connectivity, cellularNotAllowed, expensiveNotAllowed
-      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended
+      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended, deviceLocked
 
       /// The reasons `task.deferred` carries, in order. `retryBackoff` is not among them: the
       /// wait after an interruption is traced by `task.interrupted` and ends with `task.retry`.
@@ -36,6 +38,7 @@ extension SimURLSessionTask {
       case .connectionLimit: return .connectionLimit
       case .retryBackoff: return .retryBackoff
       case .appSuspended: return .appSuspended
+      case .deviceLocked: return .deviceLocked
       }
     }
 

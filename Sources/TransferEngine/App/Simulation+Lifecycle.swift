@@ -4,6 +4,8 @@ import SimKernel
 extension Simulation {
   /// The user opens the app: launches it or brings it to the foreground.
   public func launchApp() {
+    // Opening the app needs the device unlocked: the first launch after a restart unlocks it.
+    if links.lockedSinceRestart { unlockDevice() }
     let outcome = lifecycle.userLaunch()
     switch outcome {
     case .alreadyForeground: return
@@ -74,7 +76,7 @@ extension Simulation {
 
   /// The process is gone: session objects die, default sessions' tasks vanish with it,
   /// background uploads from data lose their body.
-  private func processEnded() {
+  func processEnded() {
     appProcess.end()
     dropBackgroundTasks()
     endWake()
@@ -93,10 +95,9 @@ extension Simulation {
   }
 
   /// A default session's task dies with its process: nothing is delivered, nobody is told.
-  private func vanish(_ task: SimURLSessionTask) {
+  func vanish(_ task: SimURLSessionTask, reason: String = "appTerminated") {
     let holding = withdraw(task)
-    emit(
-      .taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string("appTerminated"))])
+    emit(.taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string(reason))])
     endTask(task, .lost)
     task.session.taskEnded()
     if holding { releaseConnection(of: task, admitting: false) }

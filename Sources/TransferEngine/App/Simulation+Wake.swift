@@ -18,7 +18,9 @@ extension Simulation {
 
   /// Resumes or relaunches the app in the background if a session is owed a wake [A].
   func wakeIfNeeded() {
-    guard !lifecycle.state.isRunning, deviceModel.backgroundAppRefresh, !lifecycle.forceQuit else { return }
+    guard !lifecycle.state.isRunning, deviceModel.backgroundAppRefresh, !lifecycle.forceQuit,
+      !links.lockedSinceRestart
+    else { return }
     let owed = sessionsOwedAWake()
     guard !owed.isEmpty else { return }
     // The delay grows before the app is told why it woke [O].

@@ -14,13 +14,15 @@ public struct Policy: Hashable, Sendable {
   /// `httpMaximumConnectionsPerHost` when a session does not set its own.
   public var maxConnectionsPerHost: Int
   public var retry: RetryPolicy
+  public var reboot: RebootPolicy
 
   public init(
     rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
     maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init(),
-    backgroundTaskLimit: SimDuration = .seconds(30)
+    backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init()
   ) {
+    self.reboot = reboot
     self.backgroundTaskLimit = backgroundTaskLimit
     self.rateLimiter = rateLimiter
     self.discretionary = discretionary
@@ -92,5 +94,20 @@ public struct RetryPolicy: Hashable, Sendable {
   public init(backoff: SimDuration = .seconds(10), maxBackoff: SimDuration = .minutes(10)) {
     self.backoff = backoff
     self.maxBackoff = maxBackoff
+  }
+}
+
+/// What a device restart does to background transfers (behavior.md, "Device restart"); no
+/// source settles it, so both are knobs.
+public struct RebootPolicy: Hashable, Sendable {
+  /// Background sessions' tasks outlive the restart (the daemon keeps them) and continue after
+  /// the first unlock; false: they are gone, and the app is never told.
+  public var keepsBackgroundTasks: Bool
+  /// From the restart to the user's first unlock (a user `launch` unlocks earlier).
+  public var unlockAfter: SimDuration
+
+  public init(keepsBackgroundTasks: Bool = true, unlockAfter: SimDuration = .minutes(1)) {
+    self.keepsBackgroundTasks = keepsBackgroundTasks
+    self.unlockAfter = unlockAfter
   }
 }

@@ -8,6 +8,11 @@ import SimKernel
 struct Links {
   private(set) var network: NetworkState = .offline
   private(set) var power = PowerState()
+  /// The device restarted and the user has not unlocked it since: before the first unlock the
+  /// app's data is out of reach, so no transfer runs and no app is launched in the background.
+  private(set) var lockedSinceRestart = false
+  /// Bumped at each restart, so an unlock armed for an earlier restart is stale.
+  private(set) var restartCount: UInt32 = 0
   private(set) var server: ServerState
   private var down = SharedLink()
   private var up = SharedLink()
@@ -30,6 +35,20 @@ struct Links {
   }
 
   mutating func apply(_ next: PowerState) { power = next }
+
+  /// The device restarts: locked until the first unlock. Returns the restart's number.
+  mutating func restart() -> UInt32 {
+    lockedSinceRestart = true
+    restartCount &+= 1
+    return restartCount
+  }
+
+  /// The user unlocks the device; false when it was not locked since a restart.
+  mutating func unlock() -> Bool {
+    guard lockedSinceRestart else { return false }
+    lockedSinceRestart = false
+    return true
+  }
 
   // MARK: Server
 

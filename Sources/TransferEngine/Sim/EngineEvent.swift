@@ -33,6 +33,8 @@ enum EngineEvent {
   case wakeCheck
   /// The background time of the app's open background-task assertions ran out.
   case backgroundTimeExpired(generation: UInt32)
+  /// The user unlocks the device `reboot.unlockAfter` after restart number `restart`.
+  case deviceUnlock(restart: UInt32)
   /// Code outside the engine (a scenario's timeline entry, an app's timer).
   case callback(Int)
 }

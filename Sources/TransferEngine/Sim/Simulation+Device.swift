@@ -82,6 +82,7 @@ extension Simulation {
     Admission.Conditions(
       now: now, network: links.network, power: links.power, appState: lifecycle.state,
       rateLimiterExpiry: rateLimiter.expiry, discretionary: policy.discretionary,
+      deviceLocked: links.lockedSinceRestart,
       connectionSlack: injectedFault == .connectionLimitOffByOne ? 1 : 0)
   }
 }

@@ -192,6 +192,7 @@ public final class Simulation {
       wakes.checkRan()
       wakeIfNeeded()
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
+    case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
       action(self)

@@ -15,6 +15,10 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case powerChange = "power.change"
   /// A scheduled server change; each of `etag`, `size`, `status` only when the change sets it.
   case serverChange = "server.change"
+  /// The device restarts (`reboot`); `unlockAt` is when the user first unlocks it.
+  case deviceReboot = "device.reboot"
+  /// The first unlock after a restart.
+  case deviceUnlock = "device.unlock"
   case sessionCreated = "session.created"
   case sessionAllTasks = "session.allTasks"
   case sessionInvalidated = "session.invalidated"
@@ -79,6 +83,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .networkChange: return ["interface", "down", "up", "latency", "expensive", "constrained"]
     case .powerChange: return ["charging", "battery", "lowPowerMode"]
     case .serverChange: return ["url", "etag", "size", "status"]
+    case .deviceReboot: return ["unlockAt"]
+    case .deviceUnlock: return []
     case .sessionCreated: return ["session", "sessionKind"]
     case .sessionAllTasks: return ["session", "tasks"]
     case .sessionInvalidated: return ["session", "cancelTasks"]

@@ -114,3 +114,17 @@ struct AdmissionTests {
     #expect(!SimURLSessionTask.WaitReason.Kind.deferrable.contains(.retryBackoff))
   }
 }
+
+@Suite("Admission after a restart")
+struct AdmissionDeviceLockedTests {
+  @Test("before the first unlock every task waits for deviceLocked, before any other reason")
+  func deviceLocked() {
+    var conditions = AdmissionTests.conditions(network: .offline)
+    conditions.deviceLocked = true
+    #expect(Admission.waitReason(AdmissionTests.request(), in: conditions) == .deviceLocked)
+    conditions.network = AdmissionTests.wifi
+    #expect(Admission.waitReason(AdmissionTests.request(firstStart: false), in: conditions) == .deviceLocked)
+    conditions.deviceLocked = false
+    #expect(Admission.waitReason(AdmissionTests.request(firstStart: false), in: conditions) == nil)
+  }
+}
