@@ -102,7 +102,11 @@ struct TimelineModel {
     case .appBackground?: return ("background", "background")
     case .appSuspend?: return ("suspended", "suspended")
     case .appResume?: return ("background", reason == "background" ? "woken" : "background")
-    default: return ("notRunning", reason.map { "terminated (\($0))" } ?? "terminated")
+    default:
+      // A force quit is the user's act and changes what the system does next (no background
+      // launches until the user opens the app), so it is its own state, not a plain termination.
+      if reason == "forceQuit" { return ("forceQuit", "force-quit by the user") }
+      return ("notRunning", reason.map { "terminated (\($0))" } ?? "terminated")
     }
   }
 
