@@ -163,4 +163,18 @@ import Testing
     #expect(bgBars.count == 5)
     for bar in bgBars { #expect(bar.contains(hover + "</title></rect>")) }
   }
+
+  /// A battery changing at a rate steps once per percent; the power lane draws each state once,
+  /// labelled with its levels at the ends and where they turned.
+  @Test func powerLaneMergesPercentStepsOfOneState() throws {
+    let (_, page) = try Self.library("battery-drain-low-power")
+    let svg = ReportScenarios.timeline(page)
+    let lane = try #require(svg.components(separatedBy: "data-lane=\"power\"").dropFirst().first)
+      .components(separatedBy: "</g>")[0]
+    let states = lane.matches(of: /data-state="([A-Za-z]+)"/).map { String($0.output.1) }
+    #expect(states == ["battery", "lowPower", "charging"])
+    #expect(lane.contains(">battery 45% → 21%</text>"))
+    #expect(lane.contains(">Low Power Mode 20% → 15% → 79%</text>"))
+    #expect(lane.contains(">charging 80% → 100%</text>"))
+  }
 }

@@ -88,7 +88,20 @@ extension ScenarioSchema {
   static var device: SchemaNode {
     object([
       ("network", array(object([("at", ref("instant"))] + networkFields, required: ["at", "interface"]))),
-      ("power", array(object([("at", ref("instant"))] + powerFields, required: ["at"]))),
+      (
+        "power",
+        array(
+          object(
+            [("at", ref("instant"))] + powerFields + [
+              (
+                "ratePerHour",
+                .object([
+                  ("type", .string("string")), ("pattern", .string(#"^[+-]?[0-9]{1,5}(\.[0-9]{1,4})?%$"#)),
+                ])
+              ),
+              ("lowPowerModeBelow", number("0", "1")),
+            ], required: ["at"]))
+      ),
       ("backgroundAppRefresh", boolean),
     ])
   }
