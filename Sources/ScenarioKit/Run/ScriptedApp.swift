@@ -249,7 +249,8 @@ extension AppAction {
     switch self {
     case .download(let request), .upload(let request, _, _): return (request.count, request.firstNumber)
     case .resumeFromData(_, _, _, let count, let first): return (count, first)
-    case .cancel, .getAllTasks, .invalidate: return nil
+    // Every other action creates no task (`default`, so new actions need no entry here).
+    default: return nil
     }
   }
 
