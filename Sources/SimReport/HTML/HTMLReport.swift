@@ -2,8 +2,9 @@ import ScenarioKit
 import SimKernel
 import TransferEngine
 
-/// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline, the
-/// task accounts, the expectation verdicts, the lints, the run error, and the full trace folded away.
+/// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline on a
+/// stretched and a linear axis (a CSS-only toggle), the task accounts, the expectation verdicts
+/// with a failure's nearest trace lines, the lints, the run error, and the full trace folded away.
 ///
 /// The page has no external assets and needs no JavaScript (CSS and SVG are inline; tooltips
 /// are SVG `<title>`s), so it can be attached to a bug or opened from CI artefacts as is.
