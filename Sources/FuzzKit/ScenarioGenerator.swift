@@ -265,7 +265,9 @@ public struct ScenarioGenerator {
       )
       .sorted()
       where at.sinceStart <= duration {
-        let action = makeAction(now: at)
+        var action = makeAction(now: at)
+        // Sometimes the same request as a data task (in any session kind).
+        if case .download(let request) = action, extraChance(0.08) { action = .dataTask(request) }
         actions.append((at, .app(action)))
         // Sometimes cancel a fresh download mid-transfer and resume it from its data.
         if case .download(let request) = action, chance(0.3) {

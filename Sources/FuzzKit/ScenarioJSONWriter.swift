@@ -182,6 +182,7 @@ public enum ScenarioJSONWriter {
   static func action(_ a: AppAction) -> [(String, JSONNode)] {
     switch a {
     case .download(let r): return [("do", .string("download"))] + request(r)
+    case .dataTask(let r): return [("do", .string("dataTask"))] + request(r)
     case .upload(let r, let from, let size):
       return [("do", .string("upload"))] + request(r) + [
         ("from", .string(from.rawValue)), ("size", int(size)),

@@ -32,7 +32,9 @@ import Testing
   @Test(arguments: [
     "app.beginBackgroundTask", "app.endBackgroundTask", "app.backgroundTaskExpired",
     "app.terminate reason=watchdog", "lint rule=backgroundTaskNotEnded", "device.reboot", "device.unlock",
-    "app.terminate reason=reboot", "task.deferred task=* reason=deviceLocked",
+    "app.terminate reason=reboot", "task.created task=* taskKind=data",
+    "lint rule=dataTaskInBackgroundSession",
+    "task.failed task=* code=-997", "task.deferred task=* reason=deviceLocked",
     "task.lost task=* reason=deviceRestarted",
   ])
   func generated(_ prefix: String) {

@@ -131,6 +131,7 @@ import TransferEngine
       case .app(.invalidate(let session, let cancel)): return "invalidate \(session) \(cancel)"
       case .app(.beginBackgroundTask(let name)): return "beginBackgroundTask \(name)"
       case .app(.endBackgroundTask(let name)): return "endBackgroundTask \(name)"
+      case .app(.dataTask(let r)): return "dataTask \(r.name)"
       }
     }
     #expect(
@@ -224,7 +225,7 @@ import TransferEngine
     ),
     (
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
-      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask"
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask, dataTask"
     ),
     (
       #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask", "name": "sync"}, {"at": "2s", "do": "endBackgroundTask", "name": "snyc"}]}"#,

@@ -6,12 +6,12 @@ import TransferEngine
 enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
   case download, upload, cancel, resumeFromData, getAllTasks, invalidate
-  case beginBackgroundTask, endBackgroundTask
+  case beginBackgroundTask, endBackgroundTask, dataTask
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
     .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate, .beginBackgroundTask,
-    .endBackgroundTask,
+    .endBackgroundTask, .dataTask,
   ]
 }
 
@@ -66,6 +66,7 @@ enum ActionDecoding {
     case .forceQuit: return .forceQuit
     case .reboot: return .reboot
     case .download: return request(&r, place: place).map { .app(.download($0)) }
+    case .dataTask: return request(&r, place: place).map { .app(.dataTask($0)) }
     case .upload:
       let request = request(&r, place: place)
       let from: UploadSource? = r.required("from", .enumeration("upload source"))

@@ -261,4 +261,6 @@ public enum AppAction: Sendable {
   case beginBackgroundTask(name: String)
   /// `endBackgroundTask` for the open assertion of that name.
   case endBackgroundTask(name: String)
+  /// `dataTask(with:)` and `resume()`: the body comes to the app in memory.
+  case dataTask(TaskRequest)
 }

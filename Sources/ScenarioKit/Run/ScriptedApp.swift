@@ -114,6 +114,14 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
         let task = try session.downloadTask(with: url, name: name)
         start(task, request, name: name, n: n, trigger: trigger)
       } catch { fail("\(path): \(error.message)") }
+    case .dataTask(let request):
+      guard let session = session(request.session, path: path) else { return }
+      let url = substitute(request.url, n, trigger)
+      let name = substitute(request.name, n, trigger)
+      do {
+        let task = try session.dataTask(with: url, name: name)
+        start(task, request, name: name, n: n, trigger: trigger)
+      } catch { fail("\(path): \(error.message)") }
     case .upload(let request, let from, let size):
       guard let session = session(request.session, path: path) else { return }
       let url = substitute(request.url, n, trigger)
@@ -263,7 +271,8 @@ extension AppAction {
   /// `(count, firstNumber)` of an action that creates tasks; nil for the others.
   var numbering: (count: Int, firstNumber: Int)? {
     switch self {
-    case .download(let request), .upload(let request, _, _): return (request.count, request.firstNumber)
+    case .download(let request), .upload(let request, _, _), .dataTask(let request):
+      return (request.count, request.firstNumber)
     case .resumeFromData(_, _, _, let count, let first): return (count, first)
     // Every other action creates no task (`default`, so new actions need no entry here).
     default: return nil
@@ -274,6 +283,7 @@ extension AppAction {
   var name: String {
     switch self {
     case .download: return "download"
+    case .dataTask: return "dataTask"
     case .upload: return "upload"
     case .cancel: return "cancel"
     case .resumeFromData: return "resumeFromData"

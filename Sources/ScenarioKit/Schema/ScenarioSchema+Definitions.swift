@@ -232,7 +232,7 @@ extension ScenarioSchema {
     ]
     switch name {
     case .launch, .background, .terminate, .forceQuit, .reboot: return ([], [])
-    case .download: return (request, ["session", "url", "name"])
+    case .download, .dataTask: return (request, ["session", "url", "name"])
     case .upload:
       return (
         request + [("from", enumeration(names(UploadSource.self))), ("size", ref("size"))],

@@ -69,6 +69,7 @@ extension Simulation {
     // An open background-task assertion holds the app until it ends or its time runs out.
     guard lifecycle.state == .background, assertions.maySuspend(), lifecycle.suspend() else { return }
     emit(.appSuspend, [])
+    disconnectBackgroundDataTasks()
     endWake()
     pauseDefaultTransfers()
     requestWakeCheck()
@@ -85,10 +86,22 @@ extension Simulation {
       for task in record.unfinishedTasks() where !task.isFinished {
         if !record.isBackground {
           vanish(task)
-        } else if case .upload(false, _) = task.kind {
+        } else if task.needsAppProcess {
           let holding = withdraw(task)
           fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
         }
+      }
+    }
+    rescheduleLinks()
+  }
+
+  /// A background session's data tasks need the app's process: they fail with -997
+  /// (`backgroundSessionWasDisconnected`) when it is suspended [A].
+  private func disconnectBackgroundDataTasks() {
+    for record in daemon.sessionRecords where record.isBackground {
+      for task in record.unfinishedTasks() where task.kind == .data && !task.isFinished {
+        let holding = withdraw(task)
+        fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
       }
     }
     rescheduleLinks()
@@ -120,7 +133,7 @@ extension Simulation {
       for task in record.unfinishedTasks() where task.machine.isActive {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
-        if !task.isDownload { task.bytes.discardUploadProgress() }
+        if !task.fetchesBody { task.bytes.discardUploadProgress() }
         task.machine.paused(at: now)
         emit(
           .taskPaused,

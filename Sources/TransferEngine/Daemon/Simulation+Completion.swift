@@ -12,10 +12,14 @@ extension Simulation {
       [
         TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
         TraceField("status", .int(status)),
-        TraceField("bytes", .int(task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent)),
+        TraceField("bytes", .int(task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent)),
       ])
     if task.isDownload {
       queueDelegateEvent(.didFinishDownloading(task), for: task.session)
+    } else if task.kind == .data {
+      if task.countOfBytesReceived > 0 {
+        queueDelegateEvent(.didReceiveData(task, bytes: task.countOfBytesReceived), for: task.session)
+      }
     } else if task.bytes.responseBody > 0 {
       queueDelegateEvent(.didReceiveData(task, bytes: task.bytes.responseBody), for: task.session)
     }

@@ -35,7 +35,7 @@ extension Simulation {
     if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
     emit(.taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     let up = direction.up
-    let total = up ? task.uploadSize : (task.isDownload ? task.bytes.fetchingSize : task.bytes.responseBody)
+    let total = up ? task.uploadSize : (task.fetchesBody ? task.bytes.fetchingSize : task.bytes.responseBody)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
     links.add(task.uid, up: up, bytes: total - done, now: now)
     task.bytes.flowJoined(total - done, up: up)
@@ -45,7 +45,7 @@ extension Simulation {
   /// Bytes of the body moved so far, in the direction the task is in.
   func bytesMoved(_ task: SimURLSessionTask) -> Int64 {
     if task.machine.direction?.up == true { return task.countOfBytesSent }
-    return task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
+    return task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent
   }
 
   /// The request idle timer fired for a stalled transfer.

@@ -73,7 +73,7 @@ extension Simulation {
       }
     }
     recordResponse(task, status: status)
-    if task.isDownload {
+    if task.fetchesBody {
       startDownloadBody(task, status: status)
     } else {
       task.machine.connected(up: true)
@@ -161,7 +161,7 @@ extension Simulation {
           finish(task)
         }
       } else {
-        task.bytes.responseReceived(isDownload: task.isDownload)
+        task.bytes.responseReceived(isDownload: task.fetchesBody)
         finish(task)
       }
     }
@@ -201,7 +201,7 @@ extension Simulation {
       .taskInterrupted,
       [
         TraceField("task", .string(task.name)), TraceField("reason", .string(reason)),
-        TraceField("bytes", .int(task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent)),
+        TraceField("bytes", .int(task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent)),
       ])
     if task.session.configuration.kind == .default {
       releaseConnection(of: task)
@@ -209,7 +209,7 @@ extension Simulation {
         task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
       return false
     }
-    if !task.isDownload { task.bytes.discardUploadProgress() }
+    if !task.fetchesBody { task.bytes.discardUploadProgress() }
     if retryNow {
       task.machine.retryOnNewInterface()
       releaseConnection(of: task, admitting: false)
@@ -254,7 +254,7 @@ extension Simulation {
     var head = ResponseHead()
     if let resource = links.server.resource(task.currentURL) {
       let ok = (200...299).contains(status)
-      head.contentLength = ok && task.isDownload ? resource.size : resource.responseBody
+      head.contentLength = ok && task.fetchesBody ? resource.size : resource.responseBody
       head.etag = resource.etag
       head.lastModified = resource.lastModified
       head.acceptsRanges = resource.acceptsRanges

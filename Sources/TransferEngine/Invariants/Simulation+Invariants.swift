@@ -154,11 +154,11 @@ extension Simulation {
       violate(.downloadDeliveredOnce, "didFinishDownloading delivered \(downloads) times for '\(task.name)'")
     }
     let size = task.bytes.fetchingSize
-    if task.isDownload && size > 0 && task.countOfBytesReceived > size {
+    if task.fetchesBody && size > 0 && task.countOfBytesReceived > size {
       violate(.bytesWithinSize, "'\(task.name)' received \(task.countOfBytesReceived) of a \(size)-byte body")
     }
     let body = task.bytes.responseBody
-    if !task.isDownload
+    if !task.fetchesBody
       && (task.countOfBytesSent > task.uploadSize || task.countOfBytesReceived > max(body, 0))
     {
       violate(
@@ -279,7 +279,7 @@ extension Simulation {
         }
       }
       guard task.isFinished else { continue }
-      if task.isDownload {
+      if task.fetchesBody {
         if task.bytesOnWire + task.inheritedBytes != task.countOfBytesReceived + task.bytesWasted {
           violate(
             .bytesConserved,

@@ -10,6 +10,8 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   case oneTaskPerWake
   /// A background-task assertion was still open when its time ran out: the watchdog killed the app.
   case backgroundTaskNotEnded
+  /// A data task in a background session: it fails with -997 once the app is suspended.
+  case dataTaskInBackgroundSession
   /// BgsimFoundation: a launch made a background session under a new identifier while an
   /// earlier launch's session with tasks was not recreated (`UUID().uuidString` identifiers).
   case sessionIdentifierChanged

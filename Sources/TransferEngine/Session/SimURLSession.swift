@@ -36,6 +36,12 @@ public final class SimURLSession {
     try simulation.makeTask(in: self, kind: .download, url: url, name: name, resumeData: nil)
   }
 
+  /// `dataTask(with:)`: the body comes to the delegate in memory. In a background session it
+  /// works while the app runs and fails with -997 when the app is suspended or exits [A].
+  public func dataTask(with url: String, name: String? = nil) throws(SimAPIMisuse) -> SimURLSessionTask {
+    try simulation.makeTask(in: self, kind: .data, url: url, name: name, resumeData: nil)
+  }
+
   /// `uploadTask(with:fromFile:)`: the only upload a background session carries past the app's exit.
   public func uploadTask(with url: String, fromFileOfSize size: Int64, name: String? = nil)
     throws(SimAPIMisuse)

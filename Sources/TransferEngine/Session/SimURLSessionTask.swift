@@ -13,6 +13,8 @@ public final class SimURLSessionTask {
     case download
     /// An upload of `size` bytes, from a file (survives the app) or from data in memory.
     case upload(fromFile: Bool, size: Int64)
+    /// A data task: a GET whose body is handed to the app in memory (`didReceiveData`).
+    case data
   }
 
   // MARK: URLSessionTask's public face
@@ -106,6 +108,24 @@ public final class SimURLSessionTask {
   }
 
   var isDownload: Bool { kind == .download }
+  /// A GET that fetches the resource's body (a download or a data task), not an upload.
+  var fetchesBody: Bool { kind == .download || kind == .data }
+  /// A background session's task that lives in the app's memory (a data task, an upload from
+  /// data): it fails with -997 when the process is gone.
+  var needsAppProcess: Bool {
+    switch kind {
+    case .data, .upload(fromFile: false, _): return true
+    case .download, .upload: return false
+    }
+  }
+  /// The name `task.created` gives the kind.
+  var kindName: String {
+    switch kind {
+    case .download: return "download"
+    case .upload: return "upload"
+    case .data: return "data"
+    }
+  }
   var isFinished: Bool { machine.isDone }
   var uploadSize: Int64 {
     if case .upload(_, let size) = kind { return size }

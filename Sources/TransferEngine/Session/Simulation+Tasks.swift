@@ -67,7 +67,7 @@ extension Simulation {
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(record.identifier)),
       TraceField("taskIdentifier", .int(Int64(task.taskIdentifier))), TraceField("url", .string(url.string)),
-      TraceField("taskKind", .string(task.isDownload ? "download" : "upload")),
+      TraceField("taskKind", .string(task.kindName)),
     ]
     if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
     emit(.taskCreated, fields)
@@ -76,6 +76,13 @@ extension Simulation {
         .uploadFromData,
         "task '\(task.name)' uploads from data in background session '\(record.identifier)'; "
           + "write the body to a file and use uploadTask(with:fromFile:), or it fails once the app exits",
+        [TraceField("task", .string(task.name))])
+    }
+    if kind == .data, record.isBackground {
+      lint(
+        .dataTaskInBackgroundSession,
+        "task '\(task.name)' is a data task in background session '\(record.identifier)'; it fails with -997 "
+          + "once the app is suspended: use a download task, or a default session",
         [TraceField("task", .string(task.name))])
     }
     if let data = resumeData {
