@@ -12,12 +12,16 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   weak var session: BridgedSession?
   init(session: BridgedSession) { self.session = session }
 
+  /// Delivers `work` for a task on the delegate queue, after telling observers what changed.
   private func with(
-    _ engineTask: SimURLSessionTask, _ work: @escaping (BridgedSession, URLSessionTask) -> Void
+    _ engineTask: SimURLSessionTask, _ work: @escaping (BridgedSession, BridgedTaskObject) -> Void
   ) {
     guard let session else { return }
     let task = session.task(for: engineTask)
-    session.deliver { work(session, task) }
+    session.deliver {
+      task.publishChanges()
+      work(session, task)
+    }
   }
 
   func urlSession(
@@ -25,7 +29,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
+      guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didWriteData(s.delegate, s, t, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
     }
   }
@@ -35,7 +39,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     expectedTotalBytes: Int64
   ) {
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
+      guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didResume(s.delegate, s, t, fileOffset, expectedTotalBytes)
     }
   }
@@ -50,8 +54,11 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     AppContainer.writeSparseFile(at: file, size: location.bytes)
     let moved = AppAnswer()
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
-      DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
+      if case .download(let handler)? = t.core.handler {
+        handler(file, t.response, nil)
+      } else if let t = t as? URLSessionDownloadTask {
+        DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
+      }
       // Deleted as the call returns, before the work it queued runs, as on a device: a move
       // the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
       moved.set(!FileManager.default.fileExists(atPath: file.path))
@@ -64,6 +71,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
     let data = Data(count: Int(clamping: min(max(bytes, 0), 1 << 24)))
     with(dataTask) { s, t in
+      s.reportBodySent(t, t.core)
+      if t.core.handler != nil { return t.core.receivedBody.append(data) }
       guard let t = t as? URLSessionDataTask else { return }
       DelegateCalls.didReceiveData(s.delegate, s, t, data)
     }
@@ -75,9 +84,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     bridged.host?.enteredFromEngine()
     let foundationTask = bridged.task(for: task)
     let nsError = error.map { bridged.foundationError($0, for: task) }
-    (foundationTask as? BridgedDownloadTask)?.core.deliveredError = nsError
-    (foundationTask as? BridgedUploadTask)?.core.deliveredError = nsError
-    bridged.deliver { DelegateCalls.didComplete(bridged.delegate, bridged, foundationTask, nsError) }
+    foundationTask.core.deliveredError = nsError
+    bridged.deliver {
+      bridged.reportBodySent(foundationTask, foundationTask.core)
+      foundationTask.publishChanges()
+      bridged.complete(foundationTask, foundationTask.core, nsError)
+    }
   }
 
   func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask) {

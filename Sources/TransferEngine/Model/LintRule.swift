@@ -14,4 +14,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: the app called URLSession from a thread or queue the simulation does not
   /// wait for while simulated time moved, or kept queueing work without end.
   case callFromUndrainedQueue
+  /// BgsimFoundation: a completion-handler factory (`downloadTask(with:completionHandler:)`, ...)
+  /// was called on a background session, which raises an exception on a device.
+  case completionHandlerInBackgroundSession
 }
