@@ -33,6 +33,13 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
 
   deinit {
     for session in sessions { session.processDied() }
+    host?.processEnded()
+  }
+
+  /// True on an operation of one of this process's sessions' delegate queues.
+  var isOnDelegateQueue: Bool {
+    guard let current = OperationQueue.current else { return false }
+    return sessions.contains { $0.delegateQueueForDrain === current }
   }
 
   // MARK: AppUnderTest
@@ -132,7 +139,10 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
 
   /// An app timer: see `SimulatedApplication.after(_:_:)`.
   func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) {
-    guard let host = liveHost, let simulation = host.simulation else { return }
+    guard let host = liveHost, let simulation = host.simulation else {
+      host?.noteCallFromDeadProcess()
+      return
+    }
     host.noteActivity()
     let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
     let box = UncheckedBox(work)

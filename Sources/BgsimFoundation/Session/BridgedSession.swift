@@ -25,6 +25,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     delegateQueue: OperationQueue?
   ) {
     self.process = process
+    self.ownerHost = process?.host
     self.storedConfiguration = configuration
     self.storedDelegate = delegate
     if let delegateQueue {
@@ -65,7 +66,19 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   override var delegate: URLSessionDelegate? { storedDelegate }
   override var delegateQueue: OperationQueue { queue }
   var delegateQueueForDrain: OperationQueue { queue }
-  var host: BridgeHost? { process?.liveHost }
+  /// The simulation's bridge while this session's process lives; nil afterwards, and a call
+  /// arriving then (from code that outlived the process) is linted once.
+  var host: BridgeHost? {
+    if let live = process?.liveHost { return live }
+    if let ownerHost, !calledAfterDeath {
+      calledAfterDeath = true
+      ownerHost.noteCallFromDeadProcess()
+    }
+    return nil
+  }
+  private var calledAfterDeath = false
+  /// The bridge of the process that made this session, kept to lint calls after it ended.
+  private weak var ownerHost: BridgeHost?
 
   /// The Foundation object for an engine task, made on first sight.
   func task(for engineTask: SimURLSessionTask) -> BridgedTaskObject {

@@ -44,28 +44,28 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     }
   }
 
-  /// A real file, sparse, in a folder of its own that is deleted when the call returns.
+  /// A real file, sparse, deleted when the call returns. The app must move it, or read it, in the
+  /// call: either counts as taking it; otherwise the engine lints `downloadedFileLost`.
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
-    let folder = host.container.deliveryFolder(number: host.nextDeliveryNumber())
-    let file = folder.appendingPathComponent("CFNetworkDownload_\(downloadTask.taskIdentifier).tmp")
-    AppContainer.writeSparseFile(at: file, size: location.bytes)
-    let moved = AppAnswer()
+    let file = host.container.deliveryFile(number: host.nextDeliveryNumber())
+    AppContainer.writeSparseFile(at: file, size: location.bytes, unread: true)
+    let taken = AppAnswer()
     with(downloadTask) { s, t in
       if case .download(let handler)? = t.core.handler {
         handler(file, t.response, nil)
       } else if let t = t as? URLSessionDownloadTask {
         DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
       }
-      // Deleted as the call returns, before the work it queued runs, as on a device: a move
-      // the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      moved.set(!FileManager.default.fileExists(atPath: file.path))
-      try? FileManager.default.removeItem(at: folder)
+      // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
+      // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
+      taken.set(!FileManager.default.fileExists(atPath: file.path) || AppContainer.wasRead(file))
+      try? FileManager.default.removeItem(at: file)
     }
-    if moved.value == true { location.move(to: "moved by the app") }
-    try? FileManager.default.removeItem(at: folder)
+    if taken.value == true { location.move(to: "taken by the app") }
+    try? FileManager.default.removeItem(at: file)
   }
 
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {

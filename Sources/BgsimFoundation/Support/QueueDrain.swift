@@ -9,6 +9,19 @@ enum QueueDrain {
   static let minimumPasses = 3
   static let maximumPasses = 200
 
+  /// Marks the main queue, whose blocks libdispatch may run on another thread while that thread
+  /// waits for it with `DispatchQueue.main.sync` (as the drain does off the main thread).
+  private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// True on the main thread or in a block of the main queue.
+  static var isOnMainQueue: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+  }
+
   /// Runs `work` on the main thread, as UIKit runs an app delegate's methods: directly when
   /// already there, otherwise by a synchronous hop to the main queue.
   static func onMain(_ work: () -> Void) {
