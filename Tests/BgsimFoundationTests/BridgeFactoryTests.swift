@@ -11,6 +11,10 @@ final class HandlerLog: @unchecked Sendable {
   var entries: [String] = []
   var fileSizeInHandler: Int64?
   var progressAtFinish: (Int64, Int64)?
+  /// Whether each delegate call ran as an operation of the session's delegate queue.
+  var onDelegateQueue: [Bool] = []
+  /// Makes `didFinishDownloadingTo` queue an operation of its own on the delegate queue.
+  var queuesOperation = false
 }
 
 /// A delegate that records every call it gets (it should get none for convenience tasks).
@@ -23,9 +27,15 @@ final class RecordingDelegate: NSObject, URLSessionDownloadDelegate, URLSessionD
     _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
   ) {
     log.progressAtFinish = (downloadTask.progress.completedUnitCount, downloadTask.progress.totalUnitCount)
+    log.onDelegateQueue.append(OperationQueue.current === session.delegateQueue)
     log.entries.append("delegate.didFinishDownloading")
+    if log.queuesOperation {
+      let log = log
+      session.delegateQueue.addOperation { log.entries.append("app operation") }
+    }
   }
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    log.onDelegateQueue.append(OperationQueue.current === session.delegateQueue)
     log.entries.append("delegate.didComplete \((error as NSError?)?.code ?? 0) state=\(task.state.rawValue)")
   }
 }
@@ -54,14 +64,16 @@ final class FactoryApp: SimulatedAppDelegate {
   static let file = "https://example.com/file.bin"
   static let form = "https://example.com/form"
 
-  func run(background: Bool, _ action: @escaping (URLSession, HandlerLog) -> Void) -> (Simulation, HandlerLog)
-  {
+  func run(
+    background: Bool, queuesOperation: Bool = false, _ action: @escaping (URLSession, HandlerLog) -> Void
+  ) -> (Simulation, HandlerLog) {
     let server = ServerModel(resources: [
       ServerResource(url: SimURL(Self.file)!, size: 3_000_000, etag: "\"f1\""),
       ServerResource(url: SimURL(Self.form)!, size: 0, status: 201, responseBody: 300, method: "POST"),
     ])
     let sim = Simulation(seed: 4, device: .wifi, server: server)
     let log = HandlerLog()
+    log.queuesOperation = queuesOperation
     sim.installApp { _ in FactoryApp(background: background, log: log) }
     sim.schedule(at: .zero) { $0.launchApp() }
     sim.schedule(at: SimTime(.seconds(1))) { sim in
@@ -138,5 +150,17 @@ final class FactoryApp: SimulatedAppDelegate {
     #expect(log.entries == ["delegate.didFinishDownloading", "delegate.didComplete 0 state=3"])
     #expect(log.progressAtFinish?.0 == 3_000_000)
     #expect(log.progressAtFinish?.1 == 3_000_000)
+    #expect(log.onDelegateQueue == [true, true])
+  }
+
+  /// An operation the app queues on the delegate queue from a delegate method runs before the
+  /// next delegate call, as on a serial queue in Foundation.
+  @Test func anOperationTheAppQueuesRunsBeforeTheNextCall() {
+    let (_, log) = run(background: true, queuesOperation: true) { session, _ in
+      session.downloadTask(with: URL(string: Self.file)!).resume()
+    }
+    #expect(
+      log.entries == ["delegate.didFinishDownloading", "app operation", "delegate.didComplete 0 state=3"])
+    #expect(log.onDelegateQueue == [true, true])
   }
 }

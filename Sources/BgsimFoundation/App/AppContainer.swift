@@ -68,6 +68,9 @@ final class AppContainer: @unchecked Sendable {
     _ = close(fd)
   }
 
+  /// Deletes a file if it is there (one system call; a missing file is no error).
+  static func remove(_ file: URL) { _ = unlink(file.path) }
+
   /// True when a file written `unread` has been read since: its access time moved off the epoch.
   /// Relies on the file system updating access times (Linux's default `relatime` does; a volume
   /// mounted `noatime` never does, and then a file read in place counts as lost).

@@ -100,20 +100,21 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   }
 
   /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
-  func deliver(on queue: OperationQueue, _ work: @escaping () -> Void) {
+  func deliver(on queue: OperationQueue, loop: DeliveryLoop?, _ work: @escaping () -> Void) {
     guard let host = liveHost else { return }
     if !lateTimers.isEmpty && !isDraining { enter {} }
-    // Held until the drain has the main queue held back (QueueDrain.wait).
-    if !isDraining { queue.isSuspended = true }
-    queue.addOperation(UncheckedBox(work).run)
     // An engine callback caused by app code inside a wait: that wait picks this up.
-    if !isDraining { settle(host) }
+    if isDraining { return queue.addOperation(UncheckedBox(work).run) }
+    drainDepth += 1
+    QueueDrain.run(UncheckedBox(work).run, on: queue, loop: loop)
+    drainDepth -= 1
+    settle(host)
   }
 
   private func settle(_ host: BridgeHost) {
     drainDepth += 1
     defer { drainDepth -= 1 }
-    let settled = QueueDrain.drain({ sessions.map(\.delegateQueueForDrain) }, activity: { host.activity })
+    let settled = QueueDrain.drain({ sessions.map(\.drainTarget) }, activity: { host.activity })
     if !settled {
       host.simulation?.emitNote(
         "lint",

@@ -14,6 +14,8 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// Retained until the session is invalidated, as Foundation does.
   private var storedDelegate: URLSessionDelegate?
   private let queue: OperationQueue
+  /// Runs delegate calls on `queue` when the bridge made it (see `DeliveryLoop`).
+  private let deliveryLoop: DeliveryLoop?
   private(set) var engine: SimURLSession?
   private var adapter: SessionAdapter?
   /// The one Foundation task object per engine task (libraries attach their objects to it).
@@ -30,10 +32,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     self.storedDelegate = delegate
     if let delegateQueue {
       self.queue = delegateQueue
+      self.deliveryLoop = nil
     } else {
       let serial = OperationQueue()
       serial.maxConcurrentOperationCount = 1
       self.queue = serial
+      self.deliveryLoop = DeliveryLoop(queue: serial)
     }
     #if canImport(Darwin)
       super.init()  // Deprecated since iOS 13 but available: Darwin's session factories cannot be chained to.
@@ -66,6 +70,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   override var delegate: URLSessionDelegate? { storedDelegate }
   override var delegateQueue: OperationQueue { queue }
   var delegateQueueForDrain: OperationQueue { queue }
+  var drainTarget: QueueDrain.Target { QueueDrain.Target(queue: queue, loop: deliveryLoop) }
   /// The simulation's bridge while this session's process lives; nil afterwards, and a call
   /// arriving then (from code that outlived the process) is linted once.
   var host: BridgeHost? {
@@ -405,7 +410,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
   func deliver(_ work: @escaping () -> Void) {
     guard let process, !process.isDead else { return }
-    process.deliver(on: queue, work)
+    process.deliver(on: queue, loop: deliveryLoop, work)
   }
 
   /// Queues a completion handler on the delegate queue: inside a drain it is picked up by it,
@@ -415,7 +420,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     if process.isDraining {
       queue.addOperation(UncheckedBox(work).run)
     } else {
-      process.deliver(on: queue, work)
+      process.deliver(on: queue, loop: deliveryLoop, work)
     }
   }
 

@@ -62,10 +62,10 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
       taken.set(!FileManager.default.fileExists(atPath: file.path) || AppContainer.wasRead(file))
-      try? FileManager.default.removeItem(at: file)
+      AppContainer.remove(file)
     }
     if taken.value == true { location.move(to: "taken by the app") }
-    try? FileManager.default.removeItem(at: file)
+    AppContainer.remove(file)
   }
 
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {

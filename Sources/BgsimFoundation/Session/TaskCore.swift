@@ -37,8 +37,26 @@ final class TaskCore: @unchecked Sendable {
   var publishedError: Error?
   /// True while `willChangeValue(forKey:)` runs, so the getters answer the old value.
   var showsPublished = false
-  /// `URLSessionTask.progress`: byte counts, updated when observers are told of changes.
-  let progress = Progress(totalUnitCount: -1)
+  /// `URLSessionTask.progress`: byte counts, updated when observers are told of changes. Made on
+  /// first use (most apps never ask, and a fleet of tasks would pay for thousands).
+  var progress: Progress {
+    if let madeProgress { return madeProgress }
+    let made = Progress.discreteProgress(totalUnitCount: -1)
+    madeProgress = made
+    updateProgress()
+    return made
+  }
+  private var madeProgress: Progress?
+
+  /// Sets `progress`'s unit counts (if it was made) to the byte counts observers last saw.
+  func updateProgress() {
+    guard let madeProgress else { return }
+    let isUpload = countOfBytesExpectedToSend > 0
+    let total = isUpload ? published.countOfBytesExpectedToSend : published.countOfBytesExpectedToReceive
+    let done = isUpload ? published.countOfBytesSent : published.countOfBytesReceived
+    if madeProgress.totalUnitCount != total { madeProgress.totalUnitCount = total }
+    if madeProgress.completedUnitCount != done { madeProgress.completedUnitCount = done }
+  }
 
   init(
     session: BridgedSession, engine: SimURLSessionTask?, request: URLRequest, refusal: NSError? = nil,

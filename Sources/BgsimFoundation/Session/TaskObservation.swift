@@ -19,7 +19,7 @@ struct ObservedValues: Equatable {
   var countOfBytesSent: Int64 = 0
   var countOfBytesExpectedToReceive: Int64 = -1
   var countOfBytesExpectedToSend: Int64 = 0
-  var currentURL: URL?
+  var currentURL: String?
   var statusCode: Int?
   var hasError = false
 
@@ -54,7 +54,8 @@ extension BridgedTaskObject {
       state: core.state, countOfBytesReceived: core.engine?.countOfBytesReceived ?? 0,
       countOfBytesSent: core.engine?.countOfBytesSent ?? 0,
       countOfBytesExpectedToReceive: core.engine?.countOfBytesExpectedToReceive ?? -1,
-      countOfBytesExpectedToSend: core.countOfBytesExpectedToSend, currentURL: core.currentRequest?.url,
+      countOfBytesExpectedToSend: core.countOfBytesExpectedToSend,
+      currentURL: core.engine?.currentURL.string ?? core.originalRequest.url?.absoluteString,
       statusCode: core.engine?.statusCode, hasError: core.error != nil)
   }
 
@@ -68,11 +69,6 @@ extension BridgedTaskObject {
     let now = liveValues
     let keys = core.published.changedKeys(to: now)
     guard !keys.isEmpty else { return keys }
-    let isUpload = core.countOfBytesExpectedToSend > 0
-    let total = isUpload ? now.countOfBytesExpectedToSend : now.countOfBytesExpectedToReceive
-    let done = isUpload ? now.countOfBytesSent : now.countOfBytesReceived
-    if core.progress.totalUnitCount != total { core.progress.totalUnitCount = total }
-    if core.progress.completedUnitCount != done { core.progress.completedUnitCount = done }
     #if canImport(Darwin)
       for key in keys {
         core.showsPublished = true
@@ -89,6 +85,7 @@ extension BridgedTaskObject {
 
   private func remember(_ values: ObservedValues) {
     core.published = values
+    core.updateProgress()
     core.publishedRequest = core.currentRequest
     core.publishedResponse = core.response
     core.publishedError = core.error
