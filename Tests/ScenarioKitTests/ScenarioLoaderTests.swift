@@ -124,7 +124,7 @@ import TransferEngine
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"
       case .app(.upload(let r, let from, let size)): return "upload \(r.name) \(r.session) \(from) \(size)"
       case .app(.cancel(let task, let resume)): return "cancel \(task) \(resume)"
-      case .app(.resumeFromData(let task, let name, let fallback)):
+      case .app(.resumeFromData(let task, let name, let fallback, _, _)):
         return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
       case .app(.invalidate(let session, let cancel)): return "invalidate \(session) \(cancel)"

@@ -64,7 +64,7 @@ public final class SimURLSession {
 
   /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
   public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
-    let live = record.tasks.filter { !$0.isFinished }
+    let live = record.unfinishedTasks()
     simulation.emit(
       .sessionAllTasks,
       [
