@@ -20,18 +20,9 @@ import TransferEngine
   static let resume =
     #"{"do": "resumeFromData", "task": "{task}", "name": "{task}-again", "withoutResumeData": "download"}"#
 
-  func load(_ text: String) throws(ScenarioErrors) -> Scenario {
-    try ScenarioLoader.load(data: Array(text.utf8), file: "s.json")
-  }
+  func load(_ text: String) throws(ScenarioErrors) -> Scenario { try loadScenario(text) }
 
-  func problems(_ text: String) -> [String] {
-    do {
-      _ = try load(text)
-      return []
-    } catch {
-      return error.lines
-    }
-  }
+  func problems(_ text: String) -> [String] { loaderProblems(text) }
 
   @Test(arguments: [
     (#""cancelled""#, ErrorFilter.code(.cancelled)), ("-1005", .code(.networkConnectionLost)),
