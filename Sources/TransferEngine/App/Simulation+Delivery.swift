@@ -91,6 +91,14 @@ extension Simulation {
       emit(.delegateDidComplete, fields)
       checker.deliveredCompletion(task.uid)
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
+    case .willPerformHTTPRedirection(let task, let target, let generation):
+      // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
+      guard task.machine.generation == generation, !task.isFinished else { return }
+      emit(
+        .delegateWillPerformHTTPRedirection,
+        [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
+      let follow = delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
+      redirectDecided(task, to: target, follow: follow, generation: generation)
     }
   }
 

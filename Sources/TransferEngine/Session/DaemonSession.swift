@@ -96,4 +96,7 @@ enum DelegateEvent {
   case didFinishDownloading(SimURLSessionTask)
   case didReceiveData(SimURLSessionTask, bytes: Int64)
   case didComplete(SimURLSessionTask, error: SimURLError?)
+  /// A default session's redirect, for the app to follow or refuse; `generation` names the
+  /// attempt that asked, so an answer after that attempt ended is ignored.
+  case willPerformHTTPRedirection(SimURLSessionTask, to: SimURL, generation: UInt32)
 }
