@@ -38,6 +38,12 @@ struct Daemon {
     return record
   }
 
+  /// The simulation ends and the app's process with it: every record drops its app session
+  /// object, and each object its delegate, as at a termination (`Simulation.deinit`).
+  func endAppSessions() {
+    for record in sessionRecords { record.detachFromApp() }
+  }
+
   /// The uid the next task gets.
   var nextUID: Int32 { Int32(tasks.count) }
 
