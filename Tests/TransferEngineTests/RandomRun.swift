@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 @testable import TransferEngine
@@ -183,14 +184,15 @@ final class RandomRun {
       task.cancel()
       return
     }
-    var resumeData: ResumeData?
+    var resumeData: Data?
     task.cancel { resumeData = $0 }
     guard let data = resumeData else { return }
+    let sessionIdentifier = task.sessionIdentifier
     let uses = random.nextUnit() < 0.3 ? 2 : 1
     for _ in 0..<uses {
       let delay = random.uniform(1...300)
       sim.schedule(at: sim.now + .seconds(Int64(delay))) { [unowned self] _ in
-        guard let session = liveSession(data.sessionIdentifier),
+        guard let session = liveSession(sessionIdentifier),
           let task = try? session.downloadTask(withResumeData: data, name: name())
         else { return }
         start(task, in: session)

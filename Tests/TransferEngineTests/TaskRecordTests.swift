@@ -98,7 +98,8 @@ struct TaskRecordTests {
 
   @Test("reused resume data keeps its token, URL and validator but restarts at 0")
   func reusedResumeData() {
-    let data = ResumeData(token: 3, url: Self.url, offset: 500, validator: "v1", sessionIdentifier: "bg")
+    let data = ResumeDataContents(
+      token: 3, url: Self.url, offset: 500, validator: "v1", sessionIdentifier: "bg")
     var r = TaskRecord(url: Self.url, resumeFrom: data)
     #expect(r.resumeFrom == data)
     r.resumeDataReused()

@@ -213,9 +213,9 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   func cancelProducingResumeData(_ core: TaskCore, _ completion: @escaping (Data?) -> Void) {
     host?.noteActivity()
     guard let engineTask = core.engine, let host else { return post { completion(nil) } }
-    var produced: ResumeData?
+    var produced: Data?
     engineTask.cancel(byProducingResumeData: { produced = $0 })
-    let data = produced.map {
+    let data = produced.flatMap {
       host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
     }
     post { completion(data) }

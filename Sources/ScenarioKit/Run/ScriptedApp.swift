@@ -1,6 +1,12 @@
 import SimKernel
 import TransferEngine
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The app a scenario's `app` section describes: plays `app.behavior` (recreating sessions,
 /// keeping and calling the completion handler, moving files, `on` reactions) and performs the
 /// timeline's app actions through the engine's URLSession-like API.
@@ -16,7 +22,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   /// The scenario's task handles, across relaunches.
   private(set) var tasks: [String: SimURLSessionTask] = [:]
   /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error.
-  private var resumeData: [String: ResumeData] = [:]
+  private var resumeData: [String: (data: Data, session: String)] = [:]
   /// `{n}` counters, one per reaction.
   private var reactionCounts: [Int] = []
   /// The first problem that makes the scenario impossible to play, with its JSON path.
@@ -72,7 +78,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
-    if let data = error?.resumeData { resumeData[task.name] = data }
+    if let data = error?.resumeData { resumeData[task.name] = (data, task.sessionIdentifier) }
     react(to: .didComplete, task: task.name, error: error)
   }
 
@@ -128,7 +134,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let task = task(name, path: path) else { return }
       if produce {
         task.cancel(byProducingResumeData: { data in
-          if let data { self.resumeData[name] = data }
+          if let data { self.resumeData[name] = (data, task.sessionIdentifier) }
         })
       } else {
         task.cancel()
@@ -143,9 +149,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
         if fallback == .download { downloadAgain(from, as: name, path: path) }
         return
       }
-      guard let session = session(data.sessionIdentifier, path: path) else { return }
+      guard let session = session(data.session, path: path) else { return }
       do {
-        let task = try session.downloadTask(withResumeData: data, name: name)
+        let task = try session.downloadTask(withResumeData: data.data, name: name)
         tasks[task.name] = task
         task.resume()
       } catch { fail("\(path): \(error.message)") }

@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Mirrors `URLSession`: the app's handle on a session. For a background session the work lives
 /// in the daemon; this object is the app's view of it and dies with the app's process.
 public final class SimURLSession {
@@ -55,11 +61,13 @@ public final class SimURLSession {
       in: self, kind: .upload(fromFile: false, size: size), url: url, name: name, resumeData: nil)
   }
 
-  /// `downloadTask(withResumeData:)`: a range request from the offset the data records.
-  public func downloadTask(withResumeData data: ResumeData, name: String? = nil) throws(SimAPIMisuse)
+  /// `downloadTask(withResumeData:)`: a range request from the offset the data records. Data
+  /// this simulation did not produce (garbage, truncated, another run's) makes a task that
+  /// fails with `cannotWriteToFile` when resumed, traced as `task.resumeDataRejected`.
+  public func downloadTask(withResumeData data: Data, name: String? = nil) throws(SimAPIMisuse)
     -> SimURLSessionTask
   {
-    try simulation.makeTask(in: self, kind: .download, url: data.url.string, name: name, resumeData: data)
+    try simulation.makeResumedTask(in: self, data: data, name: name)
   }
 
   /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
@@ -94,9 +102,9 @@ extension SimURLSessionTask {
   public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
 
   /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume, else nil.
-  public func cancel(byProducingResumeData completion: (ResumeData?) -> Void) {
-    let data = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
-    completion(data)
+  public func cancel(byProducingResumeData completion: (Data?) -> Void) {
+    let contents = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
+    completion(contents?.data)
   }
 }
 

@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The app-facing operations behind `SimURLSession` and `SimURLSessionTask`.
 extension Simulation {
   /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`.
@@ -40,7 +46,7 @@ extension Simulation {
 
   func makeTask(
     in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
-    resumeData: ResumeData?
+    resumeData: ResumeDataContents?
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
     guard lifecycle.state.isRunning else {
       throw SimAPIMisuse(
@@ -90,7 +96,34 @@ extension Simulation {
     return task
   }
 
-  /// `resume()`: the first call starts the resource timer and queues the task.
+  /// `downloadTask(withResumeData:)`: data this simulation produced continues its download;
+  /// garbage or stale data still makes a task (as Darwin does), which fails when resumed.
+  func makeResumedTask(in session: SimURLSession, data: Data, name: String?) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    switch daemon.recognise(data) {
+    case .success(let contents):
+      return try makeTask(
+        in: session, kind: .download, url: contents.url.string, name: name, resumeData: contents)
+    case .failure(let problem):
+      let url = (try? ResumeDataContents(data))?.url.string ?? Simulation.unknownResumeURL
+      let task = try makeTask(in: session, kind: .download, url: url, name: name, resumeData: nil)
+      task.record.resumeDataRejected(problem)
+      emit(
+        .taskResumeDataRejected,
+        [
+          TraceField("task", .string(task.name)), TraceField("session", .string(session.identifier)),
+          TraceField("problem", .string(problem.name)),
+        ])
+      return task
+    }
+  }
+
+  /// The URL a task made from unreadable resume data reports (the data names none).
+  static let unknownResumeURL = "https://invalid.invalid/"
+
+  /// `resume()`: the first call starts the resource timer and queues the task; a task made from
+  /// resume data that could not be used fails at once with `cannotWriteToFile`.
   func resume(_ task: SimURLSessionTask) {
     guard task.machine.resume() else { return }
     let sequence = daemon.nextResumeSequence()
@@ -100,6 +133,10 @@ extension Simulation {
     let timer = scheduler.schedule(
       .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
     task.record.resumed(sequence: sequence, resourceTimer: timer)
+    if task.record.rejectedResumeData != nil {
+      fail(task, SimURLError(.cannotWriteToFile), freeingConnection: false)
+      return
+    }
     enqueue(task)
   }
 

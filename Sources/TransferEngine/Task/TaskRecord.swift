@@ -32,9 +32,12 @@ struct TaskRecord {
   /// The pending `timeoutIntervalForRequest` event while the transfer is idle.
   private(set) var requestTimeoutHandle: EventHandle?
   /// Resume data this task was created from.
-  private(set) var resumeFrom: ResumeData?
+  private(set) var resumeFrom: ResumeDataContents?
 
-  init(url: SimURL, resumeFrom: ResumeData?) {
+  /// Why the resume data this task was made from could not be used; it fails when resumed.
+  private(set) var rejectedResumeData: ResumeDataError?
+
+  init(url: SimURL, resumeFrom: ResumeDataContents?) {
     currentURL = url
     self.resumeFrom = resumeFrom
   }
@@ -42,9 +45,14 @@ struct TaskRecord {
   /// The resume data was already used: it is single use, so the task restarts from 0.
   mutating func resumeDataReused() {
     guard let data = resumeFrom else { return }
-    resumeFrom = ResumeData(
+    resumeFrom = ResumeDataContents(
       token: data.token, url: data.url, offset: 0, validator: data.validator,
       sessionIdentifier: data.sessionIdentifier)
+  }
+
+  /// The task was made from resume data this simulation cannot use.
+  mutating func resumeDataRejected(_ problem: ResumeDataError) {
+    rejectedResumeData = problem
   }
 
   /// The app's first `resume()`: the `sequence`-th in the simulation, with its resource timer.
