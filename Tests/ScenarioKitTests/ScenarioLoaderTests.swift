@@ -124,6 +124,8 @@ import TransferEngine
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"
       case .app(.upload(let r, let from, let size)): return "upload \(r.name) \(r.session) \(from) \(size)"
       case .app(.cancel(let task, let resume)): return "cancel \(task) \(resume)"
+      case .app(.suspend(let task)): return "suspend \(task)"
+      case .app(.resume(let task)): return "resume \(task)"
       case .app(.resumeFromData(let task, let name, let fallback)):
         return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
@@ -221,7 +223,7 @@ import TransferEngine
     ),
     (
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
-      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate"
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate"
     ),
     (#"[1]"#, "s.json: expected a JSON object describing a scenario, found an array"),
   ])

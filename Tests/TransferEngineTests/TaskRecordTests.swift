@@ -29,7 +29,7 @@ struct TaskRecordTests {
   func resumed() {
     let (resource, _) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 7, resourceTimer: resource)
+    r.resumed(sequence: 7, resourceTimer: resource, deadline: SimTime(.hours(1)))
     #expect(r.state == .running)
     #expect(r.resumeSequence == 7)
     #expect(r.resourceTimeoutHandle == resource)
@@ -63,7 +63,7 @@ struct TaskRecordTests {
   func ended() {
     let (resource, request) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 1, resourceTimer: resource)
+    r.resumed(sequence: 1, resourceTimer: resource, deadline: SimTime(.hours(1)))
     r.idleTimerStarted(request)
     let timers = r.ended()
     #expect(timers.resource == resource && timers.request == request)
@@ -77,7 +77,7 @@ struct TaskRecordTests {
   func resourceFired() {
     let (resource, _) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 1, resourceTimer: resource)
+    r.resumed(sequence: 1, resourceTimer: resource, deadline: SimTime(.hours(1)))
     r.resourceTimerFired()
     #expect(r.ended().resource == nil)
   }

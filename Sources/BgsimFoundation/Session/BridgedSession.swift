@@ -199,10 +199,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   func suspend(_ core: TaskCore) {
     host?.noteActivity()
-    // The engine has no suspended-while-running state yet: a task not resumed stays as it is,
-    // a running one is traced so the gap is visible.
-    guard let engineTask = core.engine, engineTask.state == .running else { return }
-    host?.simulation?.emitNote("bridge.suspendIgnored", [TraceField("task", .string(engineTask.name))])
+    core.engine?.suspend()
   }
 
   func cancel(_ core: TaskCore) {

@@ -240,6 +240,10 @@ public enum AppAction: Sendable {
   case download(TaskRequest)
   case upload(TaskRequest, from: UploadSource, size: Int64)
   case cancel(task: String, produceResumeData: Bool)
+  /// `suspend()` on a task: it stops (no traffic, no timeouts) until a `resume` balances it.
+  case suspend(task: String)
+  /// `resume()` on a task the app suspended.
+  case resume(task: String)
   case resumeFromData(task: String, name: String, withoutResumeData: ResumeFallback = .skip)
   case getAllTasks(session: String)
   case invalidate(session: String, cancelTasks: Bool)

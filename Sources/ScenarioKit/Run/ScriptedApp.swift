@@ -139,6 +139,10 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       } else {
         task.cancel()
       }
+    case .suspend(let name):
+      task(substitute(name, n, trigger), path: path)?.suspend()
+    case .resume(let name):
+      task(substitute(name, n, trigger), path: path)?.resume()
     case .resumeFromData(let from, let name, let fallback):
       let from = substitute(from, n, trigger)
       let name = substitute(name, n, trigger)
@@ -257,6 +261,8 @@ extension AppAction {
     case .download: return "download"
     case .upload: return "upload"
     case .cancel: return "cancel"
+    case .suspend: return "suspend"
+    case .resume: return "resume"
     case .resumeFromData: return "resumeFromData"
     case .getAllTasks: return "getAllTasks"
     case .invalidate: return "invalidate"

@@ -98,6 +98,10 @@ extension SimURLSessionTask {
   /// `resume()`: hand the task to the daemon (or the in-process loader for default sessions).
   public func resume() { session.simulation?.resume(self) }
 
+  /// `suspend()`: a resumed task stops (no traffic, no timeouts) until a balancing `resume()`;
+  /// a download then continues from the bytes it has. Calls nest, as in Foundation.
+  public func suspend() { session.simulation?.suspend(self) }
+
   /// `cancel()`.
   public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
 

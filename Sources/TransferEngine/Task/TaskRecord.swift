@@ -29,6 +29,9 @@ struct TaskRecord {
   private(set) var connectionKey: String?
   /// The pending `timeoutIntervalForResource` event, from `resume()` to the end.
   private(set) var resourceTimeoutHandle: EventHandle?
+  /// When the resource timer fires; while the app keeps the task suspended, the time it had left.
+  private(set) var resourceDeadline: SimTime?
+  private(set) var resourceTimeLeft: SimDuration?
   /// The pending `timeoutIntervalForRequest` event while the transfer is idle.
   private(set) var requestTimeoutHandle: EventHandle?
   /// Resume data this task was created from.
@@ -56,10 +59,34 @@ struct TaskRecord {
   }
 
   /// The app's first `resume()`: the `sequence`-th in the simulation, with its resource timer.
-  mutating func resumed(sequence: Int, resourceTimer: EventHandle) {
+  mutating func resumed(sequence: Int, resourceTimer: EventHandle, deadline: SimTime) {
     state = .running
     resumeSequence = sequence
     resourceTimeoutHandle = resourceTimer
+    resourceDeadline = deadline
+  }
+
+  /// The app's `suspend()` stopped the task at `now`: the resource timer stops with the time it
+  /// had left (a suspended task is not subject to timeouts [A]); returns both timers for the
+  /// caller to cancel.
+  mutating func suspendedByApp(at now: SimTime) -> (resource: EventHandle?, request: EventHandle?) {
+    defer {
+      resourceTimeoutHandle = nil
+      requestTimeoutHandle = nil
+      resourceDeadline = nil
+    }
+    state = .suspended
+    if let deadline = resourceDeadline { resourceTimeLeft = deadline > now ? deadline - now : .zero }
+    return (resourceTimeoutHandle, requestTimeoutHandle)
+  }
+
+  /// The app's `resume()` ended the suspension: the resource timer runs again for the time it
+  /// had left (`timer`, armed by the caller for `resourceTimeLeft`, due at `deadline`).
+  mutating func resumedByApp(resourceTimer: EventHandle, deadline: SimTime) {
+    state = .running
+    resourceTimeoutHandle = resourceTimer
+    resourceDeadline = deadline
+    resourceTimeLeft = nil
   }
 
   /// Admission let an attempt start.
@@ -99,6 +126,7 @@ struct TaskRecord {
   /// The resource timer fired, so there is none left to cancel.
   mutating func resourceTimerFired() {
     resourceTimeoutHandle = nil
+    resourceDeadline = nil
   }
 
   /// The task's life ended; returns its pending timers for the caller to cancel.
@@ -106,6 +134,7 @@ struct TaskRecord {
     defer {
       resourceTimeoutHandle = nil
       requestTimeoutHandle = nil
+      resourceDeadline = nil
     }
     state = .completed
     return (resourceTimeoutHandle, requestTimeoutHandle)
