@@ -225,12 +225,13 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
   ) {
     host?.noteActivity()
-    var live: [SimURLSessionTask] = []
-    engine?.getAllTasks { live = $0 }
-    let tasks = live.map { task(for: $0) }
-    let uploads = tasks.compactMap { $0 as? URLSessionUploadTask }
-    let downloads = tasks.compactMap { $0 as? URLSessionDownloadTask }
-    post { completionHandler([], uploads, downloads) }
+    var uploads: [URLSessionUploadTask] = []
+    var downloads: [URLSessionDownloadTask] = []
+    engine?.getTasksWithCompletionHandler { _, engineUploads, engineDownloads in
+      uploads = engineUploads.compactMap { self.task(for: $0) as? URLSessionUploadTask }
+      downloads = engineDownloads.compactMap { self.task(for: $0) as? URLSessionDownloadTask }
+    }
+    post { [uploads, downloads] in completionHandler([], uploads, downloads) }
   }
 
   override func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {
@@ -248,9 +249,22 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     host?.noteActivity()
     guard !invalidated else { return }
     invalidated = true
-    if let engine { action(engine) }
+    if let engine {
+      // The engine calls `didBecomeInvalidWithError` after the last task's `didComplete`.
+      action(engine)
+      return
+    }
     let delegate = storedDelegate
     post {
+      DelegateCalls.didBecomeInvalid(delegate, self, nil)
+      self.storedDelegate = nil
+    }
+  }
+
+  /// The engine's `didBecomeInvalidWithError`: delivered, then the delegate is let go.
+  func becameInvalid() {
+    let delegate = storedDelegate
+    deliver {
       DelegateCalls.didBecomeInvalid(delegate, self, nil)
       self.storedDelegate = nil
     }

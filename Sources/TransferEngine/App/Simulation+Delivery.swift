@@ -93,6 +93,8 @@ extension Simulation {
       emit(.delegateDidComplete, fields)
       checker.deliveredCompletion(task.uid)
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
+    case .didBecomeInvalid(let invalidated):
+      invalidated.deliverInvalidation()
     }
   }
 

@@ -95,6 +95,9 @@ extension Simulation {
   private func taskEnded(_ task: SimURLSessionTask) {
     let session = task.session
     session.taskEnded()
+    if session.outstanding == 0, let live = session.attached, live.awaitsTasksBeforeInvalid {
+      queueInvalidation(live)
+    }
     if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
       session.owesWake(true)
     }

@@ -23,6 +23,10 @@ public final class SimURLSession {
     return owner
   }
   public private(set) var isInvalidated = false
+  /// Invalidated with tasks still running: `didBecomeInvalidWithError` follows the last one.
+  private(set) var awaitsTasksBeforeInvalid = false
+  /// `didBecomeInvalidWithError` is queued and not yet delivered; the delegate is kept till then.
+  private(set) var awaitsInvalidDelivery = false
 
   init(
     configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession,
@@ -72,6 +76,23 @@ public final class SimURLSession {
 
   /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
   public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
+    completion(liveTasks())
+  }
+
+  /// `getTasksWithCompletionHandler(_:)`: the tasks that have not completed as Foundation's three
+  /// arrays (data, upload, download), in creation order. The engine makes no data tasks, so the
+  /// first is always empty. Traced as `session.allTasks`, like `getAllTasks`.
+  public func getTasksWithCompletionHandler(
+    _ completion: (
+      _ dataTasks: [SimURLSessionTask], _ uploadTasks: [SimURLSessionTask],
+      _ downloadTasks: [SimURLSessionTask]
+    ) -> Void
+  ) {
+    let live = liveTasks()
+    completion([], live.filter { !$0.isDownload }, live.filter(\.isDownload))
+  }
+
+  private func liveTasks() -> [SimURLSessionTask] {
     let live = record.tasks.filter { !$0.isFinished }
     simulation.emit(
       .sessionAllTasks,
@@ -79,7 +100,7 @@ public final class SimURLSession {
         TraceField("session", .string(identifier)),
         TraceField("tasks", .string(live.map(\.name).joined(separator: ","))),
       ])
-    completion(live)
+    return live
   }
 
   /// `finishTasksAndInvalidate()`: running tasks finish; no new tasks.
@@ -88,9 +109,34 @@ public final class SimURLSession {
   /// `invalidateAndCancel()`: cancels every task; no new tasks.
   public func invalidateAndCancel() { simulation.invalidate(self, cancelTasks: true) }
 
+  /// The process that held this object ended: nothing more reaches its delegate.
   func markInvalidated() {
     isInvalidated = true
     retainedDelegate = nil
+    awaitsTasksBeforeInvalid = false
+    awaitsInvalidDelivery = false
+  }
+
+  /// The app invalidated the session: no new tasks; the delegate is kept until
+  /// `didBecomeInvalidWithError`, after the tasks still running (`waitsForTasks`) end.
+  func beginInvalidation(waitsForTasks: Bool) {
+    isInvalidated = true
+    awaitsTasksBeforeInvalid = waitsForTasks
+  }
+
+  /// `didBecomeInvalidWithError` is queued behind the session's other delegate events.
+  func invalidationQueued() {
+    awaitsTasksBeforeInvalid = false
+    awaitsInvalidDelivery = true
+  }
+
+  /// Delivers `didBecomeInvalidWithError(nil)` once, then lets the delegate go, as URLSession does.
+  func deliverInvalidation() {
+    guard awaitsInvalidDelivery else { return }
+    awaitsInvalidDelivery = false
+    let delegate = self.delegate
+    retainedDelegate = nil
+    delegate?.urlSession(self, didBecomeInvalidWithError: nil)
   }
 }
 

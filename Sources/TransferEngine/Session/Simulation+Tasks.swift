@@ -190,7 +190,15 @@ extension Simulation {
         cancelTask(task, produceResumeData: false, reason: nil, admitting: false)
       }
     }
-    session.markInvalidated()
+    let waits = session.record.outstanding > 0
+    session.beginInvalidation(waitsForTasks: waits)
+    if !waits { queueInvalidation(session) }
+  }
+
+  /// Queues `didBecomeInvalidWithError` behind the session's pending delegate events.
+  func queueInvalidation(_ session: SimURLSession) {
+    session.invalidationQueued()
+    queueDelegateEvent(.didBecomeInvalid(session), for: session.record)
   }
 
   /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity.
