@@ -244,3 +244,19 @@ import TransferEngine
       ])
   }
 }
+
+@Suite struct StartsAtClockTests {
+  @Test(
+    "startsAt sets the device's clock at time 0, read as UTC; without it the default holds",
+    arguments: [
+      ("\"startsAt\": \"2026-03-01T21:00:00\",", Int64(1_772_398_800)),
+      ("\"startsAt\": \"2024-02-29T00:00\",", 1_709_164_800),
+      ("\"startsAt\": \"1969-12-31T23:59:59\",", -1),
+      ("", DeviceModel.defaultClockAtStart),
+    ])
+  func clock(_ field: String, _ expected: Int64) throws {
+    let text = #"{"name": "c", \#(field) "duration": "1h"}"#
+    let scenario = try ScenarioLoader.load(data: Array(text.utf8), file: "c.json")
+    #expect(scenario.device.clockAtStart == expected)
+  }
+}

@@ -131,6 +131,8 @@ public enum ScenarioLoader {
       device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
       app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [], random: random)
     scenario.startsAt = startsAt
+    // The device's clock reads `startsAt` (taken as UTC) at time 0.
+    if let epoch = startsAt.flatMap(TimeOfDay.epochSeconds) { scenario.device.clockAtStart = epoch }
     return scenario
   }
 }
