@@ -91,6 +91,8 @@ public struct LoaderFuzzer {
     "18446744073709551616", "\"name\"", "\"timeline\"", "\"at\"", "\"do\"", "\"launch\"", "\"download\"",
     "\"duration\"", "\"7d\"", "\"1h30m\"", "\"-5s\"", "\"50MB\"", "\"1.5GiB\"", "\"20Mbps\"", "\"+30s\"",
     "\"https://a.example.com/d0\"", "\"x-note\"", "\"\\u0000\"", "\"\\ud800\"", "\"\u{00e9}\"", " ", "\n",
+    "\"ratePerHour\"", "\"-10%\"", "\"lowPowerModeBelow\"", "\"count\"", "\"firstNumber\"",
+    "\"resumeFromData\"",
   ]
 
   /// JSON-like text from the format's own words, often broken.
@@ -106,7 +108,7 @@ public struct LoaderFuzzer {
     "{}",
     "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", "{\"x-extra\": 1}", "\"wifi\"",
     "\"http://\"", "\"ftp://example.com/a\"", "\"https://a.example.com/d0\"", "\"t1\"", "\"t*\"",
-    "\"r0-{n}\"",
+    "\"r0-{n}\"", "\"-1000%\"", "\"+0.0001%\"", "\"1000.0001%\"", "\"%\"", "\"-%\"", "\"99999%\"",
   ]
 
   mutating func mutate(_ bytes: inout [UInt8]) {

@@ -167,6 +167,15 @@ public enum ScenarioJSONWriter {
     }
   }
 
+  /// `count` and `firstNumber` of a timeline action that creates tasks, when not the defaults
+  /// (`firstNumber` needs `count` beside it).
+  static func numbering(count: Int, firstNumber: Int) -> [(String, JSONNode)] {
+    guard count != 1 || firstNumber != 1 else { return [] }
+    var fields: [(String, JSONNode)] = [("count", int(Int64(count)))]
+    if firstNumber != 1 { fields.append(("firstNumber", int(Int64(firstNumber)))) }
+    return fields
+  }
+
   static func action(_ a: AppAction) -> [(String, JSONNode)] {
     switch a {
     case .download(let r): return [("do", .string("download"))] + request(r)
@@ -178,12 +187,12 @@ public enum ScenarioJSONWriter {
       return [("do", .string("cancel")), ("task", .string(task)), ("produceResumeData", .bool(produce))]
     case .suspend(let task): return [("do", .string("suspend")), ("task", .string(task))]
     case .resume(let task): return [("do", .string("resume")), ("task", .string(task))]
-    case .resumeFromData(let task, let name, let fallback):
+    case .resumeFromData(let task, let name, let fallback, let count, let first):
       var fields: [(String, JSONNode)] = [
         ("do", .string("resumeFromData")), ("task", .string(task)), ("name", .string(name)),
       ]
       if fallback != .skip { fields.append(("withoutResumeData", .string(fallback.rawValue))) }
-      return fields
+      return fields + numbering(count: count, firstNumber: first)
     case .getAllTasks(let session): return [("do", .string("getAllTasks")), ("session", .string(session))]
     case .invalidate(let session, let cancel):
       return [("do", .string("invalidate")), ("session", .string(session)), ("cancelTasks", .bool(cancel))]
@@ -203,7 +212,7 @@ public enum ScenarioJSONWriter {
     if let v = r.expectsToReceive { m.append(("expectsToReceive", int(v))) }
     if let v = r.description { m.append(("description", .string(v))) }
     if let v = r.priority { m.append(("priority", double(v))) }
-    if r.count != 1 { m.append(("count", int(Int64(r.count)))) }
+    m += numbering(count: r.count, firstNumber: r.firstNumber)
     return m
   }
 

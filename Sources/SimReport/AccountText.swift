@@ -58,6 +58,15 @@ public enum AccountText {
     return text
   }
 
+  /// The account as a few lines for the report's hover tooltip: the same numbers as the table.
+  public static func hover(_ account: TaskAccount) -> String {
+    var out = "\(account.task): \(account.outcome.rawValue), took \(account.total.readable)\n"
+    out += "created \(time(account.created)), first started \(time(account.firstStarted)), "
+    out += "ended in the daemon \(time(account.ended)), delivered to the app \(time(account.delivered))\n"
+    out += "where the time went: \(whereTheTimeWent(account))"
+    return out
+  }
+
   /// One task's account with the trace lines behind each interval (`bgsim explain`).
   public static func explain(_ account: TaskAccount, events: [TraceEvent]) -> String {
     var out =

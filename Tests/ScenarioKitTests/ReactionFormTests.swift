@@ -43,7 +43,7 @@ import TransferEngine
       expect: #"{"task": "ep-1-again", "state": "completed"}"#)
     let reaction = try #require(try load(text).app.behavior.reactions.first)
     #expect(reaction.error == filter)
-    if case .resumeFromData(let task, let name, let fallback) = reaction.actions.first {
+    if case .resumeFromData(let task, let name, let fallback, _, _) = reaction.actions.first {
       #expect(task == "{task}" && name == "{task}-again" && fallback == .download)
     } else {
       Issue.record("expected resumeFromData")

@@ -126,7 +126,7 @@ import TransferEngine
       case .app(.cancel(let task, let resume)): return "cancel \(task) \(resume)"
       case .app(.suspend(let task)): return "suspend \(task)"
       case .app(.resume(let task)): return "resume \(task)"
-      case .app(.resumeFromData(let task, let name, let fallback)):
+      case .app(.resumeFromData(let task, let name, let fallback, _, _)):
         return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
       case .app(.invalidate(let session, let cancel)): return "invalidate \(session) \(cancel)"

@@ -76,7 +76,8 @@ import TransferEngine
     let result = ScenarioRunner.run(try ScenarioLoader.load(path: path))
     let page = HTMLReport.render(result)
     let table = try #require(page.range(of: "<table class=\"accounts\">"))
-    #expect(try #require(page.range(of: "<div class=\"scroll\">")).upperBound < table.lowerBound)
+    #expect(
+      try #require(page.range(of: "<div class=\"scroll timeline-stretched\">")).upperBound < table.lowerBound)
     let bg = try #require(TaskAccounts.compute(result).first { $0.task == "bg" })
     #expect(page.contains("<td>\(AccountText.whereTheTimeWent(bg))</td>"))
   }

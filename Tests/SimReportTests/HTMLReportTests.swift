@@ -10,6 +10,11 @@ import Testing
   static let deferred = ScenarioRunner.run(ReportScenarios.deferredDownload())
   static let chain = ScenarioRunner.run(ReportScenarios.chain())
 
+  /// The stretched timeline of a run's page (the one shown by default).
+  static func svg(_ result: RunResult) -> String {
+    ReportScenarios.timeline(HTMLReport.render(result))
+  }
+
   /// `(phase, reason)` of each bar of one task, in drawing (time) order.
   static func phases(of task: String, in page: String) -> [String] {
     let bar = /<rect class="bar [^"]*" data-task="([^"]*)" data-phase="([a-z]+)"(?: data-reason="([^"]*)")?/
@@ -24,19 +29,19 @@ import Testing
 
   @Test(arguments: ["app", "network", "power", "ratelimiter", "tasks"])
   func pageHasLane(_ lane: String) {
-    let page = HTMLReport.render(Self.deferred)
+    let page = Self.svg(Self.deferred)
     #expect(Self.count("<g class=\"lane\" data-lane=\"\(lane)\">", in: page) == 1)
   }
 
   @Test func deferredDownloadWaitsForItsStartDateThenTransfersThenIsDone() {
-    let page = HTMLReport.render(Self.deferred)
+    let page = Self.svg(Self.deferred)
     #expect(Self.phases(of: "book", in: page) == ["waiting(earliestBegin)", "transferring", "done"])
     #expect(Self.count("<g class=\"task\" data-task=", in: page) == 1)
     #expect(page.contains("<title>book: waiting: earliestBegin until 1h from 1s"))
   }
 
   @Test func chainShowsEachWaitingReasonAndTheGrowingDelay() {
-    let page = HTMLReport.render(Self.chain)
+    let page = Self.svg(Self.chain)
     #expect(Self.phases(of: "chapter-1", in: page) == ["transferring", "done"])
     #expect(
       Self.phases(of: "chapter-2", in: page) == [
@@ -50,8 +55,8 @@ import Testing
   }
 
   @Test func backgroundWakesAreMarked() {
-    #expect(Self.count("<line class=\"wake\"", in: HTMLReport.render(Self.deferred)) == 1)
-    let chain = HTMLReport.render(Self.chain)
+    #expect(Self.count("<line class=\"wake\"", in: Self.svg(Self.deferred)) == 1)
+    let chain = Self.svg(Self.chain)
     #expect(Self.count("<line class=\"wake\"", in: chain) == 2)
     #expect(chain.contains("wake 2 at 1h1m6.52s: resumed in the background; rate limiter delay now 2m"))
   }
@@ -66,7 +71,8 @@ import Testing
 
   @Test func lintsAreMarkedAndListed() {
     let page = HTMLReport.render(Self.chain)
-    #expect(Self.count("<g class=\"lint\" data-rule=\"completionHandlerNeverCalled\">", in: page) == 2)
+    let svg = ReportScenarios.timeline(page)
+    #expect(Self.count("<g class=\"lint\" data-rule=\"completionHandlerNeverCalled\">", in: svg) == 2)
     #expect(Self.count("<td><code>completionHandlerNeverCalled</code></td>", in: page) == 2)
     #expect(!page.contains("The app broke no documented rule."))
     #expect(HTMLReport.render(Self.deferred).contains("The app broke no documented rule."))

@@ -20,7 +20,7 @@ struct ReportPageTests {
     for lane in ["app", "network", "power", "ratelimiter", "tasks"] {
       #expect(html.contains("class=\"lane\" data-lane=\"\(lane)\""))
     }
-    #expect(Self.bars(html, task: "book") == ["waiting", "transferring", "done"])
+    #expect(Self.bars(ReportScenarios.timeline(html), task: "book") == ["waiting", "transferring", "done"])
     #expect(html.contains("data-reason=\"earliestBegin\""))
     #expect(html.contains("<svg"))
     #expect(!html.contains("http://") || html.contains("http://www.w3.org/2000/svg"))

@@ -129,4 +129,13 @@ enum ReportScenarios {
         Expectation(.error(task: "video", name: "cancelled", reason: nil), path: "expect[1]"),
       ])
   }
+
+  /// One of the page's two timelines (`stretched`, shown by default, or `linear`): the SVG
+  /// between its `<div class="scroll timeline-AXIS">` and the end of that `<svg>`.
+  static func timeline(_ page: String, axis: String = "stretched") -> String {
+    guard let start = page.range(of: "<div class=\"scroll timeline-\(axis)\">"),
+      let end = page.range(of: "</svg>", range: start.upperBound..<page.endIndex)
+    else { return "" }
+    return String(page[start.lowerBound..<end.upperBound])
+  }
 }

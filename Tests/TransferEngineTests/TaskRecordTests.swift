@@ -42,10 +42,13 @@ struct TaskRecordTests {
     r.redirected(to: Self.url)
     #expect(r.redirectsInARow == 2)
     #expect(r.currentURL == Self.url)
-    r.responded(status: 206, headers: ["ETag": "v1"])
+    r.responded(status: 206, head: ResponseHead(contentLength: 500, etag: "v1", acceptsRanges: true))
     #expect(r.redirectsInARow == 0)
     #expect(r.statusCode == 206)
-    #expect(r.responseHeaders == ["ETag": "v1"])
+    #expect(
+      r.responseHeaders == ["Content-Length": "500", "ETag": "v1", "Accept-Ranges": "bytes"])
+    r.responded(status: 404, head: ResponseHead())
+    #expect(r.responseHeaders.isEmpty, "no resource, no headers")
     #expect(r.currentURL == Self.url)
   }
 

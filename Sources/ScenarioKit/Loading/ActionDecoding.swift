@@ -88,10 +88,30 @@ enum ActionDecoding {
       return r.reference("task", .name("a task name"), into: \.tasks).map { .app(.resume(task: $0)) }
     case .resumeFromData:
       let task = r.reference("task", .name("a task name"), into: \.tasks)
-      let newName = createdName(&r, numbered: place == .reaction)
+      let numbering = numbering(&r, place: place)
+      let numbered = place == .reaction || numbering.given
+      let newName = createdName(&r, numbered: numbered)
       let fallback: ResumeFallback? = r.optional("withoutResumeData", .enumeration("fallback"))
+      if !numbered, let task, task.contains("{n}"), let v = r.raw("task") {
+        r.context.invalid(
+          JSONPath.member(r.path, "task"), v,
+          "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this task needs a literal name")
+      }
+      if numbering.count > 1, let task, let newName, !newName.contains("{n}") || !task.contains("{n}"),
+        let v = r.raw(newName.contains("{n}") ? "task" : "name")
+      {
+        let key = newName.contains("{n}") ? "task" : "name"
+        let text = key == "task" ? task : newName
+        r.context.invalid(
+          JSONPath.member(r.path, key), v,
+          "'count' resumes \(numbering.count) tasks, so '\(key)' needs '{n}' (like \"\(TerminalText.shortened(text))-{n}\") "
+            + "to name a different task each time")
+      }
       guard let task, let newName else { return nil }
-      return .app(.resumeFromData(task: task, name: newName, withoutResumeData: fallback ?? .skip))
+      return .app(
+        .resumeFromData(
+          task: task, name: newName, withoutResumeData: fallback ?? .skip, count: numbering.count,
+          firstNumber: numbering.firstNumber))
     case .getAllTasks:
       return r.reference("session", .name("a session identifier"), into: \.sessions).map {
         .app(.getAllTasks(session: $0))
@@ -128,18 +148,9 @@ enum ActionDecoding {
   private static func request(_ r: inout ObjectReader, place: ActionPlace) -> TaskRequest? {
     let session = r.reference("session", .name("a session identifier"), into: \.sessions)
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
-    let count = r.optional("count", .int(1...100_000, "a number of tasks from 1 to 100000"))
-    if place == .timeline, let count, let v = r.raw("count") {
-      r.context.references.taskCounts.append(
-        (count, .init(name: "", path: JSONPath.member(r.path, "count"), position: v.position)))
-    }
-    if place == .reaction, count != nil, let v = r.raw("count") {
-      r.context.invalid(
-        JSONPath.member(r.path, "count"), v,
-        "'count' creates numbered tasks from a timeline entry; a reaction numbers its tasks with '{n}' already"
-      )
-    }
-    let numbered = place == .reaction || count != nil
+    let numbering = numbering(&r, place: place)
+    let count: Int? = numbering.given ? numbering.count : nil
+    let numbered = place == .reaction || numbering.given
     let name = createdName(&r, numbered: numbered)
     let earliestBegin = r.optional("earliestBegin", .instantOrRelative)
     let expectsToSend = r.optional("expectsToSend", .size)
@@ -160,7 +171,37 @@ enum ActionDecoding {
     guard let session, let url, let name else { return nil }
     return TaskRequest(
       session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
-      expectsToReceive: expectsToReceive, description: description, priority: priority, count: count ?? 1)
+      expectsToReceive: expectsToReceive, description: description, priority: priority, count: count ?? 1,
+      firstNumber: numbering.firstNumber)
+  }
+
+  /// `count` and `firstNumber` of an action that creates tasks (`download`, `upload`,
+  /// `resumeFromData`): on a timeline entry, `count` numbered tasks, `{n}` running from
+  /// `firstNumber`; in a reaction both are refused, since the reaction numbers its tasks.
+  private static func numbering(_ r: inout ObjectReader, place: ActionPlace) -> (
+    count: Int, firstNumber: Int, given: Bool
+  ) {
+    let count = r.optional("count", .int(1...100_000, "a number of tasks from 1 to 100000"))
+    let first = r.optional("firstNumber", .int(0...1_000_000, "the number {n} takes for the first task"))
+    if place == .timeline, let count, let v = r.raw("count") {
+      r.context.references.taskCounts.append(
+        (count, .init(name: "", path: JSONPath.member(r.path, "count"), position: v.position)))
+    }
+    if place == .timeline, first != nil, count == nil, let v = r.raw("firstNumber") {
+      r.context.invalid(
+        JSONPath.member(r.path, "firstNumber"), v,
+        "'firstNumber' numbers the tasks of 'count'; add \"count\" (1 for a single numbered task)")
+    }
+    if place == .reaction {
+      for key in ["count", "firstNumber"] {
+        guard let v = r.raw(key) else { continue }
+        r.context.invalid(
+          JSONPath.member(r.path, key), v,
+          "'\(key)' numbers the tasks of a timeline entry; a reaction numbers its tasks with '{n}' already, "
+            + "from the reaction's own 'firstNumber'")
+      }
+    }
+    return (count ?? 1, first ?? 1, place == .timeline && count != nil)
   }
 
   /// The `name` of a task the action creates; `{n}` is allowed only where tasks are numbered

@@ -7,11 +7,18 @@ extension ValueType where T == DeviceModel {
     .object("an object with network, power and backgroundAppRefresh") { r in
       let network = r.optional(
         "network", .objects("a network step like {\"at\": \"0s\", \"interface\": \"wifi\"}", networkStep))
-      let power = r.optional("power", .array(.powerEntry)).map(carryPowerForward)
+      let entries = r.optional("power", .array(.powerEntry))
+      let power = entries.map(BatteryCurve.steps)
+      if let power, power.generated > BatteryCurve.maxGeneratedSteps, let v = r.raw("power") {
+        r.context.invalid(
+          JSONPath.member(r.path, "power"), v,
+          "the battery rates ('ratePerHour') change the level by a whole percent more than "
+            + "\(BatteryCurve.maxGeneratedSteps) times; use fewer rate steps or longer spans at 0%")
+      }
       let refresh = r.optional("backgroundAppRefresh", .bool)
       let defaults = DeviceModel.wifi
       return DeviceModel(
-        network: network.map(sortedSteps) ?? defaults.network, power: power ?? defaults.power,
+        network: network.map(sortedSteps) ?? defaults.network, power: power?.steps ?? defaults.power,
         backgroundAppRefresh: refresh ?? defaults.backgroundAppRefresh)
     }
   }
@@ -22,22 +29,6 @@ extension ValueType where T == DeviceModel {
     let state = ValueType<NetworkState>.networkFields(&r)
     guard let at, let state else { return nil }
     return Step(at: at, state)
-  }
-
-  /// Power entries in time order, each omitted field carrying the previous entry's value
-  /// (the first entry's omitted fields take `PowerState()`'s).
-  private static func carryPowerForward(_ entries: [PowerEntry]) -> [Step<PowerState>] {
-    var current = PowerState()
-    var steps: [Step<PowerState>] = []
-    for entry in entries.enumerated().sorted(by: { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) })
-    {
-      let e = entry.element
-      current = PowerState(
-        charging: e.charging ?? current.charging, battery: e.battery ?? current.battery,
-        lowPowerMode: e.lowPowerMode ?? current.lowPowerMode)
-      steps.append(Step(at: e.at, current))
-    }
-    return steps
   }
 
   /// Steps in time order, file order for equal times (the later entry then wins).
@@ -52,6 +43,10 @@ struct PowerEntry {
   var charging: Bool?
   var battery: Double?
   var lowPowerMode: Bool?
+  /// Millionths of a full battery per hour (`ratePerHour`); carried forward like the rest.
+  var ratePerHour: Int64? = nil
+  /// The level at which the user turns Low Power Mode on as the battery drains (`lowPowerModeBelow`).
+  var lowPowerModeBelow: Double? = nil
 }
 
 extension ValueType where T == PowerEntry {
@@ -61,8 +56,14 @@ extension ValueType where T == PowerEntry {
       let charging = r.optional("charging", .bool)
       let battery = r.optional("battery", .number(0...1, "a battery level from 0 to 1"))
       let lowPowerMode = r.optional("lowPowerMode", .bool)
+      let rate = r.optional("ratePerHour", .batteryRate)
+      let below = r.optional(
+        "lowPowerModeBelow",
+        .number(0...1, "the battery level from 0 to 1 at which the user turns Low Power Mode on"))
       guard let at else { return nil }
-      return PowerEntry(at: at, charging: charging, battery: battery, lowPowerMode: lowPowerMode)
+      return PowerEntry(
+        at: at, charging: charging, battery: battery, lowPowerMode: lowPowerMode, ratePerHour: rate,
+        lowPowerModeBelow: below)
     }
   }
 }

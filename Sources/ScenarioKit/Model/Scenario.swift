@@ -210,13 +210,16 @@ public struct TaskRequest: Sendable {
   /// 0...1 like `URLSessionTask.priority`; default 0.5.
   public var priority: Double?
   /// A timeline `download`/`upload` with `count` creates that many tasks at once, numbering
-  /// `{n}` in `name`, `url` and `description` from 1 (seed 003's 256 images).
+  /// `{n}` in `name`, `url` and `description` from `firstNumber` (seed 003's 256 images).
   public var count: Int
+  /// The number `{n}` takes for the first of the `count` tasks (default 1).
+  public var firstNumber: Int
 
   public init(
     session: String, url: String, name: String, earliestBegin: InstantSpec? = nil,
     expectsToSend: Int64? = nil,
-    expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil, count: Int = 1
+    expectsToReceive: Int64? = nil, description: String? = nil, priority: Double? = nil, count: Int = 1,
+    firstNumber: Int = 1
   ) {
     self.session = session
     self.url = url
@@ -227,6 +230,7 @@ public struct TaskRequest: Sendable {
     self.description = description
     self.priority = priority
     self.count = count
+    self.firstNumber = firstNumber
   }
 }
 
@@ -244,7 +248,11 @@ public enum AppAction: Sendable {
   case suspend(task: String)
   /// `resume()` on a task the app suspended.
   case resume(task: String)
-  case resumeFromData(task: String, name: String, withoutResumeData: ResumeFallback = .skip)
+  /// On the timeline, `count` resumes that many numbered tasks (`{n}` in `task` and `name`,
+  /// from `firstNumber`), as `count` does for `download` and `upload`.
+  case resumeFromData(
+    task: String, name: String, withoutResumeData: ResumeFallback = .skip, count: Int = 1,
+    firstNumber: Int = 1)
   case getAllTasks(session: String)
   case invalidate(session: String, cancelTasks: Bool)
 }

@@ -95,13 +95,12 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   /// and `trigger` are what `{n}` and `{task}` stand for.
   func perform(_ action: AppAction, path: String, n: Int? = nil, trigger: String? = nil) {
     guard runError == nil else { return }
-    // A timeline entry with `count` is that many numbered actions.
-    switch action {
-    case .download(let request) where request.count > 1 && n == nil,
-      .upload(let request, _, _) where request.count > 1 && n == nil:
-      for i in 1...request.count { perform(action, path: path, n: i) }
+    // A timeline entry (no `n` yet) that creates tasks is `count` numbered actions, `{n}`
+    // running from `firstNumber`; the same for every action that creates tasks. (Without
+    // `count` the loader allows no `{n}`, so numbering a single action changes nothing.)
+    if n == nil, let numbering = action.numbering {
+      for i in 0..<numbering.count { perform(action, path: path, n: numbering.firstNumber + i) }
       return
-    default: break
     }
     guard simulation.appState.isRunning else {
       fail(
@@ -143,7 +142,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       task(substitute(name, n, trigger), path: path)?.suspend()
     case .resume(let name):
       task(substitute(name, n, trigger), path: path)?.resume()
-    case .resumeFromData(let from, let name, let fallback):
+    case .resumeFromData(let from, let name, let fallback, _, _):
       let from = substitute(from, n, trigger)
       let name = substitute(name, n, trigger)
       guard let data = resumeData[from] else {
@@ -255,6 +254,16 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 }
 
 extension AppAction {
+  /// `(count, firstNumber)` of an action that creates tasks; nil for the others.
+  var numbering: (count: Int, firstNumber: Int)? {
+    switch self {
+    case .download(let request), .upload(let request, _, _): return (request.count, request.firstNumber)
+    case .resumeFromData(_, _, _, let count, let first): return (count, first)
+    // Every other action creates no task (`default`, so new actions need no entry here).
+    default: return nil
+    }
+  }
+
   /// The action's name as the format writes it.
   var name: String {
     switch self {

@@ -88,7 +88,20 @@ extension ScenarioSchema {
   static var device: SchemaNode {
     object([
       ("network", array(object([("at", ref("instant"))] + networkFields, required: ["at", "interface"]))),
-      ("power", array(object([("at", ref("instant"))] + powerFields, required: ["at"]))),
+      (
+        "power",
+        array(
+          object(
+            [("at", ref("instant"))] + powerFields + [
+              (
+                "ratePerHour",
+                .object([
+                  ("type", .string("string")), ("pattern", .string(#"^[+-]?[0-9]{1,5}(\.[0-9]{1,4})?%$"#)),
+                ])
+              ),
+              ("lowPowerModeBelow", number("0", "1")),
+            ], required: ["at"]))
+      ),
       ("backgroundAppRefresh", boolean),
     ])
   }
@@ -209,7 +222,9 @@ extension ScenarioSchema {
   static func actionFields(_ name: ActionName, timeline: Bool) -> ([(String, SchemaNode)], [String]) {
     let task = SchemaNode.object([("type", .string("string")), ("minLength", .int(1))])
     var request: [(String, SchemaNode)] = [("session", nonEmptyString), ("url", string), ("name", task)]
-    if timeline { request.append(("count", integer(1...100_000))) }
+    let numbering: [(String, SchemaNode)] =
+      timeline ? [("count", integer(1...100_000)), ("firstNumber", integer(0...1_000_000))] : []
+    request += numbering
     request += [
       ("earliestBegin", ref("instantOrRelative")), ("expectsToSend", ref("size")),
       ("expectsToReceive", ref("size")), ("description", string), ("priority", number("0", "1")),
@@ -226,7 +241,8 @@ extension ScenarioSchema {
     case .suspend, .resume: return ([("task", task)], ["task"])
     case .resumeFromData:
       return (
-        [("task", task), ("name", task), ("withoutResumeData", enumeration(names(ResumeFallback.self)))],
+        [("task", task), ("name", task), ("withoutResumeData", enumeration(names(ResumeFallback.self)))]
+          + numbering,
         ["task", "name"]
       )
     case .getAllTasks: return ([("session", nonEmptyString)], ["session"])

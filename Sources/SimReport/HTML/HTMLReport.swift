@@ -2,8 +2,9 @@ import ScenarioKit
 import SimKernel
 import TransferEngine
 
-/// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline, the
-/// task accounts, the expectation verdicts, the lints, the run error, and the full trace folded away.
+/// One scenario's run as a self-contained HTML page: a header, a legend, the SVG timeline on a
+/// stretched and a linear axis (a CSS-only toggle), the task accounts, the expectation verdicts
+/// with a failure's nearest trace lines, the lints, the run error, and the full trace folded away.
 ///
 /// The page has no external assets and needs no JavaScript (CSS and SVG are inline; tooltips
 /// are SVG `<title>`s), so it can be attached to a bug or opened from CI artefacts as is.
@@ -43,15 +44,40 @@ public enum HTMLReport {
       out += "<p class=\"error\" id=\"run-error\"><strong>Run error:</strong> \(esc(error))</p>\n"
     }
     out += ReportStyle.legend(waitingReasons: reasons)
-    out += "<div class=\"scroll\">\n\(TimelineSVG(model: model).render())</div>\n"
-    out += "<p class=\"meta\">The time axis is stretched around events: read durations from the tick "
-    out += "labels, not from lengths. Hover a bar for its details.</p>\n"
-    out += AccountTable.render(TaskAccounts.compute(result))
+    let accounts = TaskAccounts.compute(result)
+    out += timelines(model, accounts: accounts)
+    out += AccountTable.render(accounts)
     out += expectations(result.expectations)
     out += lints(events)
     out += "<h2>Trace</h2>\n<details><summary>\(result.trace.count) events</summary>\n<pre>"
     out += esc(TimelineText.render(events))
     out += "</pre>\n</details>\n</body>\n</html>\n"
+    return out
+  }
+
+  /// The timeline twice, stretched (shown) and linear (hidden), with a radio toggle that is pure
+  /// CSS (`:checked`): the default view needs no script, and the page stays script-free.
+  static func timelines(_ model: TimelineModel, accounts: [TaskAccount]) -> String {
+    let hover = Dictionary(accounts.map { ($0.task, AccountText.hover($0)) }, uniquingKeysWith: { a, _ in a })
+    var out = "<div class=\"timelines\">\n<span>Time axis:</span>\n"
+    out += "<input type=\"radio\" name=\"axis\" id=\"axis-stretched\" checked>"
+    out += "<label for=\"axis-stretched\">stretched around events</label>\n"
+    out += "<input type=\"radio\" name=\"axis\" id=\"axis-linear\">"
+    out += "<label for=\"axis-linear\">linear</label>\n"
+    for axis in TimelineSVG.Axis.allCases {
+      let svg = TimelineSVG(model: model, axis: axis, accounts: hover).render()
+      out += "<div class=\"scroll timeline-\(axis.rawValue)\">\n\(svg)"
+      switch axis {
+      case .stretched:
+        out += "<p class=\"meta\">The stretched axis widens bursts of events and narrows quiet stretches: "
+        out += "read durations from the tick labels, not from lengths, or switch to the linear axis.</p>\n"
+      case .linear:
+        out += "<p class=\"meta\">The linear axis gives equal time equal width: lengths compare truly, "
+        out += "but a burst of events may be narrower than a pixel.</p>\n"
+      }
+      out += "</div>\n"
+    }
+    out += "<p class=\"meta\">Hover a bar for its details and the task's account.</p>\n</div>\n"
     return out
   }
 
@@ -65,6 +91,11 @@ public enum HTMLReport {
       out +=
         "<tr class=\"\(result.passed ? "ok" : "fail")\">\(verdict)<td><code>\(esc(result.path))</code></td>"
       out += "<td>\(esc(result.expected))</td><td>\(esc(result.found))</td></tr>\n"
+      if !result.passed && !result.nearby.isEmpty {
+        // The same lines `bgsim run` and `check` print under a failure.
+        out += "<tr class=\"fail nearby\"><td></td><td colspan=\"3\">nearest trace lines:"
+        out += "<pre class=\"nearby\">\(esc(TimelineText.render(result.nearby)))</pre></td></tr>\n"
+      }
     }
     return out + "</table>\n"
   }

@@ -25,7 +25,11 @@ enum ReportStyle {
     Key(selector: ".app-suspended", color: "#b8c7e0", label: "suspended", help: "in memory, not running"),
     Key(
       selector: ".app-notRunning", color: "#e5e5ea", label: "not running",
-      help: "never launched, terminated or force-quit"),
+      help: "never launched, or terminated by the system"),
+    Key(
+      selector: ".app-forceQuit", color: "#ff9f9a", label: "force-quit",
+      help:
+        "swiped away by the user: background tasks cancelled, no background launch until the user opens it"),
   ]
 
   static let network: [Key] = [
@@ -97,7 +101,13 @@ enum ReportStyle {
 
   /// The legend as HTML: every group, with waiting shades limited to the reasons of this run.
   static func legend(waitingReasons used: Set<String>) -> String {
-    let reasons = reasons.filter { used.contains($0.label) }
+    var reasons = reasons.filter { used.contains($0.label) }
+    if used.contains(where: { reason in !Self.reasons.contains { $0.label == reason } }) {
+      reasons.append(
+        Key(
+          selector: ".reason-other", color: "#fff3c4", label: "other",
+          help: "any other reason (see the tooltip)"))
+    }
     var out = "<div class=\"legend\">\n"
     let groups: [(String, [Key])] = [
       ("App", app), ("Network", network), ("Power", power), ("Rate-limiter delay", rateLimiter),
@@ -106,11 +116,22 @@ enum ReportStyle {
     for (title, keys) in groups where !keys.isEmpty {
       out += "<div class=\"legend-group\"><span class=\"legend-title\">\(title)</span>"
       for key in keys {
-        out += "<span class=\"key\" title=\"\(HTMLText.escape(key.help))\">"
+        out += "<span class=\"key\" data-key=\"\(HTMLText.escape(key.selector))\" "
+        out += "title=\"\(HTMLText.escape(key.help))\">"
         out += "<i style=\"background:\(key.color)\"></i>\(HTMLText.escape(key.label))</span>"
       }
       out += "</div>\n"
     }
+    out += "<div class=\"legend-group\"><span class=\"legend-title\">Delivery</span>"
+    out += "<span class=\"key\" data-key=\".undelivered\" title=\"the task ended in the daemon, but "
+    out += "the app has not been told (delegate didComplete) yet\"><i class=\"key-undelivered\"></i>"
+    out += "ended, not yet delivered</span>"
+    out += "<span class=\"key\" title=\"solid: the app has been told (delegate didComplete)\">"
+    out += "<i class=\"key-delivered\"></i>delivered to the app</span>"
+    out +=
+      "<span class=\"key\" title=\"bytes on a bar: where an attempt started (from), where it was cut off, "
+    out += "what a restart threw away (wasted), the resume data left, the size it finished with\">"
+    out += "<b class=\"bytes\">from 20MB</b>bytes</span></div>\n"
     out += "<div class=\"legend-group\"><span class=\"legend-title\">Markers</span>"
     out += "<span class=\"key\" title=\"the system resumed or relaunched the app in the background\">"
     out += "<i class=\"key-wake\"></i>background wake</span>"
@@ -136,7 +157,14 @@ enum ReportStyle {
       .key i{display:inline-block;width:14px;height:10px;border-radius:2px;border:1px solid #c7c7cc}
       .key i.key-wake{width:0;height:12px;border:0;border-left:2px dashed #af52de;border-radius:0}
       .key i.key-lint{width:8px;height:8px;border:0;background:#ff3b30;transform:rotate(45deg)}
+      .key i.key-undelivered{background:#a8e6b8;opacity:.45;border:1px dashed #3a3a3c}
+      .key i.key-delivered{background:#a8e6b8}.key b.bytes{font-weight:600;color:#0a3d91}
       .scroll{overflow-x:auto}
+      .timelines>label,.timelines>span{font-size:12px}.timelines>label{margin:0 14px 0 3px}
+      .timelines>input{margin-left:0}.timeline-linear{display:none}
+      #axis-linear:checked~.timeline-linear{display:block}#axis-linear:checked~.timeline-stretched{display:none}
+      rect.bar.undelivered{fill-opacity:.4;stroke:#3a3a3c;stroke-dasharray:3 2}
+      .bytes{font-weight:600}.seg-label .bytes{fill:#0a3d91}.seg-label.on-dark .bytes{fill:#fff}
       svg.timeline text{font:11px -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif}
       svg.timeline title{white-space:pre}
       .lane-label{text-anchor:end;fill:#3a3a3c;font-weight:600}
@@ -153,6 +181,7 @@ enum ReportStyle {
       th{color:#636366;font-weight:600}td.ok{color:#248a3d;font-weight:700}td.bad{color:#d70015;font-weight:700}
       tr.fail td{background:#fff0f0}
       .error{background:#fff0f0;border:1px solid #ffb3b0;padding:8px 12px;border-radius:6px}
+      pre.nearby{margin:2px 0 6px;background:#fff7f7}
       pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;background:#f7f7f9;padding:10px;overflow-x:auto}
       code{font:12px ui-monospace,Menlo,Consolas,monospace}
 

@@ -82,7 +82,7 @@ struct TimelineModel {
     }
     self.app = app.segments(until: end)
     self.network = network.segments(until: end)
-    self.power = power.segments(until: end)
+    self.power = Self.mergeLevels(power.segments(until: end))
     self.rateLimiter = limiter.segments(until: end)
     self.tasks = TaskBar.bars(from: events, end: end)
   }
@@ -102,7 +102,11 @@ struct TimelineModel {
     case .appBackground?: return ("background", "background")
     case .appSuspend?: return ("suspended", "suspended")
     case .appResume?: return ("background", reason == "background" ? "woken" : "background")
-    default: return ("notRunning", reason.map { "terminated (\($0))" } ?? "terminated")
+    default:
+      // A force quit is the user's act and changes what the system does next (no background
+      // launches until the user opens the app), so it is its own state, not a plain termination.
+      if reason == "forceQuit" { return ("forceQuit", "force-quit by the user") }
+      return ("notRunning", reason.map { "terminated (\($0))" } ?? "terminated")
     }
   }
 
@@ -128,6 +132,41 @@ struct TimelineModel {
     if event["lowPowerMode"] == .bool(true) { return ("lowPower", "Low Power Mode" + percent) }
     if event["charging"] == .bool(true) { return ("charging", "charging" + percent) }
     return ("battery", "battery" + percent)
+  }
+
+  /// Neighbouring power segments in the same state (a battery draining at a rate steps once per
+  /// percent) drawn as one, labelled with the level at each end and where it turned:
+  /// `battery 45% → 21%`, `Low Power Mode 20% → 15% → 79%`.
+  static func mergeLevels(_ segments: [LaneSegment]) -> [LaneSegment] {
+    func split(_ label: String) -> (name: String, level: Int?) {
+      guard let space = label.lastIndex(of: " "), label.hasSuffix("%") else { return (label, nil) }
+      return (String(label[..<space]), Int(label[label.index(after: space)...].dropLast()))
+    }
+    var out: [LaneSegment] = []
+    /// Per merged segment: its name, its levels' turning points, and its tooltip as it began.
+    var runs: [(name: String, levels: [Int], detail: String)] = []
+    for segment in segments {
+      let (name, level) = split(segment.label)
+      if var last = out.last, var run = runs.last, last.state == segment.state, run.name == name,
+        !run.levels.isEmpty, let level
+      {
+        // Keep only where the level turns: 20, 19, 18 ... 15, 16 ... 79 keeps 20, 15, 79.
+        if run.levels.count >= 2 {
+          let (a, b) = (run.levels[run.levels.count - 2], run.levels[run.levels.count - 1])
+          if (b - a).signum() == (level - b).signum() { run.levels.removeLast() }
+        }
+        run.levels.append(level)
+        last.end = segment.end
+        last.label = name + " " + run.levels.map { "\($0)%" }.joined(separator: " → ")
+        last.detail = "\(run.detail)\nthen a percent at a time, the last: \(segment.detail)"
+        out[out.count - 1] = last
+        runs[runs.count - 1] = run
+        continue
+      }
+      out.append(segment)
+      runs.append((name, level.map { [$0] } ?? [], segment.detail))
+    }
+    return out
   }
 
   /// A wake sets a new delay: it blocks tasks created in the background until it expires,

@@ -8,7 +8,16 @@ import SimKernel
 /// data-reason="earliestBegin">`, `<line class="wake">`, `<g class="lint" data-rule="...">`;
 /// every shape has a `<title>` tooltip. Colours come from classes styled by `ReportStyle`.
 struct TimelineSVG {
+  /// How time maps to x: `stretched` (piecewise around events, `TimeScale`) or `linear`
+  /// (equal time, equal width: the truth about how long waits are, at the cost of bursts).
+  enum Axis: String, CaseIterable {
+    case stretched, linear
+  }
+
   let model: TimelineModel
+  var axis: Axis = .stretched
+  /// Per task name, the account shown when any of its bars is hovered (`AccountText.hover`).
+  var accounts: [String: String] = [:]
 
   /// Total width in pixels; fits a 1400-pixel window with the page's margins.
   static let width = 1340.0
@@ -23,7 +32,8 @@ struct TimelineSVG {
   /// The SVG text, deterministic for a given model.
   func render() -> String {
     let plotWidth = Self.width - Self.plotLeft - Self.plotPadding
-    let scale = TimeScale(instants: model.instants, end: model.end, left: Self.plotLeft, width: plotWidth)
+    let scale = TimeScale(
+      instants: axis == .linear ? [] : model.instants, end: model.end, left: Self.plotLeft, width: plotWidth)
     var rows: [String] = []
     var y = Self.axisHeight + 24
     let wakeRowY = Self.axisHeight + 4
@@ -53,7 +63,8 @@ struct TimelineSVG {
       y += Self.rowPitch
     }
     let height = y + 6
-    var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(fmt(Self.width))\" "
+    var out =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" data-axis=\"\(axis.rawValue)\" width=\"\(fmt(Self.width))\" "
     out += "height=\"\(fmt(height))\" viewBox=\"0 0 \(fmt(Self.width)) \(fmt(height))\" role=\"img\" "
     out += "aria-label=\"timeline of the run over \(model.end)\">\n"
     out += axis(scale: scale, bottom: height - 6)
@@ -74,7 +85,8 @@ struct TimelineSVG {
         "<line class=\"grid\" x1=\"\(x)\" y1=\"\(fmt(Self.axisHeight - 4))\" x2=\"\(x)\" y2=\"\(fmt(bottom))\"/>"
       out += "<text class=\"tick\" x=\"\(x)\" y=\"\(fmt(Self.axisHeight - 9))\">\(tick)</text>\n"
     }
-    out += "<text class=\"axis-note\" x=\"8\" y=\"\(fmt(Self.axisHeight - 9))\">simulated time</text>\n"
+    let note = axis == .linear ? "simulated time, linear" : "simulated time, stretched"
+    out += "<text class=\"axis-note\" x=\"8\" y=\"\(fmt(Self.axisHeight - 9))\">\(note)</text>\n"
     out += "</g>\n"
     return out
   }
@@ -108,7 +120,8 @@ struct TimelineSVG {
     var out = "<g class=\"task\" data-task=\"\(name)\">\n"
     let shown = bar.name.count > 28 ? String(bar.name.prefix(27)) + "…" : bar.name
     out += "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">"
-    out += "<title>\(name)</title>\(esc(shown))</text>\n"
+    let account = accounts[bar.name].map { "\n\n" + $0 } ?? ""
+    out += "<title>\(name)\(esc(account))</title>\(esc(shown))</text>\n"
     for (index, segment) in bar.segments.enumerated() {
       let isLast = index == bar.segments.count - 1
       let x = scale.x(segment.start)
@@ -118,17 +131,30 @@ struct TimelineSVG {
       var classes = "bar phase-\(Self.token(segment.phase))"
       var attributes = "data-task=\"\(name)\" data-phase=\"\(esc(segment.phase))\""
       if let reason = segment.reason {
-        if segment.phase == "waiting" { classes += " reason-\(Self.token(reason))" }
+        if segment.phase == "waiting" { classes += " \(Self.reasonClass(reason))" }
         attributes += " data-reason=\"\(esc(reason))\""
       }
+      if let delivered = segment.delivered {
+        if !delivered { classes += " undelivered" }
+        attributes += " data-delivered=\"\(delivered)\""
+      }
+      if let bytes = segment.bytes { attributes += " data-bytes=\"\(esc(bytes))\"" }
+      var tooltip = segment.detail
+      if let bytes = segment.bytes { tooltip += "\nbytes: \(bytes)" }
+      if let account = accounts[bar.name] { tooltip += "\n\n" + account }
       out += "<rect class=\"\(classes)\" \(attributes) x=\"\(fmt(x))\" y=\"\(fmt(y))\" "
       out += "width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\" rx=\"3\">"
-      out += "<title>\(esc(segment.detail))</title></rect>\n"
+      out += "<title>\(esc(tooltip))</title></rect>\n"
       // A wait that goes on for the same reason (with other conditions missing) keeps its colour
       // and is labelled once; the tooltips tell the steps apart.
       let previous = index > 0 ? bar.segments[index - 1] : nil
-      if previous?.phase != segment.phase || previous?.reason != segment.reason {
-        out += label(segment.label, x: x, width: w, y: y, light: !Self.darkPhases.contains(segment.phase))
+      let light = !Self.darkPhases.contains(segment.phase) || segment.delivered == false
+      if previous?.phase != segment.phase || previous?.reason != segment.reason
+        || previous?.delivered != segment.delivered
+      {
+        out += label(segment.label, bytes: segment.bytes, x: x, width: w, y: y, light: light)
+      } else if let bytes = segment.bytes {
+        out += label("", bytes: bytes, x: x, width: w, y: y, light: light)
       }
     }
     out += "</g>\n"
@@ -180,11 +206,33 @@ struct TimelineSVG {
 
   /// Text inside a segment, only when it fits: the whole label, else its first word
   /// (`discretionary (needs charging)` becomes `discretionary`); the tooltip has the rest.
-  private func label(_ text: String, x: Double, width: Double, y: Double, light: Bool = true) -> String {
+  /// With bytes, the longest of `label · bytes`, `first-word · bytes`, `bytes` alone that fits
+  /// comes first: the bytes say more than the phase the colour already shows.
+  private func label(
+    _ text: String, bytes: String? = nil, x: Double, width: Double, y: Double, light: Bool = true
+  )
+    -> String
+  {
     let short = String(text.prefix { $0 != " " })
-    guard let text = [text, short].first(where: { width >= Self.textWidth($0) + 8 }) else { return "" }
+    var candidates: [(text: String, bytes: String?)] = []
+    if let bytes {
+      if !text.isEmpty { candidates += [(text + " · ", bytes), (short + " · ", bytes)] }
+      candidates.append(("", bytes))
+    }
+    if !text.isEmpty { candidates += [(text, nil), (short, nil)] }
+    guard
+      let chosen = candidates.first(where: { width >= Self.textWidth($0.text + ($0.bytes ?? "")) + 8 })
+    else { return "" }
     let cls = light ? "seg-label" : "seg-label on-dark"
-    return "<text class=\"\(cls)\" x=\"\(fmt(x + 4))\" y=\"\(fmt(y + 14))\">\(esc(text))</text>\n"
+    var out = "<text class=\"\(cls)\" x=\"\(fmt(x + 4))\" y=\"\(fmt(y + 14))\">\(esc(chosen.text))"
+    if let bytes = chosen.bytes { out += "<tspan class=\"bytes\">\(esc(bytes))</tspan>" }
+    return out + "</text>\n"
+  }
+
+  /// The class of a waiting reason's shade: `reason-<kind>` for the reasons the legend has a
+  /// shade for, else the plain waiting colour (`phase-waiting`), so no bar has an unexplained colour.
+  static func reasonClass(_ reason: String) -> String {
+    ReportStyle.reasons.contains { $0.label == reason } ? "reason-\(token(reason))" : "reason-other"
   }
 
   /// Phases drawn in a dark colour, whose labels are written in white.

@@ -100,7 +100,7 @@ extension Simulation {
 
   /// Arms the progress check of every running transfer of a session the app just attached.
   func armProgressForSession(_ record: DaemonSession) {
-    for task in record.tasks where task.machine.direction != nil { armProgress(task) }
+    for task in record.unfinishedTasks() where task.machine.direction != nil { armProgress(task) }
   }
 
   /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate.

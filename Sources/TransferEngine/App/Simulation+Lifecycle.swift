@@ -72,7 +72,7 @@ extension Simulation {
     endWake()
     for record in daemon.sessionRecords {
       record.detachFromApp()
-      for task in record.tasks where !task.isFinished {
+      for task in record.unfinishedTasks() where !task.isFinished {
         if !record.isBackground {
           vanish(task)
         } else if case .upload(false, _) = task.kind {
@@ -98,7 +98,7 @@ extension Simulation {
   /// task starts in a slot another's cancellation frees: it would be cancelled a moment later.
   func cancelBackgroundTasks(reason: SimURLError.CancelReason) {
     for record in daemon.sessionRecords where record.isBackground {
-      for task in record.tasks where !task.isFinished {
+      for task in record.unfinishedTasks() where !task.isFinished {
         cancelTask(task, produceResumeData: true, reason: reason, admitting: false)
       }
     }
@@ -108,7 +108,7 @@ extension Simulation {
   /// and fail with -1001 if it stays suspended past the request timeout.
   private func pauseDefaultTransfers() {
     for record in daemon.sessionRecords where !record.isBackground {
-      for task in record.tasks where task.machine.isActive {
+      for task in record.unfinishedTasks() where task.machine.isActive {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
         if !task.isDownload { task.bytes.discardUploadProgress() }
@@ -127,7 +127,7 @@ extension Simulation {
 
   private func resumePausedDefaultTransfers() {
     for record in daemon.sessionRecords where !record.isBackground {
-      for task in record.tasks {
+      for task in record.unfinishedTasks() {
         guard case .paused = task.machine.state else { continue }
         if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
         task.machine.requeue()

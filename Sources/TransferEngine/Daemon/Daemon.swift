@@ -14,6 +14,10 @@ import SimKernel
 struct Daemon {
   /// Every task ever created, indexed by `uid`.
   private(set) var tasks: [SimURLSessionTask] = []
+  /// The unfinished tasks, plus some that finished since `unfinishedTasks()` last compacted.
+  private var unfinished: [SimURLSessionTask] = []
+  /// Tasks created so far (the run budget counts them).
+  var taskCount: Int { tasks.count }
   /// Every session record ever made, in creation order (index = `deliver` key).
   private(set) var sessionRecords: [DaemonSession] = []
   /// Background session records by identifier; they outlive the app.
@@ -47,6 +51,13 @@ struct Daemon {
   mutating func addTask(_ task: SimURLSessionTask) {
     precondition(task.uid == nextUID, "internal inconsistency: task uid \(task.uid) out of order")
     tasks.append(task)
+    unfinished.append(task)
+  }
+
+  /// Every task not yet finished, in uid order (compacted lazily, as `DaemonSession`'s).
+  mutating func unfinishedTasks() -> [SimURLSessionTask] {
+    unfinished.removeAll { $0.isFinished }
+    return unfinished
   }
 
   /// The next `resume()` order number.

@@ -4,7 +4,11 @@ import SimKernel
 /// carrying out the answers (behavior.md, "When a task may start").
 extension Simulation {
   func connectionLimit(_ task: SimURLSessionTask) -> Int {
-    task.session.configuration.httpMaximumConnectionsPerHost ?? policy.maxConnectionsPerHost
+    connectionLimit(task.session.configuration)
+  }
+
+  func connectionLimit(_ configuration: SessionConfiguration) -> Int {
+    configuration.httpMaximumConnectionsPerHost ?? policy.maxConnectionsPerHost
   }
 
   /// What admission needs to know about `task`, with its pair holding `running` connections.
@@ -49,18 +53,42 @@ extension Simulation {
     var started: [SimURLSessionTask] = []
     var failed: [SimURLSessionTask] = []
     var scanned = 0
+    // The session's configuration is read again only when the session changes (a queue holds
+    // one identifier's tasks, nearly always of one session), and the task's machine once: each
+    // read costs a reference count and an access check, and a long queue is scanned often.
+    var session: DaemonSession?
+    var configuration = SessionConfiguration.default()
+    var limit = 0
+    var heldByRateLimiter = false
     for task in queue.tasks {
       scanned += 1
-      if let reason = Admission.waitReason(admissionRequest(task, running: queue.running), in: conditions) {
-        if task.session.configuration.kind == .default, task.machine.startedAt == nil, reason.isInterfaceBlock
-        {
-          if !task.session.configuration.waitsForConnectivity {
+      let owner = task.session
+      if owner !== session {
+        session = owner
+        configuration = owner.configuration
+        limit = connectionLimit(configuration)
+      }
+      let machine = task.machine
+      let request = Admission.Request(
+        configuration: configuration, firstStart: machine.startedAt == nil,
+        earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
+        isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit)
+      if let reason = Admission.waitReason(request, in: conditions) {
+        if configuration.kind == .default, machine.startedAt == nil, reason.isInterfaceBlock {
+          if !configuration.waitsForConnectivity {
             failed.append(task)
             continue
           }
-          if task.machine.tracedWaitReason == nil { actions.append(.notifyWaitingForConnectivity(task)) }
+          if machine.tracedWaitReason == nil { actions.append(.notifyWaitingForConnectivity(task)) }
         }
-        actions.append(.waiting(task, reason, changed: task.machine.deferred(reason)))
+        // A reason already traced needs no action but its re-evaluation time; most tasks of a
+        // long queue wait for the same reason pass after pass.
+        if machine.tracedWaitReason == reason {
+          if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
+          if reason == .rateLimiter { heldByRateLimiter = true }
+        } else {
+          actions.append(.waiting(task, reason, changed: task.machine.deferred(reason)))
+        }
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
@@ -68,6 +96,7 @@ extension Simulation {
         started.append(task)
       }
     }
+    if heldByRateLimiter { requestReevaluation(at: rateLimiter.expiry) }
     if started.count + failed.count == 1 {
       let only = (started.first ?? failed.first)!
       queue.removeFirst(scanned) { $0 === only }

@@ -251,14 +251,14 @@ extension Simulation {
 extension Simulation {
   /// The response's status and headers, from the server model as it is now.
   func recordResponse(_ task: SimURLSessionTask, status: Int) {
-    var headers: [String: String] = [:]
+    var head = ResponseHead()
     if let resource = links.server.resource(task.currentURL) {
       let ok = (200...299).contains(status)
-      headers["Content-Length"] = String(ok && task.isDownload ? resource.size : resource.responseBody)
-      if let etag = resource.etag { headers["ETag"] = etag }
-      if let lastModified = resource.lastModified { headers["Last-Modified"] = lastModified }
-      headers["Accept-Ranges"] = resource.acceptsRanges ? "bytes" : "none"
+      head.contentLength = ok && task.isDownload ? resource.size : resource.responseBody
+      head.etag = resource.etag
+      head.lastModified = resource.lastModified
+      head.acceptsRanges = resource.acceptsRanges
     }
-    task.record.responded(status: status, headers: headers)
+    task.record.responded(status: status, head: head)
   }
 }

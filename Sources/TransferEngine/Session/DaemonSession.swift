@@ -14,6 +14,9 @@ final class DaemonSession {
   private(set) var tasks: [SimURLSessionTask] = []
   /// Tasks not yet finished.
   private(set) var outstanding = 0
+  /// The unfinished tasks in creation order, plus some that finished since the last
+  /// `unfinishedTasks()` (compacted lazily: a task finishes once, so each leaves once).
+  private var unfinished: [SimURLSessionTask] = []
   /// Tasks connecting or moving bytes (kept by `SimURLSessionTask.machine`).
   private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
@@ -59,7 +62,15 @@ final class DaemonSession {
 
   func add(_ task: SimURLSessionTask) {
     tasks.append(task)
+    unfinished.append(task)
     outstanding += 1
+  }
+
+  /// The session's tasks not yet finished, in creation order: O(unfinished + finished since the
+  /// last call), so a launch or a termination late in a long run does not walk every task ever made.
+  func unfinishedTasks() -> [SimURLSessionTask] {
+    unfinished.removeAll { $0.isFinished }
+    return unfinished
   }
 
   /// One of the session's tasks ended.

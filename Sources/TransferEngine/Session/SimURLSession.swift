@@ -93,7 +93,7 @@ public final class SimURLSession {
   }
 
   private func liveTasks() -> [SimURLSessionTask] {
-    let live = record.tasks.filter { !$0.isFinished }
+    let live = record.unfinishedTasks()
     simulation.emit(
       .sessionAllTasks,
       [

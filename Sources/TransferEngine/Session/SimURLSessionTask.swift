@@ -50,7 +50,12 @@ public final class SimURLSessionTask {
   let uid: Int32
   unowned let session: DaemonSession
   /// Where the task is in its life; the one source of its phase.
-  var machine = TaskStateMachine() {
+  ///
+  /// `@exclusivity(unchecked)`, as the task's other component states and the `Simulation`'s:
+  /// the engine is single-threaded and never calls out while one of these is being changed (app
+  /// code runs only from the facade, between changes), so the runtime check at each access,
+  /// about a fifth of a run's instructions, would guard nothing.
+  @exclusivity(unchecked) var machine = TaskStateMachine() {
     // No `oldValue`: the machine is then changed in place, not copied out and back.
     didSet {
       let active = machine.isActive
@@ -63,7 +68,7 @@ public final class SimURLSessionTask {
   /// `machine.isActive` as of the last change, for the session's count of active transfers.
   private var holdsConnection = false
   /// What the task moved, kept and wasted.
-  var bytes = TransferBytes()
+  @exclusivity(unchecked) var bytes = TransferBytes()
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool
@@ -76,7 +81,7 @@ public final class SimURLSessionTask {
   /// Connection attempts so far (1 for the first start).
   var attempts: Int { machine.attempts }
   /// URL, response, ending, start order, connection slot and timers.
-  var record: TaskRecord
+  @exclusivity(unchecked) var record: TaskRecord
   var redirectsInARow: Int { record.redirectsInARow }
   var resumeSequence: Int { record.resumeSequence }
   var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }

@@ -186,7 +186,7 @@ extension Simulation {
       .sessionInvalidated,
       [TraceField("session", .string(session.identifier)), TraceField("cancelTasks", .bool(cancelTasks))])
     if cancelTasks {
-      for task in session.record.tasks where !task.isFinished {
+      for task in session.record.unfinishedTasks() where !task.isFinished {
         cancelTask(task, produceResumeData: false, reason: nil, admitting: false)
       }
     }

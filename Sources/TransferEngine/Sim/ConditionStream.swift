@@ -30,6 +30,7 @@ extension Simulation {
 
   /// The stream whose pending change comes first (the first added of equals), if due by `limit`.
   func dueCondition(notAfter limit: SimTime) -> (index: Int, at: SimTime)? {
+    if pendingConditions.isEmpty { return nil }
     var best: (Int, SimTime)?
     for (i, pending) in pendingConditions.enumerated() {
       guard let pending, pending.at <= limit else { continue }

@@ -84,22 +84,49 @@ public struct BudgetExceeded: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-extension Simulation {
-  /// Checks the budgets after an event; the first one used up stops the run.
-  @inline(__always) func budgetUsedUp() -> BudgetExceeded.Limit? {
-    if processedEvents > budget.maxEvents { return .events }
-    if eventsAtThisInstant > budget.maxEventsAtOneInstant { return .eventsAtOneInstant }
-    if daemon.tasks.count > budget.maxTasks { return .tasks }
-    if trace.count > budget.maxTraceEvents { return .traceEvents }
+/// Counts a run's events and tells when a budget is used up: the run loop's only per-event
+/// bookkeeping, a value the `Simulation` holds so that a check is one access and a few integer
+/// comparisons.
+struct RunMeter {
+  var budget = RunBudget.defaults
+  /// Engine events handled so far.
+  private(set) var events = 0
+  /// Events handled at `instant`, for `RunBudget.maxEventsAtOneInstant`.
+  private var eventsAtInstant = 0
+  private var instant = SimTime.zero
+  /// Set once a budget is used up: the run stops and stays stopped.
+  private(set) var stopped = false
+
+  /// Counts one event at `time`.
+  @inline(__always) mutating func count(at time: SimTime) {
+    events += 1
+    if time != instant {
+      instant = time
+      eventsAtInstant = 0
+    }
+    eventsAtInstant += 1
+  }
+
+  /// The first budget used up by a run at these sizes, if any.
+  @inline(__always) func usedUp(tasks: Int, traceEvents: Int) -> BudgetExceeded.Limit? {
+    if events > budget.maxEvents { return .events }
+    if eventsAtInstant > budget.maxEventsAtOneInstant { return .eventsAtOneInstant }
+    if tasks > budget.maxTasks { return .tasks }
+    if traceEvents > budget.maxTraceEvents { return .traceEvents }
     return nil
   }
 
+  mutating func stop() { stopped = true }
+}
+
+extension Simulation {
   /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
-  /// tasks that never returns to the run loop): true, after recording it and asking the run
-  /// to stop, when one is used up.
+  /// tasks that never returns to the run loop) and after each: true, after recording it and
+  /// asking the run to stop, when one is used up.
   func budgetCheckpoint() -> Bool {
-    if budgetExceeded != nil { return true }
-    guard let used = budgetUsedUp() else { return false }
+    if meter.stopped { return true }
+    guard let used = meter.usedUp(tasks: daemon.taskCount, traceEvents: traceLog.count) else { return false }
+    meter.stop()
     budgetExceeded = BudgetExceeded(
       limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
     requestStop()

@@ -70,7 +70,7 @@ extension Simulation {
 
   /// Tasks connecting or moving bytes, in uid order.
   func activeTransfers() -> [SimURLSessionTask] {
-    daemon.tasks.filter { $0.machine.isActive }
+    daemon.unfinishedTasks().filter { $0.machine.isActive }
   }
 
   func interfaceAllowed(for configuration: SessionConfiguration) -> Bool {

@@ -9,27 +9,32 @@ public final class Simulation {
   public let policy: Policy
   public let deviceModel: DeviceModel
   public let seed: UInt64
-  var scheduler = Scheduler<EngineEvent>()
+  @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Everything that happened, in order.
-  public internal(set) var trace: TraceLog
+  public var trace: TraceLog { traceLog }
+  /// The trace's storage: internal, so the compiler checks its accesses statically.
+  @exclusivity(unchecked) var traceLog: TraceLog
   /// The run's only randomness, for models and apps that want it.
   public var random: SeededGenerator
 
-  // The components; each owns its state (private), this facade only wires them.
+  // The components; each owns its state (private), this facade only wires them. The facade's
+  // stored state is `@exclusivity(unchecked)`: single-threaded, and app code runs only between
+  // component changes, never inside one, so the runtime check at every access guards nothing
+  // and costs about a fifth of a run (see `SimURLSessionTask.machine`).
   /// Network, power, the shared links and the server.
-  var links: Links
+  @exclusivity(unchecked) var links: Links
   let serverModel: ServerModel
   /// Tasks, session records, wait queues, connection counts, resume data.
-  var daemon = Daemon()
+  @exclusivity(unchecked) var daemon = Daemon()
   /// The app's process.
-  var lifecycle = AppLifecycle()
+  @exclusivity(unchecked) var lifecycle = AppLifecycle()
   /// The per-app resume rate limiter, beside `Admission`.
-  var rateLimiter: RateLimiter
+  @exclusivity(unchecked) var rateLimiter: RateLimiter
   /// The wake in progress and the completion-handler contract.
-  var wakes = WakeContract()
+  @exclusivity(unchecked) var wakes = WakeContract()
   /// Counters the invariants read, beside the engine.
-  var checker = InvariantChecker()
-  var appProcess = AppProcess()
+  @exclusivity(unchecked) var checker = InvariantChecker()
+  @exclusivity(unchecked) var appProcess = AppProcess()
   /// The live process's app (nil while not running).
   var installedApp: AppUnderTest? { appProcess.live }
 
@@ -41,26 +46,36 @@ public final class Simulation {
   var callbacks: [Int: (Simulation) -> Void] = [:]
   var nextCallback = 0
   /// Checked after every event when on (tests and fuzzing); a violation stops the run.
-  public var checksInvariants = false
+  public var checksInvariants: Bool {
+    get { checking }
+    set { checking = newValue }
+  }
+  /// `checksInvariants`' storage, read at every event and record: internal, so its accesses
+  /// are checked statically.
+  @exclusivity(unchecked) var checking = false
   /// The first invariant the run broke, if any (only when `checksInvariants`).
   public internal(set) var invariantViolation: InvariantViolation?
   /// Called once, when an invariant breaks (tests record it as a failure).
   public var onInvariantViolation: ((InvariantViolation) -> Void)?
   /// A fault injected by a test (`EngineFaultInjection`); nil in the product.
   let injectedFault = EngineFaultInjection.fault
-  var stopRequested = false
+  @exclusivity(unchecked) var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
-  public private(set) var processedEvents = 0
+  public var processedEvents: Int { meter.events }
   /// The limits that stop a runaway run (`RunBudget`); set before running.
-  public var budget = RunBudget.defaults
+  public var budget: RunBudget {
+    get { meter.budget }
+    set { meter.budget = newValue }
+  }
   /// The budget the run used up, if any: the run stopped there and `run(until:)` does nothing more.
   public internal(set) var budgetExceeded: BudgetExceeded?
-  /// Events handled at `countedInstant`, for `RunBudget.maxEventsAtOneInstant`.
-  var eventsAtThisInstant = 0
-  var countedInstant = SimTime.zero
+  /// Counts events against the budget. Internal and touched once per event: the run loop's
+  /// bookkeeping stays a few integer operations (public stored properties of a class pay a
+  /// dynamic exclusivity check at every access).
+  @exclusivity(unchecked) var meter = RunMeter()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
-  var conditionStreams: [ConditionStream] = []
-  var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
+  @exclusivity(unchecked) var conditionStreams: [ConditionStream] = []
+  @exclusivity(unchecked) var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
 
   /// A device at time 0. `conditions` are streams of changes drawn while the run goes (a
   /// scenario's `random` section); more can be added with `addConditionStream(_:)`.
@@ -74,7 +89,7 @@ public final class Simulation {
     self.serverModel = server
     self.links = Links(server: server)
     self.random = SeededGenerator(seed: seed)
-    self.trace = TraceLog(isRecording: recordsTrace)
+    self.traceLog = TraceLog(isRecording: recordsTrace)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
     // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
     // task resumed at once) see the device as it is at time 0, not offline: the network first,
@@ -128,34 +143,24 @@ public final class Simulation {
   /// Processes every event up to `limit` (inclusive). Stops early when nothing is pending;
   /// otherwise leaves the clock at `limit`.
   public func run(until limit: SimTime) {
-    guard invariantViolation == nil, budgetExceeded == nil else { return }
+    guard invariantViolation == nil, !meter.stopped else { return }
     stopRequested = false
     while !stopRequested {
       if let (stream, at) = dueCondition(notAfter: limit), at <= scheduler.nextEventTime() ?? .distantFuture {
-        countEvent(at: at)
+        meter.count(at: at)
         applyCondition(stream)
       } else if let event = scheduler.next(notAfter: limit) {
-        countEvent(at: now)
+        meter.count(at: now)
         handle(event)
       } else {
         break
       }
-      if checksInvariants { checkInvariants() }
+      if checking { checkInvariants() }
       if budgetCheckpoint() { return }
     }
     if invariantViolation != nil { return }
     let pending = scheduler.pendingCount > 0 || pendingConditions.contains { $0 != nil }
     if !stopRequested && pending { scheduler.advance(to: limit) }
-  }
-
-  /// Counts one event at `time`, for the budgets.
-  private func countEvent(at time: SimTime) {
-    processedEvents += 1
-    if time != countedInstant {
-      countedInstant = time
-      eventsAtThisInstant = 0
-    }
-    eventsAtThisInstant += 1
   }
 
   /// Makes `run(until:)` return after the event being handled (a scenario error, say).
@@ -204,8 +209,8 @@ public final class Simulation {
   }
 
   private func record(_ kind: String, _ fields: [TraceField]) {
-    if checksInvariants { observeForInvariants(kind, fields) }
-    trace.append(TraceEvent(time: now, kind: kind, fields: fields))
+    if checking { observeForInvariants(kind, fields) }
+    traceLog.append(TraceEvent(time: now, kind: kind, fields: fields))
   }
 
   func lint(_ rule: LintRule, _ message: String, _ extra: [TraceField] = []) {

@@ -16,8 +16,10 @@ struct TaskRecord {
   private(set) var redirectsInARow = 0
   /// The HTTP status of the response, once there is one.
   private(set) var statusCode: Int?
-  /// The response's headers as the server model had them when the response arrived.
-  private(set) var responseHeaders: [String: String] = [:]
+  /// The response's header values as the server model had them when the response arrived.
+  private(set) var responseHead = ResponseHead()
+  /// The response's headers (built when asked: most runs never ask).
+  var responseHeaders: [String: String] { responseHead.headers }
   /// Set when the task completed with an error.
   private(set) var error: SimURLError?
   /// Why the task was cancelled, when it was.
@@ -106,10 +108,10 @@ struct TaskRecord {
   }
 
   /// A response that is not a followed redirect arrived.
-  mutating func responded(status: Int, headers: [String: String]) {
+  mutating func responded(status: Int, head: ResponseHead) {
     redirectsInARow = 0
     statusCode = status
-    responseHeaders = headers
+    responseHead = head
   }
 
   /// The transfer went idle: `timer` fires at `timeoutIntervalForRequest`.
@@ -150,5 +152,27 @@ struct TaskRecord {
     state = .completed
     cancelReason = reason
     self.error = error
+  }
+}
+
+/// The header values of a response the server model gave, kept as values: a response is
+/// recorded at every connection, and a dictionary of strings for each would cost more than the
+/// rest of the connection's bookkeeping.
+struct ResponseHead: Equatable {
+  /// Nil when the server has no such resource (no headers at all).
+  var contentLength: Int64?
+  var etag: String?
+  var lastModified: String?
+  var acceptsRanges = false
+
+  /// `Content-Length`, `ETag`, `Last-Modified` and `Accept-Ranges`, as `HTTPURLResponse` lists them.
+  var headers: [String: String] {
+    guard let contentLength else { return [:] }
+    var headers = [
+      "Content-Length": String(contentLength), "Accept-Ranges": acceptsRanges ? "bytes" : "none",
+    ]
+    if let etag { headers["ETag"] = etag }
+    if let lastModified { headers["Last-Modified"] = lastModified }
+    return headers
   }
 }
