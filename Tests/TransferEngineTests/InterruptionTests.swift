@@ -247,6 +247,51 @@ struct InterruptionTests {
     #expect(Fixture.time(sim, "task.finished", task: "a") == SimTime(.milliseconds(1120)))
   }
 
+  /// A default session with one redirect, and its app.
+  private func redirectingDefaultSession(_ answer: @escaping (SimURLSessionTask, SimURL) -> Bool) throws
+    -> (Simulation, SimURLSessionTask)
+  {
+    let app = TestApp([.default(identifier: "D")])
+    app.onRedirect = answer
+    let sim = Fixture.simulation(
+      resources: [
+        Fixture.resource(
+          "https://example.com/old", size: 0, status: 301, responseBody: 200,
+          redirectTo: "https://cdn.example.com/new"),
+        Fixture.resource("https://cdn.example.com/new", size: 500_000),
+      ], app: app)
+    let task = try app.sessions["D"]!.downloadTask(with: "https://example.com/old", name: "a")
+    task.resume()
+    return (sim, task)
+  }
+
+  @Test("a default session's redirect is the app's to refuse: the 3xx response is the answer")
+  func redirectRefused() throws {
+    let (sim, task) = try redirectingDefaultSession { _, _ in false }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(Fixture.events(sim, "delegate.willPerformHTTPRedirection").count == 1)
+    #expect(Fixture.events(sim, "task.redirect").isEmpty)
+    #expect(task.statusCode == 301 && task.error == nil)
+    #expect(task.currentURL.string == "https://example.com/old")
+  }
+
+  @Test("the redirect delegate runs after the engine's state is settled: cancelling there ends the task")
+  func cancelInsideRedirectDelegate() throws {
+    // The app cancels the task while it is asked about the redirect, and says "follow": the
+    // cancellation wins, the redirect is never followed and the task ends once.
+    let (sim, task) = try redirectingDefaultSession { task, _ in
+      task.cancel()
+      return true
+    }
+    sim.run(until: SimTime(.hours(1)))
+    sim.checkFinalInvariants()
+    #expect(sim.invariantViolation == nil)
+    #expect(Fixture.events(sim, "task.redirect").isEmpty)
+    #expect(Fixture.events(sim, "task.finished").isEmpty)
+    #expect(task.error?.code == .cancelled)
+    #expect(task.currentURL.string == "https://example.com/old")
+  }
+
   @Test("cellular not allowed: the task waits on cellular and starts on Wi-Fi")
   func cellularNotAllowed() throws {
     var configuration = SessionConfiguration.background(withIdentifier: "S")

@@ -13,6 +13,8 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
   var callsHandler: CallTiming = .afterEvents
   var onFinishDownloading: ((SimURLSessionTask, AppContext) -> Void)?
   var onLaunch: ((AppContext, LaunchReason) -> Void)?
+  /// Answers `willPerformHTTPRedirection` (default: follow).
+  var onRedirect: ((SimURLSessionTask, SimURL) -> Bool)?
   var completions: [(String, SimURLError?)] = []
   var resumedAt: [(String, Int64)] = []
   var progress: [(String, Int64)] = []
@@ -66,6 +68,12 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     progress.append((downloadTask.name, totalBytesWritten))
+  }
+
+  func urlSession(_ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL)
+    -> Bool
+  {
+    onRedirect?(task, url) ?? true
   }
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {

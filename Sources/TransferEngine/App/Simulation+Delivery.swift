@@ -95,6 +95,14 @@ extension Simulation {
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
     case .didBecomeInvalid(let invalidated):
       invalidated.deliverInvalidation()
+    case .willPerformHTTPRedirection(let task, let target, let generation):
+      // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
+      guard task.machine.generation == generation, !task.isFinished else { return }
+      emit(
+        .delegateWillPerformHTTPRedirection,
+        [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
+      let follow = delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
+      redirectDecided(task, to: target, follow: follow, generation: generation)
     }
   }
 

@@ -49,29 +49,48 @@ extension Simulation {
         rescheduleLinks()
         return
       }
-      var follow = true
-      if task.session.configuration.kind == .default, let session = task.session.attached,
-        lifecycle.state.isRunning
+      if task.session.configuration.kind == .default, task.session.attached != nil, lifecycle.state.isRunning
       {
-        emit(
-          .delegateWillPerformHTTPRedirection,
-          [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
-        follow =
-          session.delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
-      }
-      if follow {
-        emit(
-          .taskRedirect,
-          [
-            TraceField("task", .string(task.name)), TraceField("from", .string(url.string)),
-            TraceField("to", .string(target.string)),
-          ])
-        task.record.redirected(to: target)
-        scheduler.schedule(
-          .connected(uid: task.uid, generation: task.machine.generation), after: links.network.latency * 2)
+        // The app decides, from the delivery step (the one place app code runs): the task
+        // stays connecting until `redirectDecided` hears the answer.
+        queueDelegateEvent(
+          .willPerformHTTPRedirection(task, to: target, generation: task.machine.generation),
+          for: task.session)
         return
       }
+      followRedirect(task, to: target)
+      return
     }
+    respond(task, status: status)
+  }
+
+  /// The app answered `willPerformHTTPRedirection` for the attempt `generation`: follow the
+  /// redirect, or take the 3xx response as the answer. An answer for an attempt that has
+  /// ended since (the task was cancelled, or its connection cut) changes nothing.
+  func redirectDecided(_ task: SimURLSessionTask, to target: SimURL, follow: Bool, generation: UInt32) {
+    guard task.machine.generation == generation, !task.isFinished, task.machine.isActive else { return }
+    if follow {
+      followRedirect(task, to: target)
+    } else {
+      respond(task, status: links.server.status(for: task.currentURL, at: now))
+    }
+  }
+
+  /// Follows a redirect: the next request goes to `target` after another round trip.
+  private func followRedirect(_ task: SimURLSessionTask, to target: SimURL) {
+    emit(
+      .taskRedirect,
+      [
+        TraceField("task", .string(task.name)), TraceField("from", .string(task.currentURL.string)),
+        TraceField("to", .string(target.string)),
+      ])
+    task.record.redirected(to: target)
+    scheduler.schedule(
+      .connected(uid: task.uid, generation: task.machine.generation), after: links.network.latency * 2)
+  }
+
+  /// The response to the task's current request: record it and put its body on a link.
+  private func respond(_ task: SimURLSessionTask, status: Int) {
     recordResponse(task, status: status)
     if task.isDownload {
       startDownloadBody(task, status: status)

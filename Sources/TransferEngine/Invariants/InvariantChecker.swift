@@ -1,11 +1,23 @@
 import SimKernel
 
-/// The invariant checker's own bookkeeping, beside the engine rather than inside its records:
-/// per-task counts of endings and deliveries, and the time of the last event.
+/// The engine's invariants, checked beside the engine rather than inside it.
 ///
-/// The engine tells it what happened (`taskEnded`, `delivered...`); the checks in
-/// `Simulation+Invariants.swift` read it together with a snapshot of the engine after each event.
+/// The facade tells the checker what happened (a task ended, a delivery, a trace record, a start)
+/// and hands it an `EngineSnapshot` after each event; the checker keeps its own counters and
+/// returns what it found. It never reads a component: everything it knows arrives as a value,
+/// so a check cannot disturb the run it watches, and its state is not the engine's.
 struct InvariantChecker {
+  /// A broken invariant and what broke it.
+  struct Finding: Equatable {
+    var invariant: Invariant
+    var message: String
+
+    init(_ invariant: Invariant, _ message: String) {
+      self.invariant = invariant
+      self.message = message
+    }
+  }
+
   /// Per task uid: times it ended (must end at 1).
   private var endings: [Int] = []
   /// Per task uid: ended by finishing (the whole response arrived).
@@ -16,15 +28,7 @@ struct InvariantChecker {
   /// The time of the last event checked.
   private(set) var lastEventTime = SimTime.zero
 
-  private mutating func grow(to uid: Int32) {
-    let count = Int(uid) + 1
-    guard endings.count < count else { return }
-    let more = count - endings.count
-    endings += repeatElement(0, count: more)
-    finishedOK += repeatElement(false, count: more)
-    completions += repeatElement(0, count: more)
-    downloads += repeatElement(0, count: more)
-  }
+  // MARK: What happened
 
   mutating func taskEnded(_ uid: Int32) {
     grow(to: uid)
@@ -51,9 +55,231 @@ struct InvariantChecker {
   func completionsDelivered(_ uid: Int32) -> Int { Int(uid) < completions.count ? completions[Int(uid)] : 0 }
   func downloadsDelivered(_ uid: Int32) -> Int { Int(uid) < downloads.count ? downloads[Int(uid)] : 0 }
 
-  /// An event was handled at `now`; returns the time of the previous one.
-  mutating func eventHandled(at now: SimTime) -> SimTime {
-    defer { lastEventTime = now }
-    return lastEventTime
+  private mutating func grow(to uid: Int32) {
+    let count = Int(uid) + 1
+    guard endings.count < count else { return }
+    let more = count - endings.count
+    endings += repeatElement(0, count: more)
+    finishedOK += repeatElement(false, count: more)
+    completions += repeatElement(0, count: more)
+    downloads += repeatElement(0, count: more)
+  }
+
+  // MARK: Checks
+
+  /// The invariants that hold after every event. O(tasks + queues).
+  mutating func check<Tasks>(after snapshot: EngineSnapshot<Tasks>) -> [Finding] {
+    var found: [Finding] = []
+    let last = lastEventTime
+    lastEventTime = snapshot.now
+    if snapshot.now < last {
+      found.append(Finding(.timeMonotonic, "an event at \(snapshot.now) after one at \(last)"))
+    }
+    let flows = snapshot.activeFlows
+    if !snapshot.network.isUp && (flows.down > 0 || flows.up > 0) {
+      found.append(
+        Finding(.noBytesWhileOffline, "\(flows.down) down and \(flows.up) up transfers while offline"))
+    }
+    var holding: [String: Int] = [:]
+    var running: [String: Int] = [:]
+    for queue in snapshot.queues { running[queue.key] = queue.running }
+    for task in snapshot.tasks {
+      check(task, on: snapshot.network, running: running, into: &found)
+      if task.isActive { holding[task.connectionKey, default: 0] += 1 }
+    }
+    for queue in snapshot.queues where queue.running != holding[queue.key, default: 0] {
+      found.append(
+        Finding(
+          .connectionAccounting,
+          "'\(queue.key)' counts \(queue.running) connections but \(holding[queue.key, default: 0]) tasks hold one"
+        ))
+    }
+    // Sorted, so which key a finding names never depends on dictionary order.
+    for key in holding.keys.sorted() where running[key] == nil {
+      found.append(
+        Finding(
+          .connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue"))
+    }
+    return found
+  }
+
+  private func check(
+    _ task: TaskFacts, on network: NetworkState, running: [String: Int], into found: inout [Finding]
+  ) {
+    let ended = endings(task.uid)
+    if ended > 1 { found.append(Finding(.taskCompletesOnce, "'\(task.name)' completed \(ended) times")) }
+    if task.isFinished != (ended == 1) {
+      found.append(
+        Finding(
+          .taskCompletesOnce, "'\(task.name)' is \(task.isFinished ? "" : "not ")done after \(ended) endings")
+      )
+    }
+    let completed = completionsDelivered(task.uid)
+    if completed > 1 {
+      found.append(Finding(.didCompleteOnce, "didComplete delivered \(completed) times for '\(task.name)'"))
+    }
+    let downloaded = downloadsDelivered(task.uid)
+    if downloaded > 1 {
+      found.append(
+        Finding(
+          .downloadDeliveredOnce, "didFinishDownloading delivered \(downloaded) times for '\(task.name)'"))
+    }
+    if task.isDownload && task.fetchingSize > 0 && task.received > task.fetchingSize {
+      found.append(
+        Finding(
+          .bytesWithinSize, "'\(task.name)' received \(task.received) of a \(task.fetchingSize)-byte body"))
+    }
+    if !task.isDownload && (task.sent > task.uploadSize || task.received > max(task.responseBody, 0)) {
+      found.append(
+        Finding(
+          .bytesWithinSize,
+          "'\(task.name)' sent \(task.sent) of \(task.uploadSize) and received \(task.received) of a "
+            + "\(task.responseBody)-byte response"))
+    }
+    if task.movesBytes, let problem = Self.interfaceProblem(for: task.configuration, on: network) {
+      found.append(
+        Finding(
+          network.isUp ? .noBytesOnDisallowedInterface : .noBytesWhileOffline,
+          "'\(task.name)' moves bytes while \(problem)"
+        ))
+    }
+    if task.isActive, let count = running[task.connectionKey], count > task.connectionLimit {
+      found.append(
+        Finding(
+          .connectionLimit,
+          "\(count) connections to '\(task.connectionKey)', the limit is \(task.connectionLimit)"))
+    }
+  }
+
+  /// The start conditions of behavior.md, at the moment a task starts or retries.
+  func checkStart(_ start: StartFacts) -> [Finding] {
+    var found: [Finding] = []
+    let configuration = start.configuration
+    if let problem = Self.interfaceProblem(for: configuration, on: start.network) {
+      found.append(
+        Finding(
+          .startOnAllowedInterface,
+          "'\(start.task)' \(start.firstStart ? "started" : "retried") while \(problem)"))
+    }
+    guard start.firstStart, configuration.kind == .background else { return found }
+    if let date = start.earliestBeginDate, start.now < date {
+      found.append(
+        Finding(.startAfterEarliestBegin, "'\(start.task)' started before its earliestBeginDate \(date)"))
+    }
+    if start.createdInBackground && start.now < start.rateLimiterExpiry {
+      found.append(
+        Finding(
+          .startAfterRateLimiter,
+          "'\(start.task)', created in the background, started before the rate limiter's expiry "
+            + "\(start.rateLimiterExpiry)"))
+    }
+    if start.isDiscretionary {
+      var missing: [String] = []
+      let network = start.network
+      if start.discretionary.requires.contains(.wifi)
+        && !(network.isUp && !network.expensive && !network.constrained)
+      {
+        missing.append("an inexpensive, unconstrained interface")
+      }
+      if start.discretionary.requires.contains(.charging) && !start.power.charging {
+        missing.append("external power")
+      }
+      if start.discretionary.avoidLowPowerMode && start.power.lowPowerMode {
+        missing.append("Low Power Mode off")
+      }
+      if !missing.isEmpty {
+        found.append(
+          Finding(
+            .startOnlyWhenDiscretionary,
+            "discretionary '\(start.task)' started without \(missing.joined(separator: ", "))"))
+      }
+    }
+    return found
+  }
+
+  /// A trace event as it is recorded: delegate calls only while the app runs, and no background
+  /// launch after a force quit or with Background App Refresh off.
+  func observe(_ kind: String, _ fields: [TraceField], in context: RecordContext) -> [Finding] {
+    var found: [Finding] = []
+    if kind.hasPrefix("delegate.") && !context.appState.isRunning {
+      found.append(
+        Finding(.delegateOnlyWhileRunning, "\(kind) while the app is \(context.appState.rawValue)"))
+    }
+    if kind == TraceKind.appLaunch.rawValue || kind == TraceKind.appResume.rawValue,
+      fields.contains(TraceField("reason", .string("background")))
+    {
+      if context.forceQuit {
+        found.append(Finding(.noBackgroundLaunch, "\(kind) in the background after a force quit"))
+      }
+      if !context.backgroundAppRefresh {
+        found.append(
+          Finding(.noBackgroundLaunch, "\(kind) in the background with Background App Refresh off"))
+      }
+    }
+    return found
+  }
+
+  /// A `handleEvents` completion handler was called for the `calls`-th time.
+  func completionHandlerCalled(session: String, wake: Int, calls: Int) -> [Finding] {
+    guard calls > 1 else { return [] }
+    return [
+      Finding(
+        .completionHandlerOnce,
+        "the completion handler for '\(session)' of wake \(wake) was called \(calls) times")
+    ]
+  }
+
+  /// The invariants that hold only once the run is over: every finished download reached the
+  /// app, is still queued for it (`queuedDownloads`), or its session was linted lost
+  /// (`lintedSessions`); and every ended task's bytes add up.
+  func checkFinal<Tasks: Sequence<TaskFacts>>(
+    tasks: Tasks, queuedDownloads: Set<Int32>, lintedSessions: Set<String>
+  ) -> [Finding] {
+    var found: [Finding] = []
+    for task in tasks {
+      if task.isDownload && finished(task.uid) && downloadsDelivered(task.uid) == 0
+        && !queuedDownloads.contains(task.uid) && !lintedSessions.contains(task.sessionIdentifier)
+      {
+        found.append(
+          Finding(
+            .downloadDeliveredOnce,
+            "'\(task.name)' finished but its file was neither delivered, queued nor linted lost"))
+      }
+      guard task.isFinished else { continue }
+      if task.isDownload {
+        if task.bytesOnWire + task.inheritedBytes != task.received + task.bytesWasted {
+          found.append(
+            Finding(
+              .bytesConserved,
+              "'\(task.name)': \(task.bytesOnWire) on the wire + \(task.inheritedBytes) from resume data != "
+                + "\(task.received) received + \(task.bytesWasted) wasted"))
+        }
+      } else if task.bytesOnWire != task.sent + task.received + task.bytesWasted {
+        found.append(
+          Finding(
+            .bytesConserved,
+            "'\(task.name)': \(task.bytesOnWire) on the wire != \(task.sent) sent + \(task.received) received + "
+              + "\(task.bytesWasted) wasted"))
+      }
+    }
+    return found
+  }
+
+  /// Why the network may not carry the session's bytes, or nil; written apart from
+  /// `Admission.interfaceBlock` so the invariant does not just repeat the code it checks.
+  static func interfaceProblem(for configuration: SessionConfiguration, on network: NetworkState) -> String? {
+    switch network.interface {
+    case .none: return "offline"
+    case .cellular where !configuration.allowsCellularAccess:
+      return "on cellular, which the session does not allow"
+    default: break
+    }
+    if network.expensive && !configuration.allowsExpensiveNetworkAccess {
+      return "on an expensive interface, which the session does not allow"
+    }
+    if network.constrained && !configuration.allowsConstrainedNetworkAccess {
+      return "on a constrained interface, which the session does not allow"
+    }
+    return nil
   }
 }

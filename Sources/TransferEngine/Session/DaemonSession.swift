@@ -105,4 +105,7 @@ enum DelegateEvent {
   /// after the last `didComplete` of an invalidated session. Not traced (it was not before the
   /// engine delivered it, and golden traces stay as they are).
   case didBecomeInvalid(SimURLSession)
+  /// A default session's redirect, for the app to follow or refuse; `generation` names the
+  /// attempt that asked, so an answer after that attempt ended is ignored.
+  case willPerformHTTPRedirection(SimURLSessionTask, to: SimURL, generation: UInt32)
 }

@@ -1,0 +1,111 @@
+import SimKernel
+
+/// What the invariant checker sees of the engine: values copied out of the components, never the
+/// components themselves, so a check cannot change the engine and reads only what it states here.
+///
+/// The facade builds one after each event (`Simulation.snapshot()`). Its tasks are a lazy view,
+/// each task's facts made as the checker reaches it, so a snapshot costs no allocation per task;
+/// a test hands the checker an array instead.
+struct EngineSnapshot<Tasks: Sequence> where Tasks.Element == TaskFacts {
+  var now: SimTime
+  var network: NetworkState
+  /// Transfers on the down and up links.
+  var activeFlows: (down: Int, up: Int)
+  /// Every task so far, in uid order.
+  var tasks: Tasks
+  /// Each (session, host) queue's key and the connections it counts, in the daemon's order.
+  var queues: [(key: String, running: Int)]
+}
+
+/// One task as the checker sees it.
+struct TaskFacts {
+  var uid: Int32
+  var name: String
+  var isDownload: Bool
+  var isFinished: Bool
+  /// Connecting or moving bytes: holding a connection.
+  var isActive: Bool
+  /// On a link now.
+  var movesBytes: Bool
+  /// The (session, host) queue whose connection it holds or waits for.
+  var connectionKey: String
+  var connectionLimit: Int
+  var configuration: SessionConfiguration
+  var received: Int64
+  var sent: Int64
+  /// The body size of the response being fetched (0 before one).
+  var fetchingSize: Int64
+  var uploadSize: Int64
+  var responseBody: Int64
+  var bytesOnWire: Int64
+  var inheritedBytes: Int64
+  var bytesWasted: Int64
+  var sessionIdentifier: String
+}
+
+/// The conditions at the moment a task starts or retries, for the start invariants.
+struct StartFacts {
+  var task: String
+  var firstStart: Bool
+  var configuration: SessionConfiguration
+  var earliestBeginDate: SimTime?
+  var createdInBackground: Bool
+  var isDiscretionary: Bool
+  var now: SimTime
+  var network: NetworkState
+  var power: PowerState
+  var rateLimiterExpiry: SimTime
+  var discretionary: DiscretionaryPolicy
+}
+
+/// What a trace record needs besides itself: the app's state when it was recorded.
+struct RecordContext {
+  var appState: AppState
+  var forceQuit: Bool
+  var backgroundAppRefresh: Bool
+}
+
+extension Simulation {
+  /// The engine after the current event, as the invariant checker reads it.
+  func snapshot() -> EngineSnapshot<LazyMapSequence<[SimURLSessionTask], TaskFacts>> {
+    EngineSnapshot(
+      now: now, network: links.network, activeFlows: links.activeFlows,
+      tasks: daemon.tasks.lazy.map { self.facts($0) },
+      queues: daemon.waitQueueOrder.map { ($0, daemon.running($0) ?? 0) })
+  }
+
+  func facts(_ task: SimURLSessionTask) -> TaskFacts {
+    TaskFacts(
+      uid: task.uid, name: task.name, isDownload: task.isDownload, isFinished: task.isFinished,
+      isActive: task.machine.isActive, movesBytes: task.machine.direction != nil,
+      connectionKey: task.connectionKey ?? daemon.queueKey(task), connectionLimit: connectionLimit(task),
+      configuration: task.session.configuration, received: task.countOfBytesReceived,
+      sent: task.countOfBytesSent, fetchingSize: task.bytes.fetchingSize, uploadSize: task.uploadSize,
+      responseBody: task.bytes.responseBody, bytesOnWire: task.bytesOnWire,
+      inheritedBytes: task.inheritedBytes,
+      bytesWasted: task.bytesWasted, sessionIdentifier: task.session.identifier)
+  }
+
+  func startFacts(_ task: SimURLSessionTask, firstStart: Bool) -> StartFacts {
+    StartFacts(
+      task: task.name, firstStart: firstStart, configuration: task.session.configuration,
+      earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
+      isDiscretionary: task.isDiscretionary, now: now, network: links.network, power: links.power,
+      rateLimiterExpiry: rateLimiter.expiry, discretionary: policy.discretionary)
+  }
+
+  /// The downloads whose `didFinishDownloading` still waits in a session's queue.
+  func queuedDownloads() -> Set<Int32> {
+    var uids: Set<Int32> = []
+    for record in daemon.sessionRecords {
+      for case .didFinishDownloading(let task) in record.pending { uids.insert(task.uid) }
+    }
+    return uids
+  }
+
+  var recordContext: RecordContext {
+    RecordContext(
+      appState: lifecycle.state, forceQuit: lifecycle.forceQuit,
+      backgroundAppRefresh: deviceModel.backgroundAppRefresh)
+  }
+}

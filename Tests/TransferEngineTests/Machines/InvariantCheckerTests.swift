@@ -1,0 +1,208 @@
+import SimKernel
+import Testing
+
+@testable import TransferEngine
+
+/// The invariant checker alone: snapshots and records made by hand, no `Simulation`. Each row is
+/// a world that keeps or breaks one invariant, and what the checker must say of it.
+@Suite("InvariantChecker")
+struct InvariantCheckerTests {
+  static let wifi = NetworkState(interface: .wifi)
+  static let offline = NetworkState.offline
+  static let background = SessionConfiguration.background(withIdentifier: "S")
+  static var noCellular: SessionConfiguration {
+    var c = background
+    c.allowsCellularAccess = false
+    return c
+  }
+
+  static func task(
+    uid: Int32 = 0, finished: Bool = false, active: Bool = false, moving: Bool = false, download: Bool = true,
+    configuration: SessionConfiguration = background, received: Int64 = 0, sent: Int64 = 0, size: Int64 = 100,
+    uploadSize: Int64 = 0, responseBody: Int64 = 0, onWire: Int64 = 0, inherited: Int64 = 0,
+    wasted: Int64 = 0,
+    limit: Int = 4
+  ) -> TaskFacts {
+    TaskFacts(
+      uid: uid, name: "t\(uid)", isDownload: download, isFinished: finished, isActive: active,
+      movesBytes: moving,
+      connectionKey: "S example.com", connectionLimit: limit, configuration: configuration,
+      received: received,
+      sent: sent, fetchingSize: size, uploadSize: uploadSize, responseBody: responseBody, bytesOnWire: onWire,
+      inheritedBytes: inherited, bytesWasted: wasted, sessionIdentifier: "S")
+  }
+
+  static func snapshot(
+    at now: SimTime = SimTime(.seconds(1)), network: NetworkState = wifi, flows: (Int, Int) = (0, 0),
+    tasks: [TaskFacts], running: Int? = nil
+  ) -> EngineSnapshot<[TaskFacts]> {
+    let holding = tasks.filter(\.isActive).count
+    return EngineSnapshot(
+      now: now, network: network, activeFlows: (down: flows.0, up: flows.1), tasks: tasks,
+      queues: [("S example.com", running ?? holding)])
+  }
+
+  /// (what the row shows, the world after the event, endings recorded per uid, what must be found)
+  static var afterEventRows: [(String, EngineSnapshot<[TaskFacts]>, [Int32], Invariant?)] {
+    [
+      ("a consistent world", snapshot(tasks: [task(active: true, moving: true)]), [], nil),
+      ("a finished task ended once", snapshot(tasks: [task(finished: true)]), [0], nil),
+      ("a task ended twice", snapshot(tasks: [task(finished: true)]), [0, 0], .taskCompletesOnce),
+      ("a finished task that never ended", snapshot(tasks: [task(finished: true)]), [], .taskCompletesOnce),
+      (
+        "bytes on the link while offline", snapshot(network: offline, flows: (1, 0), tasks: []), [],
+        .noBytesWhileOffline
+      ),
+      (
+        "a task moving bytes while offline",
+        snapshot(network: offline, tasks: [task(active: true, moving: true)]), [],
+        .noBytesWhileOffline
+      ),
+      (
+        "bytes on cellular for a session that forbids it",
+        snapshot(
+          network: NetworkState(interface: .cellular),
+          tasks: [task(active: true, moving: true, configuration: noCellular)]), [],
+        .noBytesOnDisallowedInterface
+      ),
+      (
+        "more received than the body", snapshot(tasks: [task(received: 101, size: 100)]), [], .bytesWithinSize
+      ),
+      (
+        "an upload sending more than its body",
+        snapshot(tasks: [task(download: false, sent: 11, uploadSize: 10)]), [], .bytesWithinSize
+      ),
+      (
+        "more connections than the limit",
+        snapshot(tasks: [task(uid: 0, active: true, limit: 1), task(uid: 1, active: true, limit: 1)]), [],
+        .connectionLimit
+      ),
+      (
+        "a queue counting a connection nobody holds", snapshot(tasks: [task()], running: 1), [],
+        .connectionAccounting
+      ),
+    ]
+  }
+
+  @Test("after each event: each row keeps or breaks exactly the invariant it names")
+  func afterEvent() {
+    for (name, snapshot, endings, expected) in Self.afterEventRows {
+      var checker = InvariantChecker()
+      for uid in endings { checker.taskEnded(uid) }
+      let found = checker.check(after: snapshot)
+      #expect(found.first?.invariant == expected, "\(name): \(found)")
+    }
+  }
+
+  @Test("time never goes back: the checker remembers the last event's time")
+  func timeMonotonic() {
+    var checker = InvariantChecker()
+    #expect(checker.check(after: Self.snapshot(at: SimTime(.seconds(5)), tasks: [])).isEmpty)
+    let found = checker.check(after: Self.snapshot(at: SimTime(.seconds(4)), tasks: []))
+    #expect(found.map(\.invariant) == [.timeMonotonic])
+  }
+
+  @Test("deliveries: didComplete and didFinishDownloading at most once per task")
+  func deliveries() {
+    var checker = InvariantChecker()
+    checker.deliveredCompletion(0)
+    #expect(checker.check(after: Self.snapshot(tasks: [Self.task()])).isEmpty)
+    checker.deliveredCompletion(0)
+    #expect(checker.check(after: Self.snapshot(tasks: [Self.task()])).first?.invariant == .didCompleteOnce)
+    var downloads = InvariantChecker()
+    downloads.deliveredDownload(0)
+    downloads.deliveredDownload(0)
+    #expect(
+      downloads.check(after: Self.snapshot(tasks: [Self.task()])).first?.invariant == .downloadDeliveredOnce)
+  }
+
+  static func start(
+    firstStart: Bool = true, configuration: SessionConfiguration = background, earliestBegin: SimTime? = nil,
+    createdInBackground: Bool = false, discretionary: Bool = false, network: NetworkState = wifi,
+    power: PowerState = PowerState(charging: true), rateLimiterExpiry: SimTime = .zero
+  ) -> StartFacts {
+    StartFacts(
+      task: "t", firstStart: firstStart, configuration: configuration, earliestBeginDate: earliestBegin,
+      createdInBackground: createdInBackground, isDiscretionary: discretionary, now: SimTime(.minutes(1)),
+      network: network, power: power, rateLimiterExpiry: rateLimiterExpiry,
+      discretionary: DiscretionaryPolicy())
+  }
+
+  static var startRows: [(String, StartFacts, Invariant?)] {
+    [
+      ("an allowed start", start(), nil),
+      ("a start while offline", start(network: offline), .startOnAllowedInterface),
+      ("a retry while offline", start(firstStart: false, network: offline), .startOnAllowedInterface),
+      ("a start before the start date", start(earliestBegin: SimTime(.hours(1))), .startAfterEarliestBegin),
+      (
+        "a background-created start before the limiter's expiry",
+        start(createdInBackground: true, rateLimiterExpiry: SimTime(.hours(1))), .startAfterRateLimiter
+      ),
+      (
+        "a retry before the limiter's expiry is not its business",
+        start(firstStart: false, createdInBackground: true, rateLimiterExpiry: SimTime(.hours(1))), nil
+      ),
+      (
+        "a discretionary start on battery", start(discretionary: true, power: PowerState()),
+        .startOnlyWhenDiscretionary
+      ),
+    ]
+  }
+
+  @Test("at a start: each start rule of behavior.md")
+  func starts() {
+    let checker = InvariantChecker()
+    for (name, facts, expected) in Self.startRows {
+      #expect(checker.checkStart(facts).first?.invariant == expected, "\(name)")
+    }
+  }
+
+  @Test("trace records: delegate calls only while running; no background launch after a force quit")
+  func records() {
+    let checker = InvariantChecker()
+    let suspended = RecordContext(appState: .suspended, forceQuit: false, backgroundAppRefresh: true)
+    let forceQuit = RecordContext(appState: .background, forceQuit: true, backgroundAppRefresh: true)
+    let noRefresh = RecordContext(appState: .background, forceQuit: false, backgroundAppRefresh: false)
+    let running = RecordContext(appState: .background, forceQuit: false, backgroundAppRefresh: true)
+    let background = [TraceField("reason", .string("background"))]
+    #expect(
+      checker.observe("delegate.didComplete", [], in: suspended).first?.invariant == .delegateOnlyWhileRunning
+    )
+    #expect(checker.observe("delegate.didComplete", [], in: running).isEmpty)
+    #expect(checker.observe("app.launch", background, in: forceQuit).first?.invariant == .noBackgroundLaunch)
+    #expect(checker.observe("app.resume", background, in: noRefresh).first?.invariant == .noBackgroundLaunch)
+    #expect(checker.observe("app.launch", [TraceField("reason", .string("user"))], in: forceQuit).isEmpty)
+  }
+
+  @Test("a completion handler called twice")
+  func completionHandler() {
+    let checker = InvariantChecker()
+    #expect(checker.completionHandlerCalled(session: "S", wake: 1, calls: 1).isEmpty)
+    #expect(
+      checker.completionHandlerCalled(session: "S", wake: 1, calls: 2).first?.invariant
+        == .completionHandlerOnce)
+  }
+
+  @Test("at the end: bytes add up, and a finished download was delivered, queued or linted lost")
+  func final() {
+    var checker = InvariantChecker()
+    checker.taskEnded(0)
+    checker.taskFinished(0)
+    let done = Self.task(finished: true, received: 100, onWire: 150, wasted: 50)
+    #expect(checker.checkFinal(tasks: [done], queuedDownloads: [0], lintedSessions: []).isEmpty)
+    #expect(checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: ["S"]).isEmpty)
+    #expect(
+      checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: []).first?.invariant
+        == .downloadDeliveredOnce)
+    checker.deliveredDownload(0)
+    #expect(checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: []).isEmpty)
+    let leaky = Self.task(finished: true, received: 100, onWire: 149, wasted: 50)
+    #expect(
+      checker.checkFinal(tasks: [leaky], queuedDownloads: [], lintedSessions: []).first?.invariant
+        == .bytesConserved)
+    let upload = Self.task(finished: true, download: false, received: 5, sent: 10, onWire: 14)
+    #expect(
+      checker.checkFinal(tasks: [upload], queuedDownloads: [], lintedSessions: []).first?.invariant
+        == .bytesConserved)
+  }
+}
