@@ -103,6 +103,10 @@ public struct TraceLog: Sendable {
 public enum JSONText {
   /// A JSON string literal with the escapes RFC 8259 requires.
   public static func quoted(_ s: String) -> String {
+    // Nearly every string in a trace (kinds, names, URLs) needs no escape: copy it whole.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      return "\"" + s + "\""
+    }
     var out = "\""
     for scalar in s.unicodeScalars {
       switch scalar {

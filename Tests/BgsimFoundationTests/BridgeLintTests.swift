@@ -104,6 +104,35 @@ import Testing
       !FileManager.default.fileExists(
         atPath: sim.appContainerDirectory!.appendingPathComponent("Documents/episode.mp3").path))
   }
+
+  func runReading(_ read: PlainDownloadDelegate.Read) -> (Simulation, Int?) {
+    let sim = world()
+    var downloads: PlainDownloadDelegate?
+    sim.installApp { app in
+      let d = PlainAppDelegate(app)
+      d.downloads.reads = read
+      downloads = d.downloads
+      return d
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.run(until: SimTime(.hours(1)))
+    return (sim, downloads?.bytesRead)
+  }
+
+  /// Reading the file after `didFinishDownloadingTo` returned finds nothing, as on a device.
+  @Test func aFileReadAfterTheCallReturnedIsGoneAndLinted() {
+    let (sim, bytes) = runReading(.later)
+    #expect(bytes == nil)
+    #expect(lints(sim) == ["downloadedFileLost"])
+  }
+
+  /// Reading it in the call (a small JSON, say) takes it: no lint.
+  @Test func aFileReadInTheCallIsNotLinted() {
+    let (sim, bytes) = runReading(.inPlace)
+    #expect(bytes == 4096)
+    #expect(lints(sim).isEmpty)
+  }
 }
 
 struct UncheckedSession: @unchecked Sendable { let session: URLSession }

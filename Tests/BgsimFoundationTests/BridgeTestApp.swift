@@ -19,6 +19,11 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
   var onFinishEvents: (() -> Void)?
   /// The classic bug: move the file from the main queue, after the delegate method returned.
   var defersMove = false
+  /// Reads the file instead of moving it: in the call (legitimate) or from the main queue after
+  /// the call returned (the classic bug). `bytesRead` is what the read got (nil when it failed).
+  enum Read { case inPlace, later }
+  var reads: Read?
+  var bytesRead: Int?
   /// Seed 001 updates its UI with `DispatchQueue.main.sync` from `didCompleteWithError`.
   var syncsToMainOnCompletion = false
 
@@ -36,7 +41,14 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
     let name = downloadTask.originalRequest?.url?.lastPathComponent ?? "unknown"
     let target = documents.appendingPathComponent(name)
     try? FileManager.default.removeItem(at: target)
-    if defersMove {
+    if let reads {
+      let read: @Sendable () -> Void = { [weak self] in
+        let handle = try? FileHandle(forReadingFrom: location)
+        self?.bytesRead = (try? handle?.read(upToCount: 4096))??.count
+        try? handle?.close()
+      }
+      if reads == .inPlace { read() } else { DispatchQueue.main.async { read() } }
+    } else if defersMove {
       DispatchQueue.main.async { try? FileManager.default.moveItem(at: location, to: target) }
     } else {
       try? FileManager.default.moveItem(at: location, to: target)

@@ -11,11 +11,20 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
   var received = 0
   var completed: [(Int, Int?)] = []
   var invalidated = 0
+  var order: [String] = []
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     received += data.count
+    order.append("didReceive \(data.count)")
+  }
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    order.append("didSendBodyData \(bytesSent) \(totalBytesSent) of \(totalBytesExpectedToSend)")
   }
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     completed.append(((task.response as? HTTPURLResponse)?.statusCode ?? 0, (error as NSError?)?.code))
+    order.append("didComplete")
   }
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) { invalidated += 1 }
 }
@@ -78,6 +87,8 @@ final class UploadApp: SimulatedAppDelegate {
     #expect(uploads.completed.map(\.0) == [201])
     #expect(uploads.completed.map(\.1) == [nil])
     #expect(uploads.invalidated == 1)
+    // The body is reported sent before the response arrives.
+    #expect(uploads.order == ["didSendBodyData 2000000 2000000 of 2000000", "didReceive 512", "didComplete"])
     #expect(!sim.trace.events.contains { $0.kind == "lint" })
   }
 }

@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The app's sandbox: a real directory, one per simulation, that survives the app's processes.
 /// Removed when the simulation is released unless `keep` is set.
 final class AppContainer: @unchecked Sendable {
@@ -20,12 +28,19 @@ final class AppContainer: @unchecked Sendable {
     try? FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
   }
 
-  /// The folder one `didFinishDownloadingTo` file lives in while the call runs.
-  func deliveryFolder(number: Int) -> URL {
-    let folder = url.appendingPathComponent(
-      "Library/Caches/com.apple.nsurlsessiond/Downloads/\(number)", isDirectory: true)
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
+  /// Where `didFinishDownloadingTo` files live while the call runs (made once per container).
+  var deliveryDirectory: URL {
+    url.appendingPathComponent("Library/Caches/com.apple.nsurlsessiond/Downloads")
+  }
+  private var deliveryDirectoryMade = false
+
+  /// The path of the `number`th delivered file.
+  func deliveryFile(number: Int) -> URL {
+    if !deliveryDirectoryMade {
+      try? FileManager.default.createDirectory(at: deliveryDirectory, withIntermediateDirectories: true)
+      deliveryDirectoryMade = true
+    }
+    return deliveryDirectory.appendingPathComponent("CFNetworkDownload_\(number).tmp")
   }
 
   func removeUnlessKept() {
@@ -33,11 +48,39 @@ final class AppContainer: @unchecked Sendable {
     try? FileManager.default.removeItem(at: url)
   }
 
-  /// A file of `size` bytes that takes no disk space: created empty and extended.
-  static func writeSparseFile(at file: URL, size: Int64) {
-    _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-    guard size > 0, let handle = try? FileHandle(forWritingTo: file) else { return }
-    try? handle.truncate(atOffset: UInt64(size))
-    try? handle.close()
+  /// A file of `size` bytes that takes no disk space: created empty and extended, with three
+  /// system calls (this runs once per delivered download). With `unread`, its access time is set
+  /// to the epoch so that `wasRead(_:)` can tell whether the app opened it and read from it.
+  static func writeSparseFile(at file: URL, size: Int64, unread: Bool = false) {
+    let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { return }
+    if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
+    if unread {
+      // `UTIME_OMIT` (a C macro Swift does not import): leave the modification time as it is.
+      #if canImport(Darwin)
+        let omit = -2
+      #else
+        let omit = (1 << 30) - 2
+      #endif
+      var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: omit)]
+      _ = futimens(fd, &times)
+    }
+    _ = close(fd)
+  }
+
+  /// Deletes a file if it is there (one system call; a missing file is no error).
+  static func remove(_ file: URL) { _ = unlink(file.path) }
+
+  /// True when a file written `unread` has been read since: its access time moved off the epoch.
+  /// Relies on the file system updating access times (Linux's default `relatime` does; a volume
+  /// mounted `noatime` never does, and then a file read in place counts as lost).
+  static func wasRead(_ file: URL) -> Bool {
+    var info = stat()
+    guard stat(file.path, &info) == 0 else { return false }
+    #if canImport(Darwin)
+      return info.st_atimespec.tv_sec != 0
+    #else
+      return info.st_atim.tv_sec != 0
+    #endif
   }
 }

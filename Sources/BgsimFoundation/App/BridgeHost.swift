@@ -48,26 +48,43 @@ final class BridgeHost: @unchecked Sendable {
   /// while simulated time moves (a real thread, `asyncAfter` on wall-clock time, a queue the
   /// bridge does not drain) is linted once per run, since its timing is not deterministic.
   func noteActivity() {
+    let draining = process?.isDraining ?? false
+    let foreign = runThread != nil && Thread.current !== runThread
+    // While the bridge waits for app code, calls may come from the main thread and the delegate
+    // queues; any other thread (a global queue's `asyncAfter`, a thread the app started) is foreign.
+    let foreignWhileDraining =
+      draining && foreign && !QueueDrain.isOnMainQueue && !(process?.isOnDelegateQueue ?? false)
     activityLock.lock()
     activityCount &+= 1
-    let lintNow =
-      !undrainedCallLinted && !(process?.isDraining ?? false) && runThread != nil
-      && Thread.current !== runThread
+    let lintNow = !undrainedCallLinted && ((!draining && foreign) || foreignWhileDraining)
     if lintNow { undrainedCallLinted = true }
     activityLock.unlock()
     if lintNow {
-      simulation?.emitNote(
-        "lint",
-        [
-          TraceField("rule", .string(LintRule.callFromUndrainedQueue.rawValue)),
-          TraceField(
-            "message",
-            .string(
-              "the app called URLSession from a thread or queue the simulation does not wait for, while "
-                + "simulated time moved; call it from the delegate queue, the main queue or a delegate method"
-            )),
-        ])
+      lintUndrainedCall(
+        "the app called URLSession from a thread or queue the simulation does not wait for (a thread it "
+          + "started, DispatchQueue.asyncAfter on wall-clock time), while simulated time moved; call it from "
+          + "the delegate queue, the main queue or a delegate method, and use SimulatedApplication.after for delays"
+      )
     }
+  }
+
+  /// A call on a session or application object of a process that has ended: code that outlived
+  /// its process (a real thread, `asyncAfter` on wall-clock time) reached the bridge.
+  func noteCallFromDeadProcess() {
+    activityLock.lock()
+    let lintNow = !undrainedCallLinted
+    undrainedCallLinted = true
+    activityLock.unlock()
+    if lintNow {
+      lintUndrainedCall(
+        "code of a terminated process called URLSession or SimulatedApplication (a thread it started, "
+          + "DispatchQueue.asyncAfter on wall-clock time); on a device it would never run: use "
+          + "SimulatedApplication.after for delays")
+    }
+  }
+
+  private func lintUndrainedCall(_ message: String) {
+    simulation?.bridgeLint(.callFromUndrainedQueue, message)
   }
 
   /// Marks the current thread as the simulation's (every engine call into the bridge does).
@@ -82,8 +99,30 @@ final class BridgeHost: @unchecked Sendable {
     return deliveries
   }
 
+  /// The container as the last process left it (see `ContainerSnapshot`).
+  private var containerAtDeath: ContainerSnapshot?
+
+  /// A process ended: remember the container as it left it.
+  func processEnded() {
+    containerAtDeath = ContainerSnapshot(of: container.url)
+  }
+
+  /// Before a launch: lints a container that changed while no process was alive.
+  private func checkContainerSinceDeath() {
+    guard let before = containerAtDeath else { return }
+    containerAtDeath = nil
+    guard let changed = ContainerSnapshot(of: container.url).firstChange(since: before) else { return }
+    simulation?.bridgeLint(
+      .writeAfterTermination,
+      "'\(changed)' in the app's container changed while the app was not running: code of a terminated "
+        + "process (a thread it started, DispatchQueue.asyncAfter on wall-clock time) wrote it, which cannot "
+        + "happen on a device; use SimulatedApplication.after for delays and save state before returning",
+      [TraceField("path", .string(changed))])
+  }
+
   /// A new process for a launch; the engine holds it (as its app) until the process ends.
   func newProcess() -> BridgeProcess {
+    checkContainerSinceDeath()
     launches += 1
     let process = BridgeProcess(host: self, number: launches)
     self.process = process

@@ -33,6 +33,13 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
 
   deinit {
     for session in sessions { session.processDied() }
+    host?.processEnded()
+  }
+
+  /// True on an operation of one of this process's sessions' delegate queues.
+  var isOnDelegateQueue: Bool {
+    guard let current = OperationQueue.current else { return false }
+    return sessions.contains { $0.delegateQueueForDrain === current }
   }
 
   // MARK: AppUnderTest
@@ -93,20 +100,21 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   }
 
   /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
-  func deliver(on queue: OperationQueue, _ work: @escaping () -> Void) {
+  func deliver(on queue: OperationQueue, loop: DeliveryLoop?, _ work: @escaping () -> Void) {
     guard let host = liveHost else { return }
     if !lateTimers.isEmpty && !isDraining { enter {} }
-    // Held until the drain has the main queue held back (QueueDrain.wait).
-    if !isDraining { queue.isSuspended = true }
-    queue.addOperation(UncheckedBox(work).run)
     // An engine callback caused by app code inside a wait: that wait picks this up.
-    if !isDraining { settle(host) }
+    if isDraining { return queue.addOperation(UncheckedBox(work).run) }
+    drainDepth += 1
+    QueueDrain.run(UncheckedBox(work).run, on: queue, loop: loop)
+    drainDepth -= 1
+    settle(host)
   }
 
   private func settle(_ host: BridgeHost) {
     drainDepth += 1
     defer { drainDepth -= 1 }
-    let settled = QueueDrain.drain({ sessions.map(\.delegateQueueForDrain) }, activity: { host.activity })
+    let settled = QueueDrain.drain({ sessions.map(\.drainTarget) }, activity: { host.activity })
     if !settled {
       host.simulation?.emitNote(
         "lint",
@@ -132,7 +140,10 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
 
   /// An app timer: see `SimulatedApplication.after(_:_:)`.
   func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) {
-    guard let host = liveHost, let simulation = host.simulation else { return }
+    guard let host = liveHost, let simulation = host.simulation else {
+      host?.noteCallFromDeadProcess()
+      return
+    }
     host.noteActivity()
     let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
     let box = UncheckedBox(work)

@@ -54,6 +54,7 @@ public final class SimulatedApplication: @unchecked Sendable {
       return process.makeSession(
         configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
+    host?.noteCallFromDeadProcess()
     return BridgedSession(
       process: nil, configuration: configuration.bridgeCopy(), delegate: delegate,
       delegateQueue: delegateQueue)
@@ -62,7 +63,8 @@ public final class SimulatedApplication: @unchecked Sendable {
   /// A timer on simulated time with the shape of an `asyncAfter` wrapper: runs late (at the next
   /// resume) when the process is suspended when it is due, never if the process dies first.
   public func after(_ delay: TimeInterval, _ work: @escaping () -> Void) {
-    process?.schedule(after: delay, work)
+    guard let process else { return host?.noteCallFromDeadProcess() ?? () }
+    process.schedule(after: delay, work)
   }
 }
 

@@ -14,10 +14,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// Retained until the session is invalidated, as Foundation does.
   private var storedDelegate: URLSessionDelegate?
   private let queue: OperationQueue
+  /// Runs delegate calls on `queue` when the bridge made it (see `DeliveryLoop`).
+  private let deliveryLoop: DeliveryLoop?
   private(set) var engine: SimURLSession?
   private var adapter: SessionAdapter?
   /// The one Foundation task object per engine task (libraries attach their objects to it).
-  private var tasksByEngine: [ObjectIdentifier: URLSessionTask] = [:]
+  private var tasksByEngine: [ObjectIdentifier: BridgedTaskObject] = [:]
   private var invalidated = false
 
   init(
@@ -25,14 +27,17 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     delegateQueue: OperationQueue?
   ) {
     self.process = process
+    self.ownerHost = process?.host
     self.storedConfiguration = configuration
     self.storedDelegate = delegate
     if let delegateQueue {
       self.queue = delegateQueue
+      self.deliveryLoop = nil
     } else {
       let serial = OperationQueue()
       serial.maxConcurrentOperationCount = 1
       self.queue = serial
+      self.deliveryLoop = DeliveryLoop(queue: serial)
     }
     #if canImport(Darwin)
       super.init()  // Deprecated since iOS 13 but available: Darwin's session factories cannot be chained to.
@@ -65,15 +70,28 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   override var delegate: URLSessionDelegate? { storedDelegate }
   override var delegateQueue: OperationQueue { queue }
   var delegateQueueForDrain: OperationQueue { queue }
-  var host: BridgeHost? { process?.liveHost }
+  var drainTarget: QueueDrain.Target { QueueDrain.Target(queue: queue, loop: deliveryLoop) }
+  /// The simulation's bridge while this session's process lives; nil afterwards, and a call
+  /// arriving then (from code that outlived the process) is linted once.
+  var host: BridgeHost? {
+    if let live = process?.liveHost { return live }
+    if let ownerHost, !calledAfterDeath {
+      calledAfterDeath = true
+      ownerHost.noteCallFromDeadProcess()
+    }
+    return nil
+  }
+  private var calledAfterDeath = false
+  /// The bridge of the process that made this session, kept to lint calls after it ended.
+  private weak var ownerHost: BridgeHost?
 
   /// The Foundation object for an engine task, made on first sight.
-  func task(for engineTask: SimURLSessionTask) -> URLSessionTask {
+  func task(for engineTask: SimURLSessionTask) -> BridgedTaskObject {
     if let known = tasksByEngine[ObjectIdentifier(engineTask)] { return known }
     let core = TaskCore(
       session: self, engine: engineTask,
       request: URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
-    let task: URLSessionTask =
+    let task: BridgedTaskObject =
       engineTask.kind == .download ? BridgedDownloadTask(core: core) : BridgedUploadTask(core: core)
     tasksByEngine[ObjectIdentifier(engineTask)] = task
     return task
@@ -125,8 +143,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
     host?.noteActivity()
-    let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
-    let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    let size = BridgedSession.fileSize(fileURL)
     let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
       try session.uploadTask(with: url, fromFileOfSize: size)
     }
@@ -160,14 +177,33 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     }
   }
 
-  private func refusedDownload(_ request: URLRequest, _ error: NSError) -> URLSessionDownloadTask {
-    let core = TaskCore(session: self, engine: nil, request: request, refusal: error)
-    let task = BridgedDownloadTask(core: core)
-    refusedTasks[ObjectIdentifier(core)] = task
-    return task
+  private func refusedDownload(_ request: URLRequest, _ error: NSError, handler: TaskHandler? = nil)
+    -> URLSessionDownloadTask
+  {
+    let core = TaskCore(session: self, engine: nil, request: request, refusal: error, handler: handler)
+    return register(BridgedDownloadTask(core: core), core)
   }
 
-  private func register<T: URLSessionTask>(_ task: T, _ core: TaskCore) -> T {
+  private func refusedUpload(_ request: URLRequest, _ error: NSError, handler: TaskHandler?)
+    -> URLSessionUploadTask
+  {
+    let core = TaskCore(session: self, engine: nil, request: request, refusal: error, handler: handler)
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  private func refusedDataTask(_ request: URLRequest, handler: TaskHandler?) -> URLSessionDataTask {
+    host?.simulation?.emitNote(
+      "bridge.taskRefused",
+      [
+        TraceField("session", .string(engine?.identifier ?? "none")),
+        TraceField("reason", .string("data tasks are not simulated; use a download task")),
+      ])
+    let error = FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url)
+    let core = TaskCore(session: self, engine: nil, request: request, refusal: error, handler: handler)
+    return register(BridgedDataTask(core: core), core)
+  }
+
+  private func register<T: BridgedTaskObject>(_ task: T, _ core: TaskCore) -> T {
     if let engineTask = core.engine {
       tasksByEngine[ObjectIdentifier(engineTask)] = task
     } else {
@@ -176,42 +212,153 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return task
   }
 
+  // MARK: Completion-handler factories and data tasks
+  // Background sessions refuse completion handlers (on a device the call raises an exception:
+  // the block could not survive the process); default sessions call them in place of the
+  // delegate. Data tasks are refused on every session: the engine has none yet.
+
+  override func downloadTask(
+    with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
+  ) -> URLSessionDownloadTask {
+    downloadTask(with: URLRequest(url: url), completionHandler: completionHandler)
+  }
+
+  override func downloadTask(
+    with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
+  ) -> URLSessionDownloadTask {
+    host?.noteActivity()
+    let handler = TaskHandler.download(completionHandler)
+    if let refusal = refuseConvenience("downloadTask(with:completionHandler:)", request) {
+      return refusedDownload(request, refusal, handler: handler)
+    }
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.downloadTask(with: url)
+    }
+    let core = TaskCore(
+      session: self, engine: made.task, request: request, refusal: made.refusal, handler: handler)
+    return register(BridgedDownloadTask(core: core), core)
+  }
+
+  override func downloadTask(
+    withResumeData resumeData: Data,
+    completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
+  ) -> URLSessionDownloadTask {
+    host?.noteActivity()
+    let request = URLRequest(url: ResumeStore.url(in: resumeData) ?? BridgedSession.placeholderURL)
+    // A default session has no daemon to keep partial downloads: resume data is a background feature here.
+    let refusal =
+      refuseConvenience("downloadTask(withResumeData:completionHandler:)", request)
+      ?? FoundationErrors.invalidResumeData(url: request.url)
+    return refusedDownload(request, refusal, handler: .download(completionHandler))
+  }
+
+  override func uploadTask(
+    with request: URLRequest, fromFile fileURL: URL,
+    completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+  ) -> URLSessionUploadTask {
+    host?.noteActivity()
+    let handler = TaskHandler.data(completionHandler)
+    if let refusal = refuseConvenience("uploadTask(with:fromFile:completionHandler:)", request) {
+      return refusedUpload(request, refusal, handler: handler)
+    }
+    let size = BridgedSession.fileSize(fileURL)
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.uploadTask(with: url, fromFileOfSize: size)
+    }
+    let core = TaskCore(
+      session: self, engine: made.task, request: request, refusal: made.refusal, handler: handler)
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  override func uploadTask(
+    with request: URLRequest, from bodyData: Data?,
+    completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+  ) -> URLSessionUploadTask {
+    host?.noteActivity()
+    let handler = TaskHandler.data(completionHandler)
+    if let refusal = refuseConvenience("uploadTask(with:from:completionHandler:)", request) {
+      return refusedUpload(request, refusal, handler: handler)
+    }
+    let size = Int64(bodyData?.count ?? 0)
+    let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
+      try session.uploadTask(with: url, fromDataOfSize: size)
+    }
+    let core = TaskCore(
+      session: self, engine: made.task, request: request, refusal: made.refusal, handler: handler)
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  override func dataTask(with url: URL) -> URLSessionDataTask { dataTask(with: URLRequest(url: url)) }
+
+  override func dataTask(with request: URLRequest) -> URLSessionDataTask {
+    host?.noteActivity()
+    return refusedDataTask(request, handler: nil)
+  }
+
+  override func dataTask(
+    with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+  ) -> URLSessionDataTask {
+    dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
+  }
+
+  override func dataTask(
+    with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+  ) -> URLSessionDataTask {
+    host?.noteActivity()
+    _ = refuseConvenience("dataTask(with:completionHandler:)", request)
+    return refusedDataTask(request, handler: .data(completionHandler))
+  }
+
   // MARK: Task operations (called by the task objects)
 
-  func resume(_ core: TaskCore) {
+  func resume(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
     if let engineTask = core.engine {
       engineTask.resume()
+      task.publishChanges()
       return
     }
     // A refused task completes with its error, as Foundation's does, after `resume()`.
     guard core.refusedState == .suspended, let simulation = host?.simulation else { return }
     core.refusedState = .running
+    task.publishChanges()
     simulation.schedule(at: simulation.now) { [weak self] _ in
       guard let self, let task = self.refusedTask(core) else { return }
       core.refusedState = .completed
-      self.deliver { DelegateCalls.didComplete(self.storedDelegate, self, task, core.refusal) }
+      self.deliver {
+        task.publishChanges()
+        self.complete(task, core, core.refusal)
+      }
     }
   }
 
-  private var refusedTasks: [ObjectIdentifier: URLSessionTask] = [:]
-  private func refusedTask(_ core: TaskCore) -> URLSessionTask? { refusedTasks[ObjectIdentifier(core)] }
+  private var refusedTasks: [ObjectIdentifier: BridgedTaskObject] = [:]
+  private func refusedTask(_ core: TaskCore) -> BridgedTaskObject? { refusedTasks[ObjectIdentifier(core)] }
 
-  func suspend(_ core: TaskCore) {
+  func suspend(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
     core.engine?.suspend()
+    task.publishChanges()
   }
 
-  func cancel(_ core: TaskCore) {
+  func cancel(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
-    core.engine?.cancel()
+    if let engineTask = core.engine {
+      engineTask.cancel()
+    } else if core.refusedState == .suspended {
+      core.refusedState = .canceling
+    }
+    task.publishChanges()
   }
 
-  func cancelProducingResumeData(_ core: TaskCore, _ completion: @escaping (Data?) -> Void) {
+  func cancelProducingResumeData(
+    _ core: TaskCore, _ task: BridgedTaskObject, _ completion: @escaping (Data?) -> Void
+  ) {
     host?.noteActivity()
     guard let engineTask = core.engine, let host else { return post { completion(nil) } }
     var produced: Data?
     engineTask.cancel(byProducingResumeData: { produced = $0 })
+    task.publishChanges()
     let data = produced.flatMap {
       host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
     }
@@ -275,7 +422,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
   func deliver(_ work: @escaping () -> Void) {
     guard let process, !process.isDead else { return }
-    process.deliver(on: queue, work)
+    process.deliver(on: queue, loop: deliveryLoop, work)
   }
 
   /// Queues a completion handler on the delegate queue: inside a drain it is picked up by it,
@@ -285,7 +432,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     if process.isDraining {
       queue.addOperation(UncheckedBox(work).run)
     } else {
-      process.deliver(on: queue, work)
+      process.deliver(on: queue, loop: deliveryLoop, work)
     }
   }
 

@@ -5,8 +5,13 @@ import TransferEngine
   import FoundationNetworking
 #endif
 
+// The task classes override every property Darwin's `URLSessionTask` exposes that the simulation
+// drives, so reads (and, on Darwin, key-value observers: see `TaskObservation`) see the engine's
+// state. The three classes repeat the same overrides: Swift cannot share overrides of a
+// superclass's members between sibling subclasses.
+
 /// A `URLSessionDownloadTask` backed by the simulation. App code sees only the Foundation type.
-final class BridgedDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
+final class BridgedDownloadTask: URLSessionDownloadTask, BridgedTaskObject, @unchecked Sendable {
   let core: TaskCore
   init(core: TaskCore) {
     self.core = core
@@ -15,14 +20,15 @@ final class BridgedDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
 
   override var taskIdentifier: Int { core.taskIdentifier }
   override var originalRequest: URLRequest? { core.originalRequest }
-  override var currentRequest: URLRequest? { core.currentRequest }
-  override var response: URLResponse? { core.response }
-  override var state: URLSessionTask.State { core.state }
-  override var error: Error? { core.error }
-  override var countOfBytesReceived: Int64 { core.engine?.countOfBytesReceived ?? 0 }
-  override var countOfBytesSent: Int64 { core.engine?.countOfBytesSent ?? 0 }
-  override var countOfBytesExpectedToReceive: Int64 { core.engine?.countOfBytesExpectedToReceive ?? -1 }
-  override var countOfBytesExpectedToSend: Int64 { core.countOfBytesExpectedToSend }
+  override var currentRequest: URLRequest? { core.visibleRequest }
+  override var response: URLResponse? { core.visibleResponse }
+  override var state: URLSessionTask.State { core.visibleState }
+  override var error: Error? { core.visibleError }
+  override var progress: Progress { core.progress }
+  override var countOfBytesReceived: Int64 { core.visibleReceived }
+  override var countOfBytesSent: Int64 { core.visibleSent }
+  override var countOfBytesExpectedToReceive: Int64 { core.visibleExpectedToReceive }
+  override var countOfBytesExpectedToSend: Int64 { core.visibleExpectedToSend }
   override var taskDescription: String? {
     get { core.engine?.taskDescription ?? super.taskDescription }
     set {
@@ -31,8 +37,8 @@ final class BridgedDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
     }
   }
   override var priority: Float {
-    get { Float(core.engine?.priority ?? 0.5) }
-    set { core.engine?.priority = Double(min(max(newValue, 0), 1)) }
+    get { core.priority }
+    set { core.priority = newValue }
   }
   override var countOfBytesClientExpectsToReceive: Int64 {
     get { core.engine?.countOfBytesClientExpectsToReceive ?? -1 }
@@ -47,22 +53,22 @@ final class BridgedDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
     get { core.earliestBeginDate }
     set { core.earliestBeginDate = newValue }
   }
-  override func resume() { core.session?.resume(core) }
-  override func suspend() { core.session?.suspend(core) }
-  override func cancel() { core.session?.cancel(core) }
+  override func resume() { core.session?.resume(core, self) }
+  override func suspend() { core.session?.suspend(core, self) }
+  override func cancel() { core.session?.cancel(core, self) }
   #if canImport(Darwin)
     override func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
-      core.session?.cancelProducingResumeData(core, completionHandler)
+      core.session?.cancelProducingResumeData(core, self, completionHandler)
     }
   #else
     override func cancel(byProducingResumeData completionHandler: @escaping (Data?) -> Void) {
-      core.session?.cancelProducingResumeData(core, completionHandler)
+      core.session?.cancelProducingResumeData(core, self, completionHandler)
     }
   #endif
 }
 
 /// A `URLSessionUploadTask` backed by the simulation.
-final class BridgedUploadTask: URLSessionUploadTask, @unchecked Sendable {
+final class BridgedUploadTask: URLSessionUploadTask, BridgedTaskObject, @unchecked Sendable {
   let core: TaskCore
   init(core: TaskCore) {
     self.core = core
@@ -71,14 +77,15 @@ final class BridgedUploadTask: URLSessionUploadTask, @unchecked Sendable {
 
   override var taskIdentifier: Int { core.taskIdentifier }
   override var originalRequest: URLRequest? { core.originalRequest }
-  override var currentRequest: URLRequest? { core.currentRequest }
-  override var response: URLResponse? { core.response }
-  override var state: URLSessionTask.State { core.state }
-  override var error: Error? { core.error }
-  override var countOfBytesReceived: Int64 { core.engine?.countOfBytesReceived ?? 0 }
-  override var countOfBytesSent: Int64 { core.engine?.countOfBytesSent ?? 0 }
-  override var countOfBytesExpectedToReceive: Int64 { core.engine?.countOfBytesExpectedToReceive ?? -1 }
-  override var countOfBytesExpectedToSend: Int64 { core.countOfBytesExpectedToSend }
+  override var currentRequest: URLRequest? { core.visibleRequest }
+  override var response: URLResponse? { core.visibleResponse }
+  override var state: URLSessionTask.State { core.visibleState }
+  override var error: Error? { core.visibleError }
+  override var progress: Progress { core.progress }
+  override var countOfBytesReceived: Int64 { core.visibleReceived }
+  override var countOfBytesSent: Int64 { core.visibleSent }
+  override var countOfBytesExpectedToReceive: Int64 { core.visibleExpectedToReceive }
+  override var countOfBytesExpectedToSend: Int64 { core.visibleExpectedToSend }
   override var taskDescription: String? {
     get { core.engine?.taskDescription ?? super.taskDescription }
     set {
@@ -87,10 +94,49 @@ final class BridgedUploadTask: URLSessionUploadTask, @unchecked Sendable {
     }
   }
   override var priority: Float {
-    get { Float(core.engine?.priority ?? 0.5) }
-    set { core.engine?.priority = Double(min(max(newValue, 0), 1)) }
+    get { core.priority }
+    set { core.priority = newValue }
   }
-  override func resume() { core.session?.resume(core) }
-  override func suspend() { core.session?.suspend(core) }
-  override func cancel() { core.session?.cancel(core) }
+  override var countOfBytesClientExpectsToReceive: Int64 {
+    get { core.engine?.countOfBytesClientExpectsToReceive ?? -1 }
+    set { core.engine?.countOfBytesClientExpectsToReceive = newValue }
+  }
+  override var countOfBytesClientExpectsToSend: Int64 {
+    get { core.engine?.countOfBytesClientExpectsToSend ?? -1 }
+    set { core.engine?.countOfBytesClientExpectsToSend = newValue }
+  }
+  override var earliestBeginDate: Date? {
+    get { core.earliestBeginDate }
+    set { core.earliestBeginDate = newValue }
+  }
+  override func resume() { core.session?.resume(core, self) }
+  override func suspend() { core.session?.suspend(core, self) }
+  override func cancel() { core.session?.cancel(core, self) }
+}
+
+/// A `URLSessionDataTask` from a bridged session. The engine has no data tasks, so it never
+/// transfers: `resume()` completes it with `NSURLErrorUnsupportedURL` (foundation-bridge.md,
+/// "Data tasks"). It exists so that app code never reaches swift-corelibs-foundation's real
+/// networking through the session's superclass.
+final class BridgedDataTask: URLSessionDataTask, BridgedTaskObject, @unchecked Sendable {
+  let core: TaskCore
+  init(core: TaskCore) {
+    self.core = core
+    super.init()  // Deprecated on Darwin (iOS 13) but available.
+  }
+
+  override var taskIdentifier: Int { core.taskIdentifier }
+  override var originalRequest: URLRequest? { core.originalRequest }
+  override var currentRequest: URLRequest? { core.visibleRequest }
+  override var response: URLResponse? { nil }
+  override var state: URLSessionTask.State { core.visibleState }
+  override var error: Error? { core.visibleError }
+  override var progress: Progress { core.progress }
+  override var countOfBytesReceived: Int64 { 0 }
+  override var countOfBytesSent: Int64 { 0 }
+  override var countOfBytesExpectedToReceive: Int64 { -1 }
+  override var countOfBytesExpectedToSend: Int64 { 0 }
+  override func resume() { core.session?.resume(core, self) }
+  override func suspend() { core.session?.suspend(core, self) }
+  override func cancel() { core.session?.cancel(core, self) }
 }

@@ -62,6 +62,20 @@ enum DelegateCalls {
     #endif
   }
 
+  static func didSendBodyData(
+    _ d: URLSessionDelegate?, _ s: URLSession, _ t: URLSessionTask, _ sent: Int64, _ total: Int64,
+    _ expected: Int64
+  ) {
+    guard let d = d as? URLSessionTaskDelegate else { return }
+    #if canImport(Darwin)
+      d.urlSession?(
+        s, task: t, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
+    #else
+      d.urlSession(
+        s, task: t, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
+    #endif
+  }
+
   static func didComplete(_ d: URLSessionDelegate?, _ s: URLSession, _ t: URLSessionTask, _ error: Error?) {
     guard let d = d as? URLSessionTaskDelegate else { return }
     #if canImport(Darwin)
@@ -85,7 +99,8 @@ enum DelegateCalls {
       d.urlSessionDidFinishEvents(forBackgroundURLSession: s)
       return
     }
-    #if canImport(Darwin) && !os(macOS)
+    #if canImport(Darwin)
+      // Part of `URLSessionDelegate` on iOS 7+ and macOS 11+.
       d?.urlSessionDidFinishEvents?(forBackgroundURLSession: s)
     #endif
   }

@@ -12,12 +12,16 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   weak var session: BridgedSession?
   init(session: BridgedSession) { self.session = session }
 
+  /// Delivers `work` for a task on the delegate queue, after telling observers what changed.
   private func with(
-    _ engineTask: SimURLSessionTask, _ work: @escaping (BridgedSession, URLSessionTask) -> Void
+    _ engineTask: SimURLSessionTask, _ work: @escaping (BridgedSession, BridgedTaskObject) -> Void
   ) {
     guard let session else { return }
     let task = session.task(for: engineTask)
-    session.deliver { work(session, task) }
+    session.deliver {
+      task.publishChanges()
+      work(session, task)
+    }
   }
 
   func urlSession(
@@ -25,7 +29,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
+      guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didWriteData(s.delegate, s, t, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
     }
   }
@@ -35,35 +39,40 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     expectedTotalBytes: Int64
   ) {
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
+      guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didResume(s.delegate, s, t, fileOffset, expectedTotalBytes)
     }
   }
 
-  /// A real file, sparse, in a folder of its own that is deleted when the call returns.
+  /// A real file, sparse, deleted when the call returns. The app must move it, or read it, in the
+  /// call: either counts as taking it; otherwise the engine lints `downloadedFileLost`.
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
-    let folder = host.container.deliveryFolder(number: host.nextDeliveryNumber())
-    let file = folder.appendingPathComponent("CFNetworkDownload_\(downloadTask.taskIdentifier).tmp")
-    AppContainer.writeSparseFile(at: file, size: location.bytes)
-    let moved = AppAnswer()
+    let file = host.container.deliveryFile(number: host.nextDeliveryNumber())
+    AppContainer.writeSparseFile(at: file, size: location.bytes, unread: true)
+    let taken = AppAnswer()
     with(downloadTask) { s, t in
-      guard let t = t as? URLSessionDownloadTask else { return }
-      DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
-      // Deleted as the call returns, before the work it queued runs, as on a device: a move
-      // the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      moved.set(!FileManager.default.fileExists(atPath: file.path))
-      try? FileManager.default.removeItem(at: folder)
+      if case .download(let handler)? = t.core.handler {
+        handler(file, t.response, nil)
+      } else if let t = t as? URLSessionDownloadTask {
+        DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
+      }
+      // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
+      // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
+      taken.set(!FileManager.default.fileExists(atPath: file.path) || AppContainer.wasRead(file))
+      AppContainer.remove(file)
     }
-    if moved.value == true { location.move(to: "moved by the app") }
-    try? FileManager.default.removeItem(at: folder)
+    if taken.value == true { location.move(to: "taken by the app") }
+    AppContainer.remove(file)
   }
 
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
     let data = Data(count: Int(clamping: min(max(bytes, 0), 1 << 24)))
     with(dataTask) { s, t in
+      s.reportBodySent(t, t.core)
+      if t.core.handler != nil { return t.core.receivedBody.append(data) }
       guard let t = t as? URLSessionDataTask else { return }
       DelegateCalls.didReceiveData(s.delegate, s, t, data)
     }
@@ -75,9 +84,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     bridged.host?.enteredFromEngine()
     let foundationTask = bridged.task(for: task)
     let nsError = error.map { bridged.foundationError($0, for: task) }
-    (foundationTask as? BridgedDownloadTask)?.core.deliveredError = nsError
-    (foundationTask as? BridgedUploadTask)?.core.deliveredError = nsError
-    bridged.deliver { DelegateCalls.didComplete(bridged.delegate, bridged, foundationTask, nsError) }
+    foundationTask.core.deliveredError = nsError
+    bridged.deliver {
+      bridged.reportBodySent(foundationTask, foundationTask.core)
+      foundationTask.publishChanges()
+      bridged.complete(foundationTask, foundationTask.core, nsError)
+    }
   }
 
   func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask) {

@@ -23,12 +23,51 @@ final class TaskCore: @unchecked Sendable {
   /// Validators learnt from resume data, for the response's headers.
   var knownETag: String?
   var knownLastModified: String?
+  /// The completion handler of a task made by a convenience factory (`downloadTask(with:completionHandler:)`
+  /// and the like): it replaces the delegate's data and completion calls, as in Foundation.
+  let handler: TaskHandler?
+  /// The upload response body, kept for a convenience task's handler.
+  var receivedBody = Data()
+  /// How much of the body `didSendBodyData` has reported.
+  var reportedSent: Int64 = 0
+  /// What key-value observers last saw (see `TaskObservation`).
+  var published = ObservedValues()
+  var publishedRequest: URLRequest?
+  var publishedResponse: URLResponse?
+  var publishedError: Error?
+  /// True while `willChangeValue(forKey:)` runs, so the getters answer the old value.
+  var showsPublished = false
+  /// `URLSessionTask.progress`: byte counts, updated when observers are told of changes. Made on
+  /// first use (most apps never ask, and a fleet of tasks would pay for thousands).
+  var progress: Progress {
+    if let madeProgress { return madeProgress }
+    let made = Progress.discreteProgress(totalUnitCount: -1)
+    madeProgress = made
+    updateProgress()
+    return made
+  }
+  private var madeProgress: Progress?
 
-  init(session: BridgedSession, engine: SimURLSessionTask?, request: URLRequest, refusal: NSError? = nil) {
+  /// Sets `progress`'s unit counts (if it was made) to the byte counts observers last saw.
+  func updateProgress() {
+    guard let madeProgress else { return }
+    let isUpload = countOfBytesExpectedToSend > 0
+    let total = isUpload ? published.countOfBytesExpectedToSend : published.countOfBytesExpectedToReceive
+    let done = isUpload ? published.countOfBytesSent : published.countOfBytesReceived
+    if madeProgress.totalUnitCount != total { madeProgress.totalUnitCount = total }
+    if madeProgress.completedUnitCount != done { madeProgress.completedUnitCount = done }
+  }
+
+  init(
+    session: BridgedSession, engine: SimURLSessionTask?, request: URLRequest, refusal: NSError? = nil,
+    handler: TaskHandler? = nil
+  ) {
     self.session = session
     self.engine = engine
     self.originalRequest = request
+    self.publishedRequest = request
     self.refusal = refusal
+    self.handler = handler
   }
 
   var taskIdentifier: Int { engine?.taskIdentifier ?? 0 }
@@ -98,8 +137,33 @@ final class TaskCore: @unchecked Sendable {
     }
   }
 
+  /// `URLSessionTask.priority`, kept by the engine (0.5 for a task the bridge refused).
+  var priority: Float {
+    get { Float(engine?.priority ?? 0.5) }
+    set { engine?.priority = Double(min(max(newValue, 0), 1)) }
+  }
+
   var countOfBytesExpectedToSend: Int64 {
     if case .upload(_, let size) = engine?.kind { return size }
     return 0
   }
+}
+
+/// What the task classes' getters answer: the live value, or while `willChangeValue(forKey:)` runs
+/// (Darwin's key-value observing reads the old value then), the value observers last saw.
+extension TaskCore {
+  var visibleState: URLSessionTask.State { showsPublished ? published.state : state }
+  var visibleReceived: Int64 {
+    showsPublished ? published.countOfBytesReceived : engine?.countOfBytesReceived ?? 0
+  }
+  var visibleSent: Int64 { showsPublished ? published.countOfBytesSent : engine?.countOfBytesSent ?? 0 }
+  var visibleExpectedToReceive: Int64 {
+    showsPublished ? published.countOfBytesExpectedToReceive : engine?.countOfBytesExpectedToReceive ?? -1
+  }
+  var visibleExpectedToSend: Int64 {
+    showsPublished ? published.countOfBytesExpectedToSend : countOfBytesExpectedToSend
+  }
+  var visibleRequest: URLRequest? { showsPublished ? publishedRequest : currentRequest }
+  var visibleResponse: URLResponse? { showsPublished ? publishedResponse : response }
+  var visibleError: Error? { showsPublished ? publishedError : error }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import TransferEngine
 
 #if canImport(FoundationNetworking)
@@ -31,4 +32,12 @@ enum FoundationErrors {
   /// Invalid or stale resume data: Darwin fails the task with -3003 ("Invalid resume data for
   /// background download").
   static func invalidResumeData(url: URL?) -> NSError { error(code: NSURLErrorCannotWriteToFile, url: url) }
+}
+
+extension Simulation {
+  /// Traces a `lint` event the way the engine does: the rule, the message, then `extra`.
+  func bridgeLint(_ rule: LintRule, _ message: String, _ extra: [TraceField] = []) {
+    emitNote(
+      "lint", [TraceField("rule", .string(rule.rawValue)), TraceField("message", .string(message))] + extra)
+  }
 }

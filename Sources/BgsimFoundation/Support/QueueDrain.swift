@@ -1,13 +1,33 @@
+import CoreFoundation
 import Dispatch
 import Foundation
 
 /// Runs app code and waits for the work it queued, so that simulated time never moves while the
 /// app still has something to do (foundation-bridge.md, "Determinism").
+///
+/// Cost matters: this runs around every delegate call (`bgsim bench bridge`). From the main
+/// thread one delegate call costs one hand-off to the delegate queue's thread and one pass of the
+/// main run loop when the app queued nothing; other threads pay a few more hops to the main queue.
 enum QueueDrain {
-  /// Passes made at least, so a block the main queue runs that queues one more main block is
-  /// still waited for; and at most, so an app that requeues forever cannot hang the run.
-  static let minimumPasses = 3
+  /// Passes made at least off the main thread, so a block the main queue runs that queues one more
+  /// main block is still waited for (`DispatchQueue.main.sync {}` waits for one level at a time);
+  /// on the main thread the run loop reports whether it ran anything, so one idle pass is enough.
+  /// At most `maximumPasses`, so an app that requeues forever cannot hang the run.
+  static let minimumPassesOffMain = 3
   static let maximumPasses = 200
+
+  /// Marks the main queue, whose blocks libdispatch may run on another thread while that thread
+  /// waits for it with `DispatchQueue.main.sync` (as the drain does off the main thread).
+  private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// True on the main thread or in a block of the main queue.
+  static var isOnMainQueue: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+  }
 
   /// Runs `work` on the main thread, as UIKit runs an app delegate's methods: directly when
   /// already there, otherwise by a synchronous hop to the main queue.
@@ -23,29 +43,43 @@ enum QueueDrain {
   /// pass adds no work: `activity` counts the app's calls into the bridge, and the operation
   /// count covers work the app queued on the queues themselves. Returns false when it gave up.
   @discardableResult
-  static func drain(_ queues: () -> [OperationQueue], activity: () -> Int) -> Bool {
+  static func drain(_ queues: () -> [Target], activity: () -> Int) -> Bool {
+    let minimum = Thread.isMainThread ? 1 : minimumPassesOffMain
     var passes = 0
     var before = activity()
     while passes < maximumPasses {
       passes += 1
-      for queue in queues() { wait(for: queue) }
+      for target in queues() where target.pending > 0 || target.queue.isSuspended {
+        run(nil, on: target.queue, loop: target.loop)
+      }
       drainMain()
       let after = activity()
-      let idle = after == before && queues().allSatisfy { $0.operationCount == 0 }
+      let idle = after == before && queues().allSatisfy { $0.pending == 0 }
       before = after
-      if idle && passes >= minimumPasses { return true }
+      if idle && passes >= minimum { return true }
     }
     return false
   }
 
-  /// Lets every block already on the main queue run.
+  /// A delegate queue to wait for, with the bridge's delivery loop on it if it has one.
+  struct Target {
+    var queue: OperationQueue
+    var loop: DeliveryLoop?
+    /// Operations on the queue other than the delivery loop's.
+    var pending: Int { queue.operationCount - (loop?.isAlive == true ? 1 : 0) }
+  }
+
+  /// Lets every block on the main queue run, and the blocks those queue, until it is empty.
   static func drainMain() {
-    if Thread.isMainThread {
-      // The main run loop services the main queue.
-      _ = RunLoop.main.run(mode: .default, before: Date())
-    } else {
-      DispatchQueue.main.sync {}
-    }
+    guard Thread.isMainThread else { return DispatchQueue.main.sync {} }
+    #if canImport(Darwin)
+      let mode = CFRunLoopMode.defaultMode
+    #else
+      let mode = kCFRunLoopDefaultMode
+    #endif
+    // One pass of the main run loop serves the main queue one level deep and says whether it
+    // handled anything (kCFRunLoopRunHandledSource, 4 on every platform) or nothing (timed out).
+    for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { return }
   }
 
   /// How long app code on a delegate queue runs with the main queue held back. Past it the bridge
@@ -53,24 +87,41 @@ enum QueueDrain {
   /// the main queue run alongside it: only then can ordering depend on real time.
   static let mainQueueHold: DispatchTimeInterval = .milliseconds(50)
 
-  /// Runs the operations of `queue` (queued while it was suspended) to the end. The main queue
-  /// is held back meanwhile, so a block the app sends to it from a delegate method runs after
-  /// that method returned, as deterministically as the app's code allows.
-  private static func wait(for queue: OperationQueue) {
-    if queue.operationCount == 0 {
-      // Nothing queued: no need to hold the main queue back (this saves two thread hops a pass).
-    } else if Thread.isMainThread {
+  /// Runs `work` (or nothing) on `queue` after every operation queued before it, and waits for
+  /// it. The main queue is held back meanwhile, so a block the app sends to it from a delegate
+  /// method runs after that method returned, as deterministically as the app's code allows.
+  /// In the `loop` when the bridge made the queue, else an operation on a serial queue (either
+  /// way `OperationQueue.current` is the delegate queue, as in Foundation); a barrier on a
+  /// concurrent one, to come after what is queued.
+  static func run(_ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil) {
+    let done = DispatchSemaphore(value: 0)
+    let block: @Sendable () -> Void = {
+      work?()
+      done.signal()
+    }
+    let enqueue = {
+      if let loop, work != nil {
+        loop.submit(block)
+      } else {
+        // Waiting for the queue itself: the loop steps aside for what is queued behind it.
+        loop?.stop()
+        if queue.maxConcurrentOperationCount == 1 {
+          queue.addOperation(block)
+        } else {
+          queue.addBarrierBlock(block)
+        }
+      }
+    }
+    if Thread.isMainThread {
       // Blocking here holds the main queue back; spin the run loop once the hold is over so
       // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
-      let done = DispatchSemaphore(value: 0)
-      queue.addBarrierBlock { done.signal() }
-      queue.isSuspended = false
+      enqueue()
+      if queue.isSuspended { queue.isSuspended = false }
       if done.wait(timeout: .now() + mainQueueHold) == .timedOut {
         while done.wait(timeout: .now()) == .timedOut {
           _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
         }
       }
-      queue.waitUntilAllOperationsAreFinished()
     } else {
       let engaged = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)
@@ -79,8 +130,9 @@ enum QueueDrain {
         _ = release.wait(timeout: .now() + mainQueueHold)
       }
       engaged.wait()
-      queue.isSuspended = false
-      queue.waitUntilAllOperationsAreFinished()
+      enqueue()
+      if queue.isSuspended { queue.isSuspended = false }
+      done.wait()
       release.signal()
     }
     if let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main { underlying.sync {} }

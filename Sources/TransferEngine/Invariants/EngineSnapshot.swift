@@ -43,19 +43,12 @@ struct TaskFacts {
   var sessionIdentifier: String
 }
 
-/// The conditions at the moment a task starts or retries, for the start invariants.
+/// A task that starts or retries and the conditions at that moment, for the start invariants:
+/// the same facts admission decided on, which the checker judges by its own rules.
 struct StartFacts {
   var task: String
-  var firstStart: Bool
-  var configuration: SessionConfiguration
-  var earliestBeginDate: SimTime?
-  var createdInBackground: Bool
-  var isDiscretionary: Bool
-  var now: SimTime
-  var network: NetworkState
-  var power: PowerState
-  var rateLimiterExpiry: SimTime
-  var discretionary: DiscretionaryPolicy
+  var request: Admission.Request
+  var conditions: Admission.Conditions
 }
 
 /// What a trace record needs besides itself: the app's state when it was recorded.
@@ -87,11 +80,9 @@ extension Simulation {
   }
 
   func startFacts(_ task: SimURLSessionTask, firstStart: Bool) -> StartFacts {
-    StartFacts(
-      task: task.name, firstStart: firstStart, configuration: task.session.configuration,
-      earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-      isDiscretionary: task.isDiscretionary, now: now, network: links.network, power: links.power,
-      rateLimiterExpiry: rateLimiter.expiry, discretionary: policy.discretionary)
+    var request = admissionRequest(task, running: 0)
+    request.firstStart = firstStart
+    return StartFacts(task: task.name, request: request, conditions: admissionConditions)
   }
 
   /// The downloads whose `didFinishDownloading` still waits in a session's queue.

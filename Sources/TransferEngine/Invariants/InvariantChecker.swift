@@ -154,39 +154,35 @@ struct InvariantChecker {
   /// The start conditions of behavior.md, at the moment a task starts or retries.
   func checkStart(_ start: StartFacts) -> [Finding] {
     var found: [Finding] = []
-    let configuration = start.configuration
-    if let problem = Self.interfaceProblem(for: configuration, on: start.network) {
+    let request = start.request
+    let conditions = start.conditions
+    if let problem = Self.interfaceProblem(for: request.configuration, on: conditions.network) {
       found.append(
         Finding(
           .startOnAllowedInterface,
-          "'\(start.task)' \(start.firstStart ? "started" : "retried") while \(problem)"))
+          "'\(start.task)' \(request.firstStart ? "started" : "retried") while \(problem)"))
     }
-    guard start.firstStart, configuration.kind == .background else { return found }
-    if let date = start.earliestBeginDate, start.now < date {
+    guard request.firstStart, request.configuration.kind == .background else { return found }
+    if let date = request.earliestBeginDate, conditions.now < date {
       found.append(
         Finding(.startAfterEarliestBegin, "'\(start.task)' started before its earliestBeginDate \(date)"))
     }
-    if start.createdInBackground && start.now < start.rateLimiterExpiry {
+    if request.createdInBackground && conditions.now < conditions.rateLimiterExpiry {
       found.append(
         Finding(
           .startAfterRateLimiter,
           "'\(start.task)', created in the background, started before the rate limiter's expiry "
-            + "\(start.rateLimiterExpiry)"))
+            + "\(conditions.rateLimiterExpiry)"))
     }
-    if start.isDiscretionary {
+    if request.isDiscretionary {
       var missing: [String] = []
-      let network = start.network
-      if start.discretionary.requires.contains(.wifi)
-        && !(network.isUp && !network.expensive && !network.constrained)
-      {
+      let network = conditions.network
+      let rules = conditions.discretionary
+      if rules.requires.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
         missing.append("an inexpensive, unconstrained interface")
       }
-      if start.discretionary.requires.contains(.charging) && !start.power.charging {
-        missing.append("external power")
-      }
-      if start.discretionary.avoidLowPowerMode && start.power.lowPowerMode {
-        missing.append("Low Power Mode off")
-      }
+      if rules.requires.contains(.charging) && !conditions.power.charging { missing.append("external power") }
+      if rules.avoidLowPowerMode && conditions.power.lowPowerMode { missing.append("Low Power Mode off") }
       if !missing.isEmpty {
         found.append(
           Finding(

@@ -14,4 +14,10 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: the app called URLSession from a thread or queue the simulation does not
   /// wait for while simulated time moved, or kept queueing work without end.
   case callFromUndrainedQueue
+  /// BgsimFoundation: the app's container changed while no process of the app was alive: code of
+  /// a terminated process (a real thread, `asyncAfter` on wall-clock time) wrote to it.
+  case writeAfterTermination
+  /// BgsimFoundation: a completion-handler factory (`downloadTask(with:completionHandler:)`, ...)
+  /// was called on a background session, which raises an exception on a device.
+  case completionHandlerInBackgroundSession
 }

@@ -21,29 +21,61 @@ public struct ConditionStream {
   public init(next: @escaping () -> (at: SimTime, change: Change)?) { self.next = next }
 }
 
+/// The condition streams of a run and the next change of each: a component of the facade that
+/// owns its state, so only `take` moves a stream on.
+struct ConditionStreams {
+  private var streams: [ConditionStream] = []
+  private var pending: [(at: SimTime, change: ConditionStream.Change)?] = []
+
+  /// Adds a stream; its first change is drawn now.
+  mutating func add(_ stream: ConditionStream) {
+    streams.append(stream)
+    pending.append(stream.next())
+  }
+
+  /// A stream still has a change to come.
+  var hasPending: Bool { pending.contains { $0 != nil } }
+
+  var indices: Range<Int> { pending.indices }
+
+  /// Stream `index`'s next change, without taking it.
+  func peek(_ index: Int) -> (at: SimTime, change: ConditionStream.Change)? { pending[index] }
+
+  /// The stream whose pending change comes first (the first added of equals), if due by `limit`.
+  func due(notAfter limit: SimTime) -> (index: Int, at: SimTime)? {
+    if pending.isEmpty { return nil }
+    var best: (Int, SimTime)?
+    for (i, next) in pending.enumerated() {
+      guard let next, next.at <= limit else { continue }
+      if best == nil || next.at < best!.1 { best = (i, next.at) }
+    }
+    return best
+  }
+
+  /// Takes stream `index`'s pending change and draws the one after it.
+  mutating func take(_ index: Int) -> (at: SimTime, change: ConditionStream.Change)? {
+    guard let next = pending[index] else { return nil }
+    pending[index] = streams[index].next()
+    return next
+  }
+}
+
 extension Simulation {
   /// Adds a stream of changes; its first change is drawn now.
   public func addConditionStream(_ stream: ConditionStream) {
-    conditionStreams.append(stream)
-    pendingConditions.append(stream.next())
+    conditions.add(stream)
   }
 
   /// The stream whose pending change comes first (the first added of equals), if due by `limit`.
   func dueCondition(notAfter limit: SimTime) -> (index: Int, at: SimTime)? {
-    if pendingConditions.isEmpty { return nil }
-    var best: (Int, SimTime)?
-    for (i, pending) in pendingConditions.enumerated() {
-      guard let pending, pending.at <= limit else { continue }
-      if best == nil || pending.at < best!.1 { best = (i, pending.at) }
-    }
-    return best
+    conditions.due(notAfter: limit)
   }
 
   /// Applies, in stream order, the streams' changes due at time 0 that `matches` selects
   /// (`init` applies network and power changes before the run, as it does the device's steps).
   func applyConditionsAtStart(where matches: (ConditionStream.Change) -> Bool) {
-    for index in pendingConditions.indices {
-      while let pending = pendingConditions[index], pending.at <= .zero, matches(pending.change) {
+    for index in conditions.indices {
+      while let next = conditions.peek(index), next.at <= .zero, matches(next.change) {
         applyCondition(index)
       }
     }
@@ -51,10 +83,9 @@ extension Simulation {
 
   /// Applies the pending change of stream `index` at its time and draws the stream's next one.
   func applyCondition(_ index: Int) {
-    guard let pending = pendingConditions[index] else { return }
-    scheduler.advance(to: pending.at)
-    pendingConditions[index] = conditionStreams[index].next()
-    switch pending.change {
+    guard let next = conditions.take(index) else { return }
+    scheduler.advance(to: next.at)
+    switch next.change {
     case .network(let state): applyNetwork(state)
     case .power(let state): applyPower(state)
     case .terminate: terminateApp()

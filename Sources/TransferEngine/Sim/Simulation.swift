@@ -74,8 +74,7 @@ public final class Simulation {
   /// dynamic exclusivity check at every access).
   @exclusivity(unchecked) var meter = RunMeter()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
-  @exclusivity(unchecked) var conditionStreams: [ConditionStream] = []
-  @exclusivity(unchecked) var pendingConditions: [(at: SimTime, change: ConditionStream.Change)?] = []
+  @exclusivity(unchecked) var conditions = ConditionStreams()
 
   /// A device at time 0. `conditions` are streams of changes drawn while the run goes (a
   /// scenario's `random` section); more can be added with `addConditionStream(_:)`.
@@ -159,7 +158,7 @@ public final class Simulation {
       if budgetCheckpoint() { return }
     }
     if invariantViolation != nil { return }
-    let pending = scheduler.pendingCount > 0 || pendingConditions.contains { $0 != nil }
+    let pending = scheduler.pendingCount > 0 || conditions.hasPending
     if !stopRequested && pending { scheduler.advance(to: limit) }
   }
 

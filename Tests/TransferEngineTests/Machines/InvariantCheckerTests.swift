@@ -122,10 +122,14 @@ struct InvariantCheckerTests {
     power: PowerState = PowerState(charging: true), rateLimiterExpiry: SimTime = .zero
   ) -> StartFacts {
     StartFacts(
-      task: "t", firstStart: firstStart, configuration: configuration, earliestBeginDate: earliestBegin,
-      createdInBackground: createdInBackground, isDiscretionary: discretionary, now: SimTime(.minutes(1)),
-      network: network, power: power, rateLimiterExpiry: rateLimiterExpiry,
-      discretionary: DiscretionaryPolicy())
+      task: "t",
+      request: Admission.Request(
+        configuration: configuration, firstStart: firstStart, earliestBeginDate: earliestBegin,
+        createdInBackground: createdInBackground, isDiscretionary: discretionary, running: 0,
+        connectionLimit: 4),
+      conditions: Admission.Conditions(
+        now: SimTime(.minutes(1)), network: network, power: power, appState: .background,
+        rateLimiterExpiry: rateLimiterExpiry, discretionary: DiscretionaryPolicy()))
   }
 
   static var startRows: [(String, StartFacts, Invariant?)] {
