@@ -59,7 +59,7 @@ import TransferEngine
     ),
     (
       #"{"event": "didComplete", "error": -1, "do": [{"do": "getAllTasks", "session": "S"}]}"#,
-      "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, httpTooManyRedirects, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
+      "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, httpTooManyRedirects, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected, cannotWriteToFile or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
     ),
     (
       #"{"event": "didFinishDownloading", "error": "cancelled", "do": [{"do": "getAllTasks", "session": "S"}]}"#,
