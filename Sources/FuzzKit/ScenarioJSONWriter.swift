@@ -189,6 +189,8 @@ public enum ScenarioJSONWriter {
       ]
     case .cancel(let task, let produce):
       return [("do", .string("cancel")), ("task", .string(task)), ("produceResumeData", .bool(produce))]
+    case .suspend(let task): return [("do", .string("suspend")), ("task", .string(task))]
+    case .resume(let task): return [("do", .string("resume")), ("task", .string(task))]
     case .resumeFromData(let task, let name, let fallback, let count, let first):
       var fields: [(String, JSONNode)] = [
         ("do", .string("resumeFromData")), ("task", .string(task)), ("name", .string(name)),

@@ -28,6 +28,8 @@ enum BenchSweep {
     var serial: [Double] = []
     var parallel: [Double] = []
     var coresUsed: [Double] = []
+    var serialCPU: [Double] = []
+    var parallelCPU: [Double] = []
     var loadsDuring: [Double] = []
     var identical = true
     var events = 0
@@ -40,6 +42,8 @@ enum BenchSweep {
       serial.append(one.wall)
       parallel.append(many.wall)
       coresUsed.append(many.wall > 0 ? many.cpu / many.wall : 0)
+      serialCPU.append(one.cpu)
+      parallelCPU.append(many.cpu)
       if let load = ProcessMetrics.loadAverage() { loadsDuring.append(load) }
     }
     if !identical {
@@ -73,6 +77,10 @@ enum BenchSweep {
         ("wallSecondsOneJobAll", "[" + serial.map { fixed($0) }.joined(separator: ", ") + "]"),
         ("wallSecondsAll", "[" + parallel.map { fixed($0) }.joined(separator: ", ") + "]"),
         ("coresUsed", fixed(gotCores, 2)), ("cores", "\(cores)"),
+        // CPU time is what contention between the workers costs, and unlike wall time it holds
+        // up on a busy machine: the 2-job pass should need no more CPU than the 1-job pass.
+        ("cpuSecondsOneJob", fixed(median(serialCPU))), ("cpuSeconds", fixed(median(parallelCPU))),
+        ("cpuRatio", fixed(median(zip(parallelCPU, serialCPU).map { $1 > 0 ? $0 / $1 : 0 }), 2)),
         ("loadBefore", loadBefore.map { fixed($0, 2) } ?? "null"),
         ("loadDuring", loadDuring.map { fixed($0, 2) } ?? "null"),
         ("meaningful", meaningful ? "true" : "false"), ("identicalOutcomes", identical ? "true" : "false"),

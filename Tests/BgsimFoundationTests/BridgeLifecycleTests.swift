@@ -115,7 +115,7 @@ import Testing
       let app = self.delegate(sim)!
       let task = app.session.downloadTask(with: URL(string: Self.episode)!)
       task.earliestBeginDate = app.application.now.addingTimeInterval(60)
-      #expect(task.earliestBeginDate == Simulation.referenceDate.addingTimeInterval(61))
+      #expect(task.earliestBeginDate == sim.referenceDate.addingTimeInterval(61))
       task.resume()
     }
     sim.run(until: SimTime(.minutes(5)))

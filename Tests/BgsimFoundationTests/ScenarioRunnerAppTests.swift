@@ -35,6 +35,29 @@ import Testing
     #expect(result.passed)
   }
 
+  @Test func taskExpectationsNameTheSwiftAppsTasks() throws {
+    let path = try write(
+      """
+      {"name": "task-expectations", \(Self.world)
+       "timeline": [{"at": "0s", "do": "launch"}, {"at": "2s", "do": "background"}],
+       "expect": [{"task": "com.example.downloads#1", "state": "completed", "by": "5m"},
+                  {"task": "com.example.downloads#1", "status": 200},
+                  {"task": "com.example.downloads#1", "startsAfter": "0s"},
+                  {"task": "com.example.downloads#2", "state": "completed"}]}
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try ScenarioRunner.run(file: path) { app in
+      PlainAppDelegate(app, startsAtUserLaunch: "https://example.com/book.zip")
+    }
+    #expect(result.runError == nil)
+    // The app's one task is named as the trace names it; a task it never made fails, by name.
+    #expect(result.expectations.map(\.passed) == [true, true, true, false])
+    #expect(result.failedExpectations.first?.found.contains("never created") == true)
+    // The same file is refused when the file's own scripted app is to make the tasks.
+    #expect(throws: ScenarioErrors.self) { try ScenarioLoader.load(path: path) }
+    #expect(try ScenarioLoader.load(path: path, swiftApp: true).expectations.count == 4)
+  }
+
   @Test func timelineEntriesThatScriptTheAppAreRefused() throws {
     let path = try write(
       """

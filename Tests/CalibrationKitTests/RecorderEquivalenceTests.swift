@@ -83,7 +83,7 @@ import TransferEngine
       let recorded = error.map {
         RecordedError(
           name: $0.code.name, code: $0.code.rawValue, cancelReason: $0.cancelReason?.name,
-          resumeDataOffset: $0.resumeData?.offset)
+          resumeDataOffset: $0.resumeData.flatMap { try? ResumeDataContents($0) }?.offset)
       }
       recorder.didComplete(task: task.name, error: recorded, status: task.statusCode)
     }

@@ -16,18 +16,9 @@ import TransferEngine
     """#
   }
 
-  func load(_ text: String) throws(ScenarioErrors) -> Scenario {
-    try ScenarioLoader.load(data: Array(text.utf8), file: "s.json")
-  }
+  func load(_ text: String) throws(ScenarioErrors) -> Scenario { try loadScenario(text) }
 
-  func problems(_ text: String) -> [String] {
-    do {
-      _ = try load(text)
-      return []
-    } catch {
-      return error.lines
-    }
-  }
+  func problems(_ text: String) -> [String] { loaderProblems(text) }
 
   func created(_ text: String) throws -> [String] {
     let result = ScenarioRunner.run(try load(text))

@@ -20,18 +20,9 @@ import TransferEngine
   static let resume =
     #"{"do": "resumeFromData", "task": "{task}", "name": "{task}-again", "withoutResumeData": "download"}"#
 
-  func load(_ text: String) throws(ScenarioErrors) -> Scenario {
-    try ScenarioLoader.load(data: Array(text.utf8), file: "s.json")
-  }
+  func load(_ text: String) throws(ScenarioErrors) -> Scenario { try loadScenario(text) }
 
-  func problems(_ text: String) -> [String] {
-    do {
-      _ = try load(text)
-      return []
-    } catch {
-      return error.lines
-    }
-  }
+  func problems(_ text: String) -> [String] { loaderProblems(text) }
 
   @Test(arguments: [
     (#""cancelled""#, ErrorFilter.code(.cancelled)), ("-1005", .code(.networkConnectionLost)),
@@ -68,7 +59,7 @@ import TransferEngine
     ),
     (
       #"{"event": "didComplete", "error": -1, "do": [{"do": "getAllTasks", "session": "S"}]}"#,
-      "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, httpTooManyRedirects, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
+      "s.json: app.behavior.on[0].error: no error has code -1; expected \"none\", an error code (cancelled, timedOut, networkConnectionLost, httpTooManyRedirects, notConnectedToInternet, backgroundSessionRequiresSharedContainer, backgroundSessionInUseByAnotherProcess, backgroundSessionWasDisconnected, cannotWriteToFile or its number such as -999) or a cancel reason (userForceQuitApplication, backgroundUpdatesDisabled, insufficientSystemResources)"
     ),
     (
       #"{"event": "didFinishDownloading", "error": "cancelled", "do": [{"do": "getAllTasks", "session": "S"}]}"#,

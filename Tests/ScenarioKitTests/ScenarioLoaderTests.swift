@@ -7,18 +7,14 @@ import TransferEngine
 /// Decoding a whole scenario into the model, and reporting problems with paths.
 @Suite struct ScenarioLoaderTests {
   private func load(_ text: String, file: String = "s.json") throws(ScenarioErrors) -> Scenario {
-    try ScenarioLoader.load(data: Array(text.utf8), file: file)
+    try loadScenario(text, file: file)
   }
 
   /// The messages of an invalid scenario, or a failure when it loads.
   private func problems(_ text: String) -> [String] {
-    do {
-      _ = try load(text)
-      Issue.record("expected the scenario to be invalid")
-      return []
-    } catch {
-      return error.lines
-    }
+    let lines = loaderProblems(text)
+    if lines.isEmpty { Issue.record("expected the scenario to be invalid") }
+    return lines
   }
 
   @Test func fullScenarioTopLevelAndDevice() throws {
@@ -125,6 +121,8 @@ import TransferEngine
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"
       case .app(.upload(let r, let from, let size)): return "upload \(r.name) \(r.session) \(from) \(size)"
       case .app(.cancel(let task, let resume)): return "cancel \(task) \(resume)"
+      case .app(.suspend(let task)): return "suspend \(task)"
+      case .app(.resume(let task)): return "resume \(task)"
       case .app(.resumeFromData(let task, let name, let fallback, _, _)):
         return "resumeFromData \(task) \(name) \(fallback)"
       case .app(.getAllTasks(let session)): return "getAllTasks \(session)"
@@ -225,7 +223,7 @@ import TransferEngine
     ),
     (
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
-      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask, dataTask"
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask, dataTask"
     ),
     (
       #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask", "name": "sync"}, {"at": "2s", "do": "endBackgroundTask", "name": "snyc"}]}"#,
@@ -256,5 +254,21 @@ import TransferEngine
       problems(text.replacingOccurrences(of: "part-12", with: "part-x")) == [
         "s.json: expect[0].task: no download, upload or resumeFromData creates a task named 'part-x'"
       ])
+  }
+}
+
+@Suite struct StartsAtClockTests {
+  @Test(
+    "startsAt sets the device's clock at time 0, read as UTC; without it the default holds",
+    arguments: [
+      ("\"startsAt\": \"2026-03-01T21:00:00\",", Int64(1_772_398_800)),
+      ("\"startsAt\": \"2024-02-29T00:00\",", 1_709_164_800),
+      ("\"startsAt\": \"1969-12-31T23:59:59\",", -1),
+      ("", DeviceModel.defaultClockAtStart),
+    ])
+  func clock(_ field: String, _ expected: Int64) throws {
+    let text = #"{"name": "c", \#(field) "duration": "1h"}"#
+    let scenario = try ScenarioLoader.load(data: Array(text.utf8), file: "c.json")
+    #expect(scenario.device.clockAtStart == expected)
   }
 }

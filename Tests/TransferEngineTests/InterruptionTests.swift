@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 
@@ -48,7 +49,7 @@ struct InterruptionTests {
     let error = try #require(task.error)
     #expect(error.code == .networkConnectionLost)
     #expect(error.code.rawValue == -1005)
-    #expect(error.resumeData?.offset == 400_000)
+    #expect(error.resumeData?.resumeOffset == 400_000)
     #expect(app.completions.first?.1?.code == .networkConnectionLost)
   }
 
@@ -112,10 +113,10 @@ struct InterruptionTests {
       let task = try app.sessions["S"]!.downloadTask(with: url.string, name: "a")
       task.resume()
       sim.run(until: SimTime(Self.fortyPercent))
-      var data: ResumeData?
+      var data: Data?
       task.cancel(byProducingResumeData: { data = $0 })
       let resumeData = try #require(data)
-      #expect(resumeData.offset == 400_000)
+      #expect(resumeData.resumeOffset == 400_000)
       sim.run(until: SimTime(.minutes(2)))
       let again = try app.sessions["S"]!.downloadTask(withResumeData: resumeData, name: "b")
       again.resume()
@@ -137,7 +138,7 @@ struct InterruptionTests {
       let task = try app.sessions["S"]!.downloadTask(with: resource.url.string, name: "a")
       task.resume()
       sim.run(until: SimTime(Self.fortyPercent))
-      var produced: ResumeData? = ResumeData?.none
+      var produced: Data? = Data?.none
       var called = false
       task.cancel(byProducingResumeData: {
         produced = $0
@@ -157,7 +158,7 @@ struct InterruptionTests {
     let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a")
     task.resume()
     sim.run(until: SimTime(Self.fortyPercent))
-    var data: ResumeData?
+    var data: Data?
     task.cancel(byProducingResumeData: { data = $0 })
     let first = try app.sessions["S"]!.downloadTask(withResumeData: data!, name: "b")
     first.resume()

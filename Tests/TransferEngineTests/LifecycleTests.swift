@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 
@@ -85,7 +86,7 @@ struct LifecycleTests {
     #expect(cancelled.time == SimTime(.milliseconds(860)))
     let error = try #require(app.completions.first?.1)
     #expect(error.code == .cancelled && error.cancelReason == .userForceQuitApplication)
-    #expect(error.resumeData?.offset == 400_000)
+    #expect(error.resumeData?.resumeOffset == 400_000)
   }
 
   @Test("sessionSendsLaunchEvents false: events wait for the user's launch")

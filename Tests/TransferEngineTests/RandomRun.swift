@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 @testable import TransferEngine
@@ -168,6 +169,24 @@ final class RandomRun {
       sim.schedule(at: sim.now + .seconds(Int64(random.uniform(1...120)))) { [unowned self] _ in cancel(task)
       }
     }
+    if random.nextUnit() < 0.15 { suspendLater(task) }
+  }
+
+  /// The app suspends `task` while it runs, and mostly resumes it later (sometimes twice over,
+  /// as suspensions nest), so the invariants see suspended tasks among the others.
+  private func suspendLater(_ task: SimURLSessionTask) {
+    let times = random.nextUnit() < 0.2 ? 2 : 1
+    let resumes = random.nextUnit() < 0.8 ? times : times - 1
+    let at = sim.now + .seconds(Int64(random.uniform(1...60)))
+    sim.schedule(at: at) { [unowned self] sim in
+      guard sim.appState.isRunning else { return }
+      for _ in 0..<times { task.suspend() }
+      for _ in 0..<resumes {
+        sim.schedule(at: sim.now + .seconds(Int64(random.uniform(1...600)))) { sim in
+          if sim.appState.isRunning { task.resume() }
+        }
+      }
+    }
   }
 
   private func start(_ task: SimURLSessionTask, in session: SimURLSession) {
@@ -183,15 +202,18 @@ final class RandomRun {
       task.cancel()
       return
     }
-    var resumeData: ResumeData?
+    var resumeData: Data?
     task.cancel { resumeData = $0 }
     guard let data = resumeData else { return }
+    let sessionIdentifier = task.sessionIdentifier
     let uses = random.nextUnit() < 0.3 ? 2 : 1
     for _ in 0..<uses {
       let delay = random.uniform(1...300)
       sim.schedule(at: sim.now + .seconds(Int64(delay))) { [unowned self] _ in
-        guard let session = liveSession(data.sessionIdentifier),
-          let task = try? session.downloadTask(withResumeData: data, name: name())
+        // Now and then the app hands back damaged data: the task must fail, not trap.
+        let handed = random.nextUnit() < 0.05 ? data.dropLast(1) : data
+        guard let session = liveSession(sessionIdentifier),
+          let task = try? session.downloadTask(withResumeData: handed, name: name())
         else { return }
         start(task, in: session)
       }

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 
@@ -54,6 +55,6 @@ struct StallTests {
     let failed = try #require(Fixture.events(sim, "task.failed").first)
     #expect(failed.time == SimTime(.milliseconds(860) + .seconds(60)))
     #expect(task.error?.code == .timedOut)
-    #expect(task.error?.resumeData?.offset == 400_000)
+    #expect(task.error?.resumeData?.resumeOffset == 400_000)
   }
 }

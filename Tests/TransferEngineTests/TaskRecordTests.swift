@@ -29,7 +29,7 @@ struct TaskRecordTests {
   func resumed() {
     let (resource, _) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 7, resourceTimer: resource)
+    r.resumed(sequence: 7, resourceTimer: resource, deadline: SimTime(.hours(1)))
     #expect(r.state == .running)
     #expect(r.resumeSequence == 7)
     #expect(r.resourceTimeoutHandle == resource)
@@ -66,7 +66,7 @@ struct TaskRecordTests {
   func ended() {
     let (resource, request) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 1, resourceTimer: resource)
+    r.resumed(sequence: 1, resourceTimer: resource, deadline: SimTime(.hours(1)))
     r.idleTimerStarted(request)
     let timers = r.ended()
     #expect(timers.resource == resource && timers.request == request)
@@ -80,7 +80,7 @@ struct TaskRecordTests {
   func resourceFired() {
     let (resource, _) = Self.handles()
     var r = TaskRecord(url: Self.url, resumeFrom: nil)
-    r.resumed(sequence: 1, resourceTimer: resource)
+    r.resumed(sequence: 1, resourceTimer: resource, deadline: SimTime(.hours(1)))
     r.resourceTimerFired()
     #expect(r.ended().resource == nil)
   }
@@ -101,7 +101,8 @@ struct TaskRecordTests {
 
   @Test("reused resume data keeps its token, URL and validator but restarts at 0")
   func reusedResumeData() {
-    let data = ResumeData(token: 3, url: Self.url, offset: 500, validator: "v1", sessionIdentifier: "bg")
+    let data = ResumeDataContents(
+      token: 3, url: Self.url, offset: 500, validator: "v1", sessionIdentifier: "bg")
     var r = TaskRecord(url: Self.url, resumeFrom: data)
     #expect(r.resumeFrom == data)
     r.resumeDataReused()

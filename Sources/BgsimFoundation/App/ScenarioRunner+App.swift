@@ -10,7 +10,7 @@ extension ScenarioRunner {
     file: String, seed: UInt64? = nil,
     app makeDelegate: @escaping (SimulatedApplication) -> SimulatedAppDelegate
   ) throws(ScenarioErrors) -> RunResult {
-    let scenario = try ScenarioLoader.load(path: file)
+    let scenario = try ScenarioLoader.load(path: file, swiftApp: true)
     return try run(scenario, seed: seed, installingApp: { $0.installApp(makeDelegate) })
   }
 }

@@ -40,9 +40,10 @@ public final class SimulatedApplication: @unchecked Sendable {
     }
   }
 
-  /// Simulated wall-clock time: `Simulation.referenceDate` plus simulated time.
+  /// Simulated wall-clock time: the simulation's `referenceDate` plus simulated time.
   public var now: Date {
-    Simulation.referenceDate.addingTimeInterval(host?.simulation?.now.sinceStart.seconds ?? 0)
+    guard let simulation = host?.simulation else { return Simulation.defaultReferenceDate }
+    return simulation.referenceDate.addingTimeInterval(simulation.now.sinceStart.seconds)
   }
 
   /// THE seam: `URLSession(configuration:delegate:delegateQueue:)`, backed by the simulation.
@@ -68,6 +69,11 @@ public final class SimulatedApplication: @unchecked Sendable {
 }
 
 extension Simulation {
-  /// The wall-clock date simulated time 0 stands for: 2026-01-01T00:00:00Z.
-  public static let referenceDate = Date(timeIntervalSince1970: 1_767_225_600)
+  /// The wall-clock date simulated time 0 stands for in this simulation: its device's
+  /// `clockAtStart` (a scenario's `startsAt`, read as UTC), by default 2026-01-01T00:00:00Z.
+  public var referenceDate: Date { Date(timeIntervalSince1970: TimeInterval(deviceModel.clockAtStart)) }
+
+  /// 2026-01-01T00:00:00Z: the reference date of a simulation whose device sets none.
+  public static let defaultReferenceDate = Date(
+    timeIntervalSince1970: TimeInterval(DeviceModel.defaultClockAtStart))
 }

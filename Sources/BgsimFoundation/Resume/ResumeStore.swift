@@ -2,13 +2,15 @@ import Foundation
 import TransferEngine
 
 /// The simulation's record of the resume data it handed out (it outlives processes, like the
-/// daemon's): Darwin-format `Data` out, the engine's `ResumeData` back in.
+/// daemon's): Darwin-format `Data` out, the engine's own resume data back in.
 final class ResumeStore: @unchecked Sendable {
-  private var byToken: [Int: ResumeData] = [:]
+  private var byToken: [Int: (contents: ResumeDataContents, engineData: Data)] = [:]
 
-  /// Darwin-format data for `resume`, with its sparse partial file created in `temporaryDirectory`.
-  func publish(_ resume: ResumeData, temporaryDirectory: URL) -> Data {
-    byToken[resume.token] = resume
+  /// Darwin-format data for the engine's resume data, with its sparse partial file created in
+  /// `temporaryDirectory`; nil if the engine's data cannot be read (it always can).
+  func publish(_ engineData: Data, temporaryDirectory: URL) -> Data? {
+    guard let resume = try? ResumeDataContents(engineData) else { return nil }
+    byToken[resume.token] = (resume, engineData)
     let fileName = "CFNetworkDownload_bgsim\(resume.token).tmp"
     AppContainer.writeSparseFile(at: temporaryDirectory.appendingPathComponent(fileName), size: resume.offset)
     let isDate = !(resume.validator.hasPrefix("\"") || resume.validator.hasPrefix("W/"))
@@ -22,20 +24,21 @@ final class ResumeStore: @unchecked Sendable {
 
   /// Parses `data` and finds what it stands for; the partial file it names is consumed.
   /// Stale data (unknown here, or its partial file gone) is a problem, not a trap.
+  /// The engine's data comes back for the engine to check again.
   func take(_ data: Data, temporaryDirectory: URL) -> Result<
-    (ResumeDataRecord, ResumeData), ResumeDataProblem
+    (ResumeDataRecord, Data), ResumeDataProblem
   > {
     switch ResumeDataFormat.decode(data) {
     case .failure(let problem): return .failure(problem)
     case .success(let record):
-      guard let stored = byToken[record.token], stored.url.string == record.url.absoluteString,
+      guard let (stored, engineData) = byToken[record.token], stored.url.string == record.url.absoluteString,
         stored.offset == record.bytesReceived
       else { return .failure(.stale) }
       let partial = temporaryDirectory.appendingPathComponent(record.tempFileName)
       // A second use finds the partial file gone; the engine restarts it from zero and lints
       // `resumeDataReused`, so let it through when this store has seen the token.
       try? FileManager.default.removeItem(at: partial)
-      return .success((record, stored))
+      return .success((record, engineData))
     }
   }
 

@@ -337,10 +337,8 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   func suspend(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
-    // The engine has no suspended-while-running state yet: a task not resumed stays as it is,
-    // a running one is traced so the gap is visible.
-    guard let engineTask = core.engine, engineTask.state == .running else { return }
-    host?.simulation?.emitNote("bridge.suspendIgnored", [TraceField("task", .string(engineTask.name))])
+    core.engine?.suspend()
+    task.publishChanges()
   }
 
   func cancel(_ core: TaskCore, _ task: BridgedTaskObject) {
@@ -358,10 +356,10 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   ) {
     host?.noteActivity()
     guard let engineTask = core.engine, let host else { return post { completion(nil) } }
-    var produced: ResumeData?
+    var produced: Data?
     engineTask.cancel(byProducingResumeData: { produced = $0 })
     task.publishChanges()
-    let data = produced.map {
+    let data = produced.flatMap {
       host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
     }
     post { completion(data) }
@@ -374,12 +372,13 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
   ) {
     host?.noteActivity()
-    var live: [SimURLSessionTask] = []
-    engine?.getAllTasks { live = $0 }
-    let tasks = live.map { task(for: $0) }
-    let uploads = tasks.compactMap { $0 as? URLSessionUploadTask }
-    let downloads = tasks.compactMap { $0 as? URLSessionDownloadTask }
-    post { completionHandler([], uploads, downloads) }
+    var uploads: [URLSessionUploadTask] = []
+    var downloads: [URLSessionDownloadTask] = []
+    engine?.getTasksWithCompletionHandler { _, engineUploads, engineDownloads in
+      uploads = engineUploads.compactMap { self.task(for: $0) as? URLSessionUploadTask }
+      downloads = engineDownloads.compactMap { self.task(for: $0) as? URLSessionDownloadTask }
+    }
+    post { [uploads, downloads] in completionHandler([], uploads, downloads) }
   }
 
   override func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {
@@ -397,9 +396,22 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     host?.noteActivity()
     guard !invalidated else { return }
     invalidated = true
-    if let engine { action(engine) }
+    if let engine {
+      // The engine calls `didBecomeInvalidWithError` after the last task's `didComplete`.
+      action(engine)
+      return
+    }
     let delegate = storedDelegate
     post {
+      DelegateCalls.didBecomeInvalid(delegate, self, nil)
+      self.storedDelegate = nil
+    }
+  }
+
+  /// The engine's `didBecomeInvalidWithError`: delivered, then the delegate is let go.
+  func becameInvalid() {
+    let delegate = storedDelegate
+    deliver {
       DelegateCalls.didBecomeInvalid(delegate, self, nil)
       self.storedDelegate = nil
     }

@@ -115,6 +115,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     return answer.value ?? true
   }
 
+  func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {
+    guard let bridged = self.session else { return }
+    bridged.host?.enteredFromEngine()
+    bridged.becameInvalid()
+  }
+
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
     guard let bridged = self.session else { return }
     bridged.host?.enteredFromEngine()

@@ -119,15 +119,20 @@ final class TaskCore: @unchecked Sendable {
     return response
   }
 
+  /// The simulation's wall-clock date for time 0 (`Simulation.referenceDate`).
+  private var referenceDate: Date {
+    session?.host?.simulation?.referenceDate ?? Simulation.defaultReferenceDate
+  }
+
   /// `earliestBeginDate` as the engine holds it.
   var earliestBeginDate: Date? {
     get {
-      engine?.earliestBeginDate.map { Simulation.referenceDate.addingTimeInterval($0.sinceStart.seconds) }
+      engine?.earliestBeginDate.map { referenceDate.addingTimeInterval($0.sinceStart.seconds) }
     }
     set {
       guard let engine else { return }
       guard let date = newValue else { return engine.earliestBeginDate = nil }
-      let seconds = date.timeIntervalSince(Simulation.referenceDate)
+      let seconds = date.timeIntervalSince(referenceDate)
       engine.earliestBeginDate = SimTime(.seconds(rounding: seconds.isFinite ? min(max(seconds, 0), 1e9) : 0))
     }
   }

@@ -1,6 +1,7 @@
 @_exported import struct ScenarioKit.ExpectationResult
 @_exported import struct ScenarioKit.RunResult
 @_exported import struct ScenarioKit.ScenarioErrors
+@_exported import enum ScenarioKit.ScenarioLoader
 @_exported import enum ScenarioKit.ScenarioRunner
 @_exported import struct SimKernel.SimDuration
 @_exported import struct SimKernel.SimTime

@@ -25,6 +25,8 @@ public struct TaskAccount: Hashable, Sendable {
     case stalled
     /// A default session's transfer paused because its app was suspended (`task.paused`).
     case paused
+    /// Stopped by the app's `suspend()` (`task.suspend` until its next `task.resume`).
+    case suspendedByApp
     /// Ended in the daemon; the app has not been told (`delegate.didComplete`) yet.
     case awaitingDelivery
 
@@ -38,6 +40,7 @@ public struct TaskAccount: Hashable, Sendable {
       case .transferring: return "transferring"
       case .stalled: return "stalled (server sends nothing)"
       case .paused: return "paused: app suspended"
+      case .suspendedByApp: return "suspended by the app"
       case .awaitingDelivery: return "awaiting delivery to the app"
       }
     }

@@ -48,8 +48,10 @@ public enum TaskAccounts {
       // Nothing after the end changes what the task was doing, except its delivery.
       let hasEnded = accounts[index].ended != nil
       switch kind {
-      case .taskResume where state == .notResumed:
+      case .taskResume where state == .notResumed || state == .suspendedByApp:
         open(index, .queued, at: i)
+      case .taskSuspend where !hasEnded:
+        open(index, .suspendedByApp, at: i)
       case .taskDeferred where !hasEnded:
         let reason = event["reason"]?.description ?? ""
         guard let wait = SimURLSessionTask.WaitReason.Kind(rawValue: reason) else { break }

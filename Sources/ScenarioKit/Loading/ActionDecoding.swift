@@ -5,13 +5,13 @@ import TransferEngine
 /// The actions a timeline entry or a reaction can `do`.
 enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
-  case download, upload, cancel, resumeFromData, getAllTasks, invalidate
+  case download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate
   case beginBackgroundTask, endBackgroundTask, dataTask
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
-    .download, .upload, .cancel, .resumeFromData, .getAllTasks, .invalidate, .beginBackgroundTask,
-    .endBackgroundTask, .dataTask,
+    .download, .upload, .cancel, .suspend, .resume, .resumeFromData, .getAllTasks, .invalidate,
+    .beginBackgroundTask, .endBackgroundTask, .dataTask,
   ]
 }
 
@@ -78,6 +78,10 @@ enum ActionDecoding {
       let resumeData = r.optional("produceResumeData", .bool)
       guard let task else { return nil }
       return .app(.cancel(task: task, produceResumeData: resumeData ?? false))
+    case .suspend:
+      return r.reference("task", .name("a task name"), into: \.tasks).map { .app(.suspend(task: $0)) }
+    case .resume:
+      return r.reference("task", .name("a task name"), into: \.tasks).map { .app(.resume(task: $0)) }
     case .resumeFromData:
       let task = r.reference("task", .name("a task name"), into: \.tasks)
       let numbering = numbering(&r, place: place)

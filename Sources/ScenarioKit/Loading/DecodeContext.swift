@@ -9,8 +9,13 @@ final class DecodeContext {
   var references = References()
   /// The time of day of `startsAt`, in seconds since midnight: what `"22:00"` instants count from.
   var startOfDay: Int64?
+  /// A Swift app, not the file, creates the tasks: expectations may name tasks no action creates.
+  let tasksComeFromSwiftApp: Bool
 
-  init(file: String) { self.file = file }
+  init(file: String, tasksComeFromSwiftApp: Bool = false) {
+    self.file = file
+    self.tasksComeFromSwiftApp = tasksComeFromSwiftApp
+  }
 
   func report(_ kind: ScenarioProblem.Kind, _ path: String, at position: JSONPosition?, _ message: String) {
     problems.append(ScenarioProblem(kind: kind, file: file, path: path, position: position, message: message))

@@ -76,7 +76,7 @@ enum ExpectDecoding {
     let task =
       isPattern
       ? r.required("task", .name("a task name or pattern"))
-      : r.reference("task", .name("a task name"), into: \.tasks)
+      : r.reference("task", .name("a task name"), into: \.expectedTasks)
     let facts = ["state", "startsAfter", "error", "resumedAtOffset", "status"]
     let present = facts.filter(r.has)
     guard present.count == 1 else {

@@ -22,6 +22,8 @@ struct References {
   var sessions: [Use] = []
   /// `task` of `cancel`, `resumeFromData` and expectations.
   var tasks: [Use] = []
+  /// `task` of `{"task": ...}` expectations: unchecked when a Swift app makes the tasks.
+  var expectedTasks: [Use] = []
   /// `url` of `download` and `upload`.
   var urls: [Use] = []
   /// Every `{task}` in a reaction's actions, checked against the reaction's event.
@@ -68,7 +70,7 @@ struct References {
     let literalSet = Set(literalNames)
     let patterns = createdTasks.map(\.name).filter { $0.contains("{n}") || $0.contains("{task}") }
     // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
-    for use in tasks
+    for use in tasks + (context.tasksComeFromSwiftApp ? [] : expectedTasks)
     where !use.name.contains("{task}") && !literalSet.contains(use.name)
       && !patterns.contains(where: { References.name(use.name, matches: $0) })
     {

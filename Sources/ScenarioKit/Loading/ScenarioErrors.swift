@@ -38,7 +38,7 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
 
   /// The longest message printed whole; longer ones (which can only come from quoting a huge
   /// input) are cut, so one problem is always one short line.
-  public static let maxMessageLength = 400
+  public static let maxMessageLength = 600
 
   /// The one-line message: `Scenarios/x.json: timeline[4].do: unknown action 'forcequit'; ...`.
   /// Control characters from the file are escaped (`TerminalText`) so a message cannot forge lines.

@@ -20,17 +20,20 @@ public enum ScenarioLoader {
   /// wrong argument (a log, a disk image) from taking memory and time.
   public static let maxFileSize = 8 * 1024 * 1024
 
-  /// Loads the file at `path`; messages name the file as `path` is written.
-  public static func load(path: String) throws(ScenarioErrors) -> Scenario {
-    try load(data: try read(path: path), file: path)
+  /// Loads the file at `path`; messages name the file as `path` is written. With `swiftApp`, the
+  /// file is the world for your Swift app (`ScenarioRunner.run(_:installingApp:)`): the app makes
+  /// the tasks, so a `{"task": ...}` expectation may name one no timeline entry creates (the
+  /// trace names an app's tasks `<session>#<taskIdentifier>`).
+  public static func load(path: String, swiftApp: Bool = false) throws(ScenarioErrors) -> Scenario {
+    try load(data: try read(path: path), file: path, swiftApp: swiftApp)
   }
 
-  /// Loads a scenario from bytes; `file` is the name messages use.
-  public static func load<Bytes: Collection<UInt8>>(data: Bytes, file: String) throws(ScenarioErrors)
-    -> Scenario
+  /// Loads a scenario from bytes; `file` is the name messages use; `swiftApp` as in `load(path:)`.
+  public static func load<Bytes: Collection<UInt8>>(data: Bytes, file: String, swiftApp: Bool = false)
+    throws(ScenarioErrors) -> Scenario
   {
     let root = try parse(data, file: file)
-    let context = DecodeContext(file: file)
+    let context = DecodeContext(file: file, tasksComeFromSwiftApp: swiftApp)
     let scenario = decodeScenario(root, file: file, context: context)
     if let scenario, context.problems.isEmpty { return scenario }
     throw ScenarioErrors(context.sortedProblems)
@@ -128,6 +131,8 @@ public enum ScenarioLoader {
       device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
       app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [], random: random)
     scenario.startsAt = startsAt
+    // The device's clock reads `startsAt` (taken as UTC) at time 0.
+    if let epoch = startsAt.flatMap(TimeOfDay.epochSeconds) { scenario.device.clockAtStart = epoch }
     return scenario
   }
 }

@@ -36,6 +36,24 @@ enum TimeOfDay {
     return seconds
   }
 
+  /// Seconds since 1970-01-01T00:00:00Z of a date and time `start(_:)` accepts, read as UTC.
+  static func epochSeconds(_ text: String) -> Int64? {
+    guard let timeOfDay = start(text) else { return nil }
+    let date = text.prefix { $0 != "T" }.split(separator: "-").compactMap { Int64($0) }
+    guard date.count == 3 else { return nil }
+    return daysSinceEpoch(year: date[0], month: date[1], day: date[2]) * 86_400 + timeOfDay
+  }
+
+  /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+  static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
   /// The instant of the first `timeOfDay` at or after a start at `startOfDay` (both seconds since midnight).
   static func instant(_ timeOfDay: Int64, after startOfDay: Int64) -> SimTime {
     let day: Int64 = 86_400

@@ -250,6 +250,10 @@ public enum AppAction: Sendable {
   case download(TaskRequest)
   case upload(TaskRequest, from: UploadSource, size: Int64)
   case cancel(task: String, produceResumeData: Bool)
+  /// `suspend()` on a task: it stops (no traffic, no timeouts) until a `resume` balances it.
+  case suspend(task: String)
+  /// `resume()` on a task the app suspended.
+  case resume(task: String)
   /// On the timeline, `count` resumes that many numbered tasks (`{n}` in `task` and `name`,
   /// from `firstNumber`), as `count` does for `download` and `upload`.
   case resumeFromData(

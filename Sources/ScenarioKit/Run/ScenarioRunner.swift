@@ -83,8 +83,9 @@ public enum ScenarioRunner {
       conditions: conditions)
     sim.checksInvariants = checksInvariants
     sim.budget = budget
-    let app = ScriptedApp(spec: scenario.app, simulation: sim)
-    if let installApp { installApp(sim) } else { sim.install(app) }
+    // The scripted app is made afresh at every launch; what it keeps across processes is the store's.
+    let app = ScriptedAppStore(spec: scenario.app, simulation: sim)
+    if let installApp { installApp(sim) } else { sim.install(factory: app.makeApp) }
     for entry in scenario.timeline {
       sim.schedule(at: entry.at) { sim in
         switch entry.action {
@@ -115,7 +116,7 @@ public enum ScenarioRunner {
   }
 
   /// What ran away, naming the reaction that looped when one ran often, and how to raise the limit.
-  static func budgetMessage(_ exceeded: BudgetExceeded, app: ScriptedApp) -> String {
+  static func budgetMessage(_ exceeded: BudgetExceeded, app: ScriptedAppStore) -> String {
     var message = "the run stopped: \(exceeded)"
     if let (reaction, count) = app.busiestReaction, count >= 100 {
       let task = reaction.task.map { " of '\($0)'" } ?? ""

@@ -1,26 +1,27 @@
 import SimKernel
 import TransferEngine
 
-/// The app a scenario's `app` section describes: plays `app.behavior` (recreating sessions,
-/// keeping and calling the completion handler, moving files, `on` reactions) and performs the
-/// timeline's app actions through the engine's URLSession-like API.
-///
-/// Buggy behaviours (`storesCompletionHandler: false`, `callsCompletionHandler: "never"`, ...)
-/// are played faithfully; the engine's lints say which rule the app broke.
-final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What a scenario's scripted app keeps across its processes, as a real app keeps it in its
+/// container: the names of the tasks it made (the task objects are the daemon's, which outlive
+/// processes, as `getAllTasks` hands them to a relaunched app) and the resume data it saved.
+/// Also the run's bookkeeping of the script itself: reaction counters (`times`, `{n}` count
+/// across the run) and the first problem that stops it. One per run; `ScriptedApp` is made
+/// afresh from it at every launch (`Simulation.install(factory:)`).
+final class ScriptedAppStore {
   let spec: AppSpec
   unowned let simulation: Simulation
-  /// Live session objects by identifier; emptied when the process ends.
-  private var sessions: [String: SimURLSession] = [:]
-  private var handlers: [String: BackgroundCompletionHandler] = [:]
   /// The scenario's task handles, across relaunches.
-  private(set) var tasks: [String: SimURLSessionTask] = [:]
+  fileprivate(set) var tasks: [String: SimURLSessionTask] = [:]
   /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error.
-  private var resumeData: [String: ResumeData] = [:]
-  /// Open background-task assertions by name; emptied when the process ends.
-  private var backgroundTasks: [String: BackgroundTaskIdentifier] = [:]
+  fileprivate var resumeData: [String: (data: Data, session: String)] = [:]
   /// `{n}` counters, one per reaction.
-  private var reactionCounts: [Int] = []
+  fileprivate var reactionCounts: [Int] = []
   /// The first problem that makes the scenario impossible to play, with its JSON path.
   private(set) var runError: String?
 
@@ -30,14 +31,73 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
   }
 
+  /// The factory `Simulation.install(factory:)` calls at every launch.
+  func makeApp() -> ScriptedApp { ScriptedApp(store: self) }
+
+  /// Performs a timeline entry's app action in the live process, or stops the run when the app
+  /// is not running (there is no process to do it).
+  func perform(_ action: AppAction, path: String) {
+    guard runError == nil else { return }
+    guard let app = simulation.currentApp as? ScriptedApp, simulation.appState.isRunning else {
+      fail(
+        "\(path): the app is \(simulation.appState.rawValue) at \(simulation.now), so it cannot perform "
+          + "'\(action.name)'; add a 'launch' entry before it")
+      return
+    }
+    app.perform(action, path: path)
+  }
+
+  /// The reaction that ran most often (the first of equals), with how often: when a run
+  /// exhausts its budget this is usually the loop.
+  var busiestReaction: (reaction: Reaction, count: Int)? {
+    var best: (Reaction, Int)?
+    for (reaction, count) in zip(spec.behavior.reactions, reactionCounts) where count > (best?.1 ?? 0) {
+      best = (reaction, count)
+    }
+    return best
+  }
+
+  fileprivate func fail(_ message: String) {
+    guard runError == nil else { return }
+    runError = message
+    simulation.requestStop()
+  }
+}
+
+/// One process of the app a scenario's `app` section describes: plays `app.behavior`
+/// (recreating sessions, keeping and calling the completion handler, moving files, `on`
+/// reactions) and performs the timeline's app actions through the engine's URLSession-like API.
+/// Made afresh at every launch; what it keeps in memory (session objects, completion handlers)
+/// dies with the process, what survives is in its `ScriptedAppStore`.
+///
+/// Buggy behaviours (`storesCompletionHandler: false`, `callsCompletionHandler: "never"`, ...)
+/// are played faithfully; the engine's lints say which rule the app broke.
+final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
+  let store: ScriptedAppStore
+  var spec: AppSpec { store.spec }
+  var simulation: Simulation { store.simulation }
+  /// Live session objects by identifier.
+  private var sessions: [String: SimURLSession] = [:]
+  private var handlers: [String: BackgroundCompletionHandler] = [:]
+  /// Open background-task assertions by name; this process's only (they die with it).
+  private var backgroundTasks: [String: BackgroundTaskIdentifier] = [:]
+  private var tasks: [String: SimURLSessionTask] {
+    get { store.tasks }
+    set { store.tasks = newValue }
+  }
+  private var resumeData: [String: (data: Data, session: String)] {
+    get { store.resumeData }
+    set { store.resumeData = newValue }
+  }
+  private var runError: String? { store.runError }
+
+  init(store: ScriptedAppStore) { self.store = store }
+
   private var context: AppContext { AppContext(simulation: simulation) }
 
   // MARK: AppUnderTest
 
   func didFinishLaunching(_ app: AppContext, reason: LaunchReason) {
-    sessions = [:]
-    handlers = [:]
-    backgroundTasks = [:]
     if spec.behavior.recreatesSessionsOnLaunch {
       // Every declared entry, duplicates included: declaring one identifier twice plays the
       // app that makes two session objects for it (the engine lints that).
@@ -75,7 +135,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
-    if let data = error?.resumeData { resumeData[task.name] = data }
+    if let data = error?.resumeData { resumeData[task.name] = (data, task.sessionIdentifier) }
     react(to: .didComplete, task: task.name, error: error)
   }
 
@@ -138,11 +198,15 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let task = task(name, path: path) else { return }
       if produce {
         task.cancel(byProducingResumeData: { data in
-          if let data { self.resumeData[name] = data }
+          if let data { self.resumeData[name] = (data, task.sessionIdentifier) }
         })
       } else {
         task.cancel()
       }
+    case .suspend(let name):
+      task(substitute(name, n, trigger), path: path)?.suspend()
+    case .resume(let name):
+      task(substitute(name, n, trigger), path: path)?.resume()
     case .resumeFromData(let from, let name, let fallback, _, _):
       let from = substitute(from, n, trigger)
       let name = substitute(name, n, trigger)
@@ -153,9 +217,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
         if fallback == .download { downloadAgain(from, as: name, path: path) }
         return
       }
-      guard let session = session(data.sessionIdentifier, path: path) else { return }
+      guard let session = session(data.session, path: path) else { return }
       do {
-        let task = try session.downloadTask(withResumeData: data, name: name)
+        let task = try session.downloadTask(withResumeData: data.data, name: name)
         tasks[task.name] = task
         task.resume()
       } catch { fail("\(path): \(error.message)") }
@@ -234,23 +298,13 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
         guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
       }
       if let filter = reaction.error, !filter.matches(error) { continue }
-      if let times = reaction.times, reactionCounts[i] >= times { continue }
-      let n = reaction.firstNumber + reactionCounts[i]
-      reactionCounts[i] += 1
+      if let times = reaction.times, store.reactionCounts[i] >= times { continue }
+      let n = reaction.firstNumber + store.reactionCounts[i]
+      store.reactionCounts[i] += 1
       for (j, action) in reaction.actions.enumerated() {
         perform(action, path: "\(reaction.path).do[\(j)]", n: n, trigger: task)
       }
     }
-  }
-
-  /// The reaction that ran most often (the first of equals), with how often: when a run
-  /// exhausts its budget this is usually the loop.
-  var busiestReaction: (reaction: Reaction, count: Int)? {
-    var best: (Reaction, Int)?
-    for (reaction, count) in zip(spec.behavior.reactions, reactionCounts) where count > (best?.1 ?? 0) {
-      best = (reaction, count)
-    }
-    return best
   }
 
   private func substitute(_ text: String, _ n: Int?, _ trigger: String?) -> String {
@@ -260,11 +314,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     return text
   }
 
-  private func fail(_ message: String) {
-    guard runError == nil else { return }
-    runError = message
-    simulation.requestStop()
-  }
+  private func fail(_ message: String) { store.fail(message) }
 }
 
 extension AppAction {
@@ -286,6 +336,8 @@ extension AppAction {
     case .dataTask: return "dataTask"
     case .upload: return "upload"
     case .cancel: return "cancel"
+    case .suspend: return "suspend"
+    case .resume: return "resume"
     case .resumeFromData: return "resumeFromData"
     case .getAllTasks: return "getAllTasks"
     case .invalidate: return "invalidate"

@@ -239,6 +239,7 @@ extension ScenarioSchema {
         ["session", "url", "name", "from", "size"]
       )
     case .cancel: return ([("task", task), ("produceResumeData", boolean)], ["task"])
+    case .suspend, .resume: return ([("task", task)], ["task"])
     case .resumeFromData:
       return (
         [("task", task), ("name", task), ("withoutResumeData", enumeration(names(ResumeFallback.self)))]

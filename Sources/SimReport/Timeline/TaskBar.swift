@@ -168,6 +168,7 @@ struct TaskBar: Equatable {
       if let missing = event["missing"] { label += " (needs \(missing))" }
       return segment("waiting", why, label, "waiting: \(label)")
     case .taskPaused?: return segment("waiting", reason ?? "paused", "paused", "paused (\(reason ?? "?"))")
+    case .taskSuspend?: return segment("waiting", "suspendedByApp", "suspended", "suspended by the app")
     case .taskInterrupted?:
       return segment("waiting", "retryBackoff", "interrupted", "interrupted (\(reason ?? "?")), backing off")
     case .taskStarted?: return segment("transferring", nil, "transferring", "transferring")

@@ -12,6 +12,16 @@ struct AppProcess {
   private(set) var number = 0
   /// App timers that came due while the process was suspended; they run at the next resume.
   private var lateTimers: [(AppContext) -> Void] = []
+  /// The app's sandbox, made on first use; outlives every process, released with the simulation.
+  private var containerStorage: ContainerDirectory?
+
+  /// The container, made now if this is its first use.
+  mutating func container() -> ContainerDirectory {
+    if let existing = containerStorage { return existing }
+    let made = ContainerDirectory()
+    containerStorage = made
+    return made
+  }
 
   /// A new process: a fresh app from the factory.
   mutating func launch() -> AppUnderTest? {

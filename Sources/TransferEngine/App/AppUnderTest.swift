@@ -49,6 +49,10 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
+  /// After `finishTasksAndInvalidate()` (once its tasks end) or `invalidateAndCancel()`, after
+  /// the last `didComplete`: the session lets its delegate go. The error is nil for an app's own
+  /// invalidation, the only kind the engine models.
+  func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?)
 }
 
 extension SimURLSessionDelegate {
@@ -73,6 +77,7 @@ extension SimURLSessionDelegate {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool { true }
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
+  public func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {}
 }
 
 /// The temporary file `didFinishDownloadingTo` hands over; it is deleted when the call returns

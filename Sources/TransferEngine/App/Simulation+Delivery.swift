@@ -83,7 +83,9 @@ extension Simulation {
         fields.append(TraceField("error", .string(error.code.name)))
         fields.append(TraceField("code", .int(Int64(error.code.rawValue))))
         if let reason = error.cancelReason { fields.append(TraceField("reason", .string(reason.name))) }
-        if let data = error.resumeData { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
+        if let data = error.resumeContents {
+          fields.append(TraceField("resumeDataOffset", .int(data.offset)))
+        }
       } else {
         fields.append(TraceField("error", .string("none")))
         if let status = task.statusCode { fields.append(TraceField("status", .int(Int64(status)))) }
@@ -91,6 +93,8 @@ extension Simulation {
       emit(.delegateDidComplete, fields)
       checker.deliveredCompletion(task.uid)
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
+    case .didBecomeInvalid(let invalidated):
+      invalidated.deliverInvalidation()
     case .willPerformHTTPRedirection(let task, let target, let generation):
       // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
       guard task.machine.generation == generation, !task.isFinished else { return }

@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The transfer daemon's records: every task and session, the wait queues with their
 /// connection counts, and the resume-data registry. Background records outlive the app.
 ///
@@ -21,7 +27,8 @@ struct Daemon {
   /// Keys of the wait queues in first-use order, for deterministic passes.
   private(set) var waitQueueOrder: [String] = []
   private var resumeCounter = 0
-  private var resumeDataCounter = 0
+  /// Resume data produced so far, by token: what data handed back must match to be used.
+  private var issuedResumeData: [ResumeDataContents] = []
   private var usedResumeData: Set<Int> = []
   /// The one timer that re-decides waits at a start date or the rate limiter's expiry.
   private(set) var reevaluation: (at: SimTime, handle: EventHandle)?
@@ -36,6 +43,12 @@ struct Daemon {
     sessionRecords.append(record)
     if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
     return record
+  }
+
+  /// The simulation ends and the app's process with it: every record drops its app session
+  /// object, and each object its delegate, as at a termination (`Simulation.deinit`).
+  func endAppSessions() {
+    for record in sessionRecords { record.detachFromApp() }
   }
 
   /// The uid the next task gets.
@@ -59,10 +72,30 @@ struct Daemon {
     return resumeCounter
   }
 
-  /// A fresh resume-data token.
-  mutating func nextResumeDataToken() -> Int {
-    resumeDataCounter += 1
-    return resumeDataCounter
+  /// New resume data with a fresh token (from 1), recorded so it can be recognised later.
+  mutating func issueResumeData(url: SimURL, offset: Int64, validator: String, sessionIdentifier: String)
+    -> ResumeDataContents
+  {
+    let contents = ResumeDataContents(
+      token: issuedResumeData.count + 1, url: url, offset: offset, validator: validator,
+      sessionIdentifier: sessionIdentifier)
+    issuedResumeData.append(contents)
+    return contents
+  }
+
+  /// Resume data the app handed back, checked against what this daemon issued: garbage,
+  /// another format version, or data it never produced (another run's, edited) is an error.
+  func recognise(_ data: Data) -> Result<ResumeDataContents, ResumeDataError> {
+    let contents: ResumeDataContents
+    do {
+      contents = try ResumeDataContents(data)
+    } catch {
+      return .failure(error)
+    }
+    guard contents.token <= issuedResumeData.count, issuedResumeData[contents.token - 1] == contents else {
+      return .failure(.stale)
+    }
+    return .success(contents)
   }
 
   /// Records that resume data was used; true when it had been used before (single use [Q]).

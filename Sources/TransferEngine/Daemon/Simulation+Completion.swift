@@ -36,7 +36,7 @@ extension Simulation {
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
       TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
     ]
-    if let data = error.resumeData { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
+    if let data = error.resumeContents { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
     emit(.taskFailed, fields)
     queueDelegateEvent(.didComplete(task, error: error), for: task.session)
     if freeingConnection { releaseConnection(of: task) }
@@ -51,12 +51,12 @@ extension Simulation {
   func cancelTask(
     _ task: SimURLSessionTask, produceResumeData: Bool, reason: SimURLError.CancelReason?,
     admitting: Bool = true
-  ) -> ResumeData? {
+  ) -> ResumeDataContents? {
     guard !task.isFinished else { return nil }
     let holding = withdraw(task)
     let data = produceResumeData ? makeResumeData(task) : nil
     endTask(task, .cancelled)
-    let error = SimURLError(.cancelled, resumeData: data, cancelReason: reason)
+    let error = SimURLError(.cancelled, resume: data, cancelReason: reason)
     task.record.cancelled(reason: reason, error: error)
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
@@ -99,6 +99,9 @@ extension Simulation {
   private func taskEnded(_ task: SimURLSessionTask) {
     let session = task.session
     session.taskEnded()
+    if session.outstanding == 0, let live = session.attached, live.awaitsTasksBeforeInvalid {
+      queueInvalidation(live)
+    }
     if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
       session.owesWake(true)
     }
@@ -107,13 +110,12 @@ extension Simulation {
 
   /// Resume data for a download that can resume: a GET whose server sent a validator and
   /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
-  func makeResumeData(_ task: SimURLSessionTask) -> ResumeData? {
+  func makeResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
     guard task.isDownload, let validator = task.bytes.fetchingValidator ?? task.resumeFrom?.validator,
       links.server.resource(task.currentURL)?.acceptsRanges == true
     else { return nil }
-    return ResumeData(
-      token: daemon.nextResumeDataToken(), url: task.currentURL, offset: task.countOfBytesReceived,
-      validator: validator,
+    return daemon.issueResumeData(
+      url: task.currentURL, offset: task.countOfBytesReceived, validator: validator,
       sessionIdentifier: task.session.identifier)
   }
 }

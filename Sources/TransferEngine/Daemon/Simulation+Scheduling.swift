@@ -68,22 +68,24 @@ extension Simulation {
         configuration = owner.configuration
         limit = connectionLimit(configuration)
       }
-      let machine = task.machine
+      // Fields read in place: a copy of the whole machine costs more than the pass's own work.
+      let firstStart = task.machine.startedAt == nil
+      let traced = task.machine.tracedWaitReason
       let request = Admission.Request(
-        configuration: configuration, firstStart: machine.startedAt == nil,
+        configuration: configuration, firstStart: firstStart,
         earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
         isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit)
       if let reason = Admission.waitReason(request, in: conditions) {
-        if configuration.kind == .default, machine.startedAt == nil, reason.isInterfaceBlock {
+        if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !configuration.waitsForConnectivity {
             failed.append(task)
             continue
           }
-          if machine.tracedWaitReason == nil { actions.append(.notifyWaitingForConnectivity(task)) }
+          if traced == nil { actions.append(.notifyWaitingForConnectivity(task)) }
         }
         // A reason already traced needs no action but its re-evaluation time; most tasks of a
         // long queue wait for the same reason pass after pass.
-        if machine.tracedWaitReason == reason {
+        if traced == reason {
           if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
           if reason == .rateLimiter { heldByRateLimiter = true }
         } else {

@@ -54,7 +54,7 @@ extension Simulation {
       interrupt(task, reason: "requestTimeout")
     } else {
       detachTransfer(task, freeConnection: false)
-      fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: true)
+      fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: true)
     }
     rescheduleLinks()
   }

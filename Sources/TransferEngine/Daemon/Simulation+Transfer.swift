@@ -225,7 +225,7 @@ extension Simulation {
     if task.session.configuration.kind == .default {
       releaseConnection(of: task)
       fail(
-        task, SimURLError(.networkConnectionLost, resumeData: makeResumeData(task)), freeingConnection: false)
+        task, SimURLError(.networkConnectionLost, resume: makeResumeData(task)), freeingConnection: false)
       return false
     }
     if !task.fetchesBody { task.bytes.discardUploadProgress() }
@@ -252,7 +252,7 @@ extension Simulation {
     guard !task.isFinished else { return }
     task.record.resourceTimerFired()
     let wasConnected = withdraw(task)
-    fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: wasConnected)
+    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: wasConnected)
     rescheduleLinks()
   }
 
@@ -263,7 +263,7 @@ extension Simulation {
       return
     }
     guard case .paused = task.machine.state else { return }
-    fail(task, SimURLError(.timedOut, resumeData: makeResumeData(task)), freeingConnection: false)
+    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: false)
   }
 }
 

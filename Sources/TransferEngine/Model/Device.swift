@@ -96,14 +96,23 @@ public struct DeviceModel: Hashable, Sendable {
   public var power: [Step<PowerState>]
   /// When off, the app is never woken in the background (behavior.md, App lifecycle).
   public var backgroundAppRefresh: Bool
+  /// What the device's wall clock shows at simulated time 0, in seconds since
+  /// 1970-01-01T00:00:00Z: one simulation's `referenceDate` (BgsimFoundation), its `Date()`. A
+  /// scenario's `startsAt` sets it; it changes no rule of the engine.
+  public var clockAtStart: Int64
+
+  /// 2026-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise.
+  public static let defaultClockAtStart: Int64 = 1_767_225_600
 
   public init(
     network: [Step<NetworkState>] = [Step(at: .zero, NetworkState(interface: .wifi))],
-    power: [Step<PowerState>] = [Step(at: .zero, PowerState())], backgroundAppRefresh: Bool = true
+    power: [Step<PowerState>] = [Step(at: .zero, PowerState())], backgroundAppRefresh: Bool = true,
+    clockAtStart: Int64 = DeviceModel.defaultClockAtStart
   ) {
     self.network = network
     self.power = power
     self.backgroundAppRefresh = backgroundAppRefresh
+    self.clockAtStart = clockAtStart
   }
 
   /// On Wi-Fi with the default rates, on battery, all day.

@@ -47,6 +47,11 @@ final class DaemonSession {
   func detachFromApp() {
     attached?.markInvalidated()
     attached = nil
+    // `didBecomeInvalidWithError` was owed to the dead process's session objects only.
+    pending.removeAll { event in
+      if case .didBecomeInvalid = event { return true }
+      return false
+    }
   }
 
   /// Numbers and records a new task; returns its `taskIdentifier`.
@@ -96,6 +101,10 @@ enum DelegateEvent {
   case didFinishDownloading(SimURLSessionTask)
   case didReceiveData(SimURLSessionTask, bytes: Int64)
   case didComplete(SimURLSessionTask, error: SimURLError?)
+  /// `didBecomeInvalidWithError` for this session object (not whichever is attached by then):
+  /// after the last `didComplete` of an invalidated session. Not traced (it was not before the
+  /// engine delivered it, and golden traces stay as they are).
+  case didBecomeInvalid(SimURLSession)
   /// A default session's redirect, for the app to follow or refuse; `generation` names the
   /// attempt that asked, so an answer after that attempt ended is ignored.
   case willPerformHTTPRedirection(SimURLSessionTask, to: SimURL, generation: UInt32)

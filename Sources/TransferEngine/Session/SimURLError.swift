@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Mirrors `URLError`: the transport errors of behavior.md with their `NSURLError.h` codes.
 public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Code: Int, CaseIterable, Hashable, Sendable {
@@ -10,6 +16,9 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
     case backgroundSessionRequiresSharedContainer = -995
     case backgroundSessionInUseByAnotherProcess = -996
     case backgroundSessionWasDisconnected = -997
+    /// `NSURLErrorCannotWriteToFile`: what Darwin reports when resume data's partial download
+    /// cannot be used; bgsim fails a task made from garbage or stale resume data with it.
+    case cannotWriteToFile = -3003
 
     /// The name the trace and `expect` use (`URLError.Code` case names).
     public var name: String {
@@ -22,6 +31,7 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
       case .backgroundSessionRequiresSharedContainer: return "backgroundSessionRequiresSharedContainer"
       case .backgroundSessionInUseByAnotherProcess: return "backgroundSessionInUseByAnotherProcess"
       case .backgroundSessionWasDisconnected: return "backgroundSessionWasDisconnected"
+      case .cannotWriteToFile: return "cannotWriteToFile"
       }
     }
   }
@@ -42,32 +52,26 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   public var code: Code
-  /// `NSURLSessionDownloadTaskResumeData` in the error's user info, when the download can resume.
-  public var resumeData: ResumeData?
   /// Why the system cancelled a background task, when it did.
   public var cancelReason: CancelReason?
+  /// What `resumeData` says (the trace's `resumeDataOffset`).
+  let resumeContents: ResumeDataContents?
 
-  public init(_ code: Code, resumeData: ResumeData? = nil, cancelReason: CancelReason? = nil) {
+  /// `NSURLSessionDownloadTaskResumeData` in the error's user info, when the download can
+  /// resume: opaque bytes the app may store and hand to `downloadTask(withResumeData:)` later.
+  public var resumeData: Data? { resumeContents?.data }
+
+  public init(_ code: Code, cancelReason: CancelReason? = nil) {
+    self.init(code, resume: nil, cancelReason: cancelReason)
+  }
+
+  init(_ code: Code, resume: ResumeDataContents?, cancelReason: CancelReason? = nil) {
     self.code = code
-    self.resumeData = resumeData
+    self.resumeContents = resume
     self.cancelReason = cancelReason
   }
 
   public var description: String { "\(code.name) (\(code.rawValue))" }
-}
-
-/// The opaque blob `cancel(byProducingResumeData:)` hands back; here its contents are visible
-/// to tests. Single use: a second use restarts from zero and is linted.
-public struct ResumeData: Hashable, Sendable {
-  /// Unique per production, to detect reuse.
-  public let token: Int
-  public let url: SimURL
-  /// Bytes already on disk.
-  public let offset: Int64
-  /// The validator the range request sends (`If-Range`): the ETag, else Last-Modified.
-  public let validator: String
-  /// The session the download belonged to.
-  public let sessionIdentifier: String
 }
 
 /// Misuse of the API that the real system answers with an exception; the simulator throws.

@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Mirrors `URLSession`: the app's handle on a session. For a background session the work lives
 /// in the daemon; this object is the app's view of it and dies with the app's process.
 public final class SimURLSession {
@@ -17,6 +23,10 @@ public final class SimURLSession {
     return owner
   }
   public private(set) var isInvalidated = false
+  /// Invalidated with tasks still running: `didBecomeInvalidWithError` follows the last one.
+  private(set) var awaitsTasksBeforeInvalid = false
+  /// `didBecomeInvalidWithError` is queued and not yet delivered; the delegate is kept till then.
+  private(set) var awaitsInvalidDelivery = false
 
   init(
     configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession,
@@ -61,15 +71,34 @@ public final class SimURLSession {
       in: self, kind: .upload(fromFile: false, size: size), url: url, name: name, resumeData: nil)
   }
 
-  /// `downloadTask(withResumeData:)`: a range request from the offset the data records.
-  public func downloadTask(withResumeData data: ResumeData, name: String? = nil) throws(SimAPIMisuse)
+  /// `downloadTask(withResumeData:)`: a range request from the offset the data records. Data
+  /// this simulation did not produce (garbage, truncated, another run's) makes a task that
+  /// fails with `cannotWriteToFile` when resumed, traced as `task.resumeDataRejected`.
+  public func downloadTask(withResumeData data: Data, name: String? = nil) throws(SimAPIMisuse)
     -> SimURLSessionTask
   {
-    try simulation.makeTask(in: self, kind: .download, url: data.url.string, name: name, resumeData: data)
+    try simulation.makeResumedTask(in: self, data: data, name: name)
   }
 
   /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
   public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
+    completion(liveTasks())
+  }
+
+  /// `getTasksWithCompletionHandler(_:)`: the tasks that have not completed as Foundation's three
+  /// arrays (data, upload, download), in creation order. The engine makes no data tasks, so the
+  /// first is always empty. Traced as `session.allTasks`, like `getAllTasks`.
+  public func getTasksWithCompletionHandler(
+    _ completion: (
+      _ dataTasks: [SimURLSessionTask], _ uploadTasks: [SimURLSessionTask],
+      _ downloadTasks: [SimURLSessionTask]
+    ) -> Void
+  ) {
+    let live = liveTasks()
+    completion([], live.filter { !$0.isDownload }, live.filter(\.isDownload))
+  }
+
+  private func liveTasks() -> [SimURLSessionTask] {
     let live = record.unfinishedTasks()
     simulation.emit(
       .sessionAllTasks,
@@ -77,7 +106,7 @@ public final class SimURLSession {
         TraceField("session", .string(identifier)),
         TraceField("tasks", .string(live.map(\.name).joined(separator: ","))),
       ])
-    completion(live)
+    return live
   }
 
   /// `finishTasksAndInvalidate()`: running tasks finish; no new tasks.
@@ -86,9 +115,34 @@ public final class SimURLSession {
   /// `invalidateAndCancel()`: cancels every task; no new tasks.
   public func invalidateAndCancel() { simulation.invalidate(self, cancelTasks: true) }
 
+  /// The process that held this object ended: nothing more reaches its delegate.
   func markInvalidated() {
     isInvalidated = true
     retainedDelegate = nil
+    awaitsTasksBeforeInvalid = false
+    awaitsInvalidDelivery = false
+  }
+
+  /// The app invalidated the session: no new tasks; the delegate is kept until
+  /// `didBecomeInvalidWithError`, after the tasks still running (`waitsForTasks`) end.
+  func beginInvalidation(waitsForTasks: Bool) {
+    isInvalidated = true
+    awaitsTasksBeforeInvalid = waitsForTasks
+  }
+
+  /// `didBecomeInvalidWithError` is queued behind the session's other delegate events.
+  func invalidationQueued() {
+    awaitsTasksBeforeInvalid = false
+    awaitsInvalidDelivery = true
+  }
+
+  /// Delivers `didBecomeInvalidWithError(nil)` once, then lets the delegate go, as URLSession does.
+  func deliverInvalidation() {
+    guard awaitsInvalidDelivery else { return }
+    awaitsInvalidDelivery = false
+    let delegate = self.delegate
+    retainedDelegate = nil
+    delegate?.urlSession(self, didBecomeInvalidWithError: nil)
   }
 }
 
@@ -96,13 +150,17 @@ extension SimURLSessionTask {
   /// `resume()`: hand the task to the daemon (or the in-process loader for default sessions).
   public func resume() { session.simulation?.resume(self) }
 
+  /// `suspend()`: a resumed task stops (no traffic, no timeouts) until a balancing `resume()`;
+  /// a download then continues from the bytes it has. Calls nest, as in Foundation.
+  public func suspend() { session.simulation?.suspend(self) }
+
   /// `cancel()`.
   public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
 
   /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume, else nil.
-  public func cancel(byProducingResumeData completion: (ResumeData?) -> Void) {
-    let data = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
-    completion(data)
+  public func cancel(byProducingResumeData completion: (Data?) -> Void) {
+    let contents = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
+    completion(contents?.data)
   }
 }
 

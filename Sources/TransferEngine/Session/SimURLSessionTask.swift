@@ -88,13 +88,13 @@ public final class SimURLSessionTask {
   var resumeSequence: Int { record.resumeSequence }
   var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }
   var requestTimeoutHandle: EventHandle? { record.requestTimeoutHandle }
-  var resumeFrom: ResumeData? { record.resumeFrom }
+  var resumeFrom: ResumeDataContents? { record.resumeFrom }
   var connectionKey: String? { record.connectionKey }
   var cancelReason: SimURLError.CancelReason? { record.cancelReason }
 
   init(
     uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
-    createdInBackground: Bool, resumeFrom: ResumeData?
+    createdInBackground: Bool, resumeFrom: ResumeDataContents?
   ) {
     self.uid = uid
     self.taskIdentifier = taskIdentifier

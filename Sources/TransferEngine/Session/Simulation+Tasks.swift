@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The app-facing operations behind `SimURLSession` and `SimURLSessionTask`.
 extension Simulation {
   /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`.
@@ -40,7 +46,7 @@ extension Simulation {
 
   func makeTask(
     in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
-    resumeData: ResumeData?
+    resumeData: ResumeDataContents?
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
     guard lifecycle.state.isRunning else {
       throw SimAPIMisuse(
@@ -97,17 +103,88 @@ extension Simulation {
     return task
   }
 
-  /// `resume()`: the first call starts the resource timer and queues the task.
+  /// `downloadTask(withResumeData:)`: data this simulation produced continues its download;
+  /// garbage or stale data still makes a task (as Darwin does), which fails when resumed.
+  func makeResumedTask(in session: SimURLSession, data: Data, name: String?) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    switch daemon.recognise(data) {
+    case .success(let contents):
+      return try makeTask(
+        in: session, kind: .download, url: contents.url.string, name: name, resumeData: contents)
+    case .failure(let problem):
+      let url = (try? ResumeDataContents(data))?.url.string ?? Simulation.unknownResumeURL
+      let task = try makeTask(in: session, kind: .download, url: url, name: name, resumeData: nil)
+      task.record.resumeDataRejected(problem)
+      emit(
+        .taskResumeDataRejected,
+        [
+          TraceField("task", .string(task.name)), TraceField("session", .string(session.identifier)),
+          TraceField("problem", .string(problem.name)),
+        ])
+      return task
+    }
+  }
+
+  /// The URL a task made from unreadable resume data reports (the data names none).
+  static let unknownResumeURL = "https://invalid.invalid/"
+
+  /// `resume()`: the first call starts the resource timer and queues the task; a task made from
+  /// resume data that could not be used fails at once with `cannotWriteToFile`. The call that
+  /// balances the app's last `suspend()` queues the task again with the resource time it had left.
   func resume(_ task: SimURLSessionTask) {
-    guard task.machine.resume() else { return }
-    let sequence = daemon.nextResumeSequence()
+    switch task.machine.resume() {
+    case .none: return
+    case .start:
+      let sequence = daemon.nextResumeSequence()
+      emitResume(task)
+      let timeout = task.session.configuration.timeoutIntervalForResource
+      let timer = scheduler.schedule(.resourceTimeout(uid: task.uid), after: timeout)
+      task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + timeout)
+      if task.record.rejectedResumeData != nil {
+        fail(task, SimURLError(.cannotWriteToFile), freeingConnection: false)
+        return
+      }
+    case .continue:
+      emitResume(task)
+      let left = task.record.resourceTimeLeft ?? task.session.configuration.timeoutIntervalForResource
+      let timer = scheduler.schedule(.resourceTimeout(uid: task.uid), after: left)
+      task.record.resumedByApp(resourceTimer: timer, deadline: now + left)
+    }
+    enqueue(task)
+  }
+
+  private func emitResume(_ task: SimURLSessionTask) {
     emit(
       .taskResume,
       [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))])
-    let timer = scheduler.schedule(
-      .resourceTimeout(uid: task.uid), after: task.session.configuration.timeoutIntervalForResource)
-    task.record.resumed(sequence: sequence, resourceTimer: timer)
-    enqueue(task)
+  }
+
+  /// `suspend()` on a resumed task: it stops where it is (off its link or queue, its connection
+  /// freed), produces no traffic and is not subject to timeouts until the app resumes it [A]. A
+  /// download continues from the bytes it has (a range request, as after a pause); an upload
+  /// starts its body again. Nested calls only count; on a task not yet resumed or done it only
+  /// counts, as in Foundation.
+  func suspend(_ task: SimURLSessionTask) {
+    guard task.machine.suspendStops else {
+      _ = task.machine.suspend(at: now)
+      return
+    }
+    let holding = withdraw(task)
+    let moved = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
+    if !task.isDownload { task.bytes.discardUploadProgress() }
+    _ = task.machine.suspend(at: now)
+    let timers = task.record.suspendedByApp(at: now)
+    if let handle = timers.resource { scheduler.cancel(handle) }
+    if let handle = timers.request { scheduler.cancel(handle) }
+    emit(
+      .taskSuspend,
+      [
+        TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+        TraceField("bytes", .int(moved)),
+      ])
+    if holding { releaseConnection(of: task) }
+    rescheduleLinks()
   }
 
   func invalidate(_ session: SimURLSession, cancelTasks: Bool) {
@@ -120,7 +197,15 @@ extension Simulation {
         cancelTask(task, produceResumeData: false, reason: nil, admitting: false)
       }
     }
-    session.markInvalidated()
+    let waits = session.record.outstanding > 0
+    session.beginInvalidation(waitsForTasks: waits)
+    if !waits { queueInvalidation(session) }
+  }
+
+  /// Queues `didBecomeInvalidWithError` behind the session's pending delegate events.
+  func queueInvalidation(_ session: SimURLSession) {
+    session.invalidationQueued()
+    queueDelegateEvent(.didBecomeInvalid(session), for: session.record)
   }
 
   /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity.

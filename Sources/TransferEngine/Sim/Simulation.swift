@@ -80,6 +80,13 @@ public final class Simulation {
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
 
+  /// The device is gone and the app's process with it. A live session object and its daemon
+  /// record hold each other (`attached`, `record`), and the object keeps its delegate (as
+  /// `URLSession` does until invalidated), which keeps the object: without this, a run that
+  /// ends with the app running would keep its session record and every task after the run, and
+  /// a sweep or benchmark would grow by about a megabyte per thousand tasks at every run.
+  deinit { daemon.endAppSessions() }
+
   /// A device at time 0. `conditions` are streams of changes drawn while the run goes (a
   /// scenario's `random` section); more can be added with `addConditionStream(_:)`.
   public init(

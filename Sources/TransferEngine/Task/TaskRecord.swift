@@ -31,12 +31,18 @@ struct TaskRecord {
   private(set) var connectionKey: String?
   /// The pending `timeoutIntervalForResource` event, from `resume()` to the end.
   private(set) var resourceTimeoutHandle: EventHandle?
+  /// When the resource timer fires; while the app keeps the task suspended, the time it had left.
+  private(set) var resourceDeadline: SimTime?
+  private(set) var resourceTimeLeft: SimDuration?
   /// The pending `timeoutIntervalForRequest` event while the transfer is idle.
   private(set) var requestTimeoutHandle: EventHandle?
   /// Resume data this task was created from.
-  private(set) var resumeFrom: ResumeData?
+  private(set) var resumeFrom: ResumeDataContents?
 
-  init(url: SimURL, resumeFrom: ResumeData?) {
+  /// Why the resume data this task was made from could not be used; it fails when resumed.
+  private(set) var rejectedResumeData: ResumeDataError?
+
+  init(url: SimURL, resumeFrom: ResumeDataContents?) {
     currentURL = url
     self.resumeFrom = resumeFrom
   }
@@ -44,16 +50,45 @@ struct TaskRecord {
   /// The resume data was already used: it is single use, so the task restarts from 0.
   mutating func resumeDataReused() {
     guard let data = resumeFrom else { return }
-    resumeFrom = ResumeData(
+    resumeFrom = ResumeDataContents(
       token: data.token, url: data.url, offset: 0, validator: data.validator,
       sessionIdentifier: data.sessionIdentifier)
   }
 
+  /// The task was made from resume data this simulation cannot use.
+  mutating func resumeDataRejected(_ problem: ResumeDataError) {
+    rejectedResumeData = problem
+  }
+
   /// The app's first `resume()`: the `sequence`-th in the simulation, with its resource timer.
-  mutating func resumed(sequence: Int, resourceTimer: EventHandle) {
+  mutating func resumed(sequence: Int, resourceTimer: EventHandle, deadline: SimTime) {
     state = .running
     resumeSequence = sequence
     resourceTimeoutHandle = resourceTimer
+    resourceDeadline = deadline
+  }
+
+  /// The app's `suspend()` stopped the task at `now`: the resource timer stops with the time it
+  /// had left (a suspended task is not subject to timeouts [A]); returns both timers for the
+  /// caller to cancel.
+  mutating func suspendedByApp(at now: SimTime) -> (resource: EventHandle?, request: EventHandle?) {
+    defer {
+      resourceTimeoutHandle = nil
+      requestTimeoutHandle = nil
+      resourceDeadline = nil
+    }
+    state = .suspended
+    if let deadline = resourceDeadline { resourceTimeLeft = deadline > now ? deadline - now : .zero }
+    return (resourceTimeoutHandle, requestTimeoutHandle)
+  }
+
+  /// The app's `resume()` ended the suspension: the resource timer runs again for the time it
+  /// had left (`timer`, armed by the caller for `resourceTimeLeft`, due at `deadline`).
+  mutating func resumedByApp(resourceTimer: EventHandle, deadline: SimTime) {
+    state = .running
+    resourceTimeoutHandle = resourceTimer
+    resourceDeadline = deadline
+    resourceTimeLeft = nil
   }
 
   /// Admission let an attempt start.
@@ -93,6 +128,7 @@ struct TaskRecord {
   /// The resource timer fired, so there is none left to cancel.
   mutating func resourceTimerFired() {
     resourceTimeoutHandle = nil
+    resourceDeadline = nil
   }
 
   /// The task's life ended; returns its pending timers for the caller to cancel.
@@ -100,6 +136,7 @@ struct TaskRecord {
     defer {
       resourceTimeoutHandle = nil
       requestTimeoutHandle = nil
+      resourceDeadline = nil
     }
     state = .completed
     return (resourceTimeoutHandle, requestTimeoutHandle)

@@ -36,6 +36,9 @@ struct TaskStateMachine: Equatable {
     case backingOff(until: SimTime)
     /// A default session's transfer, stopped with its suspended app.
     case paused(since: SimTime)
+    /// Stopped by the app's `suspend()` after it had been resumed: no traffic, no timeouts,
+    /// not in any queue, until the app's `resume()` brings the suspension count back to 0.
+    case suspended(since: SimTime)
     case done(Outcome)
   }
 
@@ -46,6 +49,9 @@ struct TaskStateMachine: Equatable {
   private(set) var startedAt: SimTime?
   /// Bumped when an attempt ends, which turns the events armed for it into no-ops.
   private(set) var generation: UInt32 = 0
+  /// `suspend()` calls not yet balanced by `resume()` (nestable, as in Foundation): a new task
+  /// starts at 1, so its first `resume()` starts it.
+  private(set) var suspendCount = 1
   /// Set while the task waits to take back the connection an interface change cut: it goes
   /// ahead of every task that was not running (`WaitQueue`'s order). Cleared when admitted.
   private(set) var reclaimsSlot = false
@@ -85,10 +91,47 @@ struct TaskStateMachine: Equatable {
 
   // MARK: Inputs
 
-  /// `resume()`: true when the task goes to the daemon (only the first call does anything).
-  mutating func resume() -> Bool {
-    guard state == .created else { return false }
-    state = .waiting(traced: nil)
+  /// What the app's `resume()` did.
+  enum ResumeEffect: Equatable {
+    /// Nothing: the task is done, already running, or still suspended by another `suspend()`.
+    case none
+    /// The first resume: the task goes to the daemon.
+    case start
+    /// The last `suspend()` is balanced: the task waits for admission again.
+    case `continue`
+  }
+
+  /// `resume()`: one `suspend()` undone; the task moves when none is left.
+  mutating func resume() -> ResumeEffect {
+    guard !isDone, suspendCount > 0 else { return .none }
+    suspendCount -= 1
+    guard suspendCount == 0 else { return .none }
+    switch state {
+    case .created:
+      state = .waiting(traced: nil)
+      return .start
+    case .suspended:
+      state = .waiting(traced: nil)
+      return .continue
+    default: inconsistent("resume")
+    }
+  }
+
+  /// True when the app's `suspend()` now would stop the task: it was resumed, is not done and
+  /// is not suspended already. The engine takes it off its link or queue first.
+  var suspendStops: Bool { suspendCount == 0 && !isDone }
+
+  /// `suspend()`: one more suspension; returns true when the task stopped (see `suspendStops`).
+  /// Nested calls only count, as in Foundation; a done task ignores it.
+  mutating func suspend(at now: SimTime) -> Bool {
+    guard !isDone else { return false }
+    let stops = suspendStops
+    if suspendCount < Int.max { suspendCount += 1 }
+    guard stops else { return false }
+    // The attempt in flight (if any) is over: its armed events go stale.
+    generation &+= 1
+    reclaimsSlot = false
+    state = .suspended(since: now)
     return true
   }
 

@@ -25,6 +25,12 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `discretionary` only for a discretionary task of a background session.
   case taskCreated = "task.created"
   case taskResume = "task.resume"
+  /// The app's `suspend()` stopped a resumed task; `bytes` it had moved (received, or sent for
+  /// an upload). The next `task.resume` continues it.
+  case taskSuspend = "task.suspend"
+  /// The task was made from resume data the simulation cannot use (`problem` is a
+  /// `ResumeDataError` name); it fails with `cannotWriteToFile` when resumed.
+  case taskResumeDataRejected = "task.resumeDataRejected"
   /// Why a resumed task is not moving bytes (`reason` is a `WaitReason.Kind`); `until` for
   /// `earliestBegin` and `rateLimiter`, `missing` for `discretionary`.
   case taskDeferred = "task.deferred"
@@ -90,6 +96,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .sessionInvalidated: return ["session", "cancelTasks"]
     case .taskCreated: return ["task", "session", "taskIdentifier", "url", "taskKind", "discretionary"]
     case .taskResume: return ["task", "session"]
+    case .taskSuspend: return ["task", "session", "bytes"]
+    case .taskResumeDataRejected: return ["task", "session", "problem"]
     case .taskDeferred: return ["task", "session", "reason", "until", "missing"]
     case .taskStarted: return ["task", "session", "taskIdentifier"]
     case .taskRetry: return ["task", "session", "attempt", "offset"]

@@ -14,7 +14,7 @@ struct TaskStateMachineTests {
   /// The states a test can start from, each reached by real inputs from `created`.
   enum Start: String, CaseIterable, CustomStringConvertible {
     case created, waiting, waitingForNetwork, connecting, downloading, uploading, stalled, backingOff, paused
-    case finished
+    case suspendedByApp, finished
 
     var description: String { rawValue }
 
@@ -43,6 +43,10 @@ struct TaskStateMachineTests {
       case .paused:
         m.detached()
         m.paused(at: TaskStateMachineTests.t0)
+      case .suspendedByApp:
+        m.connected(up: false)
+        m.detached()
+        _ = m.suspend(at: TaskStateMachineTests.t0)
       case .finished:
         m.connected(up: false)
         _ = m.end(.finished)
@@ -52,13 +56,70 @@ struct TaskStateMachineTests {
     }
   }
 
-  @Test("resume: only a created task goes to the daemon", arguments: Start.allCases)
+  @Test(
+    "resume: a created task goes to the daemon, a suspended one waits again, others ignore it",
+    arguments: Start.allCases)
   func resume(_ start: Start) {
     var m = start.machine
     let before = m
-    let accepted = m.resume()
-    #expect(accepted == (start == .created))
-    #expect(m.state == (start == .created ? .waiting(traced: nil) : before.state))
+    let effect = m.resume()
+    let expected: Machine.ResumeEffect =
+      start == .created ? .start : start == .suspendedByApp ? .continue : .none
+    #expect(effect == expected)
+    #expect(m.state == (expected == .none ? before.state : .waiting(traced: nil)))
+    #expect(m.suspendCount == 0 || start == .finished)
+  }
+
+  /// (start, stops, state after): what `suspend()` does in each state. A created task only
+  /// counts (its first `resume()` is then balanced); a suspended one counts once more.
+  static let suspendTable: [(Start, Bool, Machine.State?)] = [
+    (.created, false, .created),
+    (.waiting, true, .suspended(since: t1)),
+    (.waitingForNetwork, true, .suspended(since: t1)),
+    (.connecting, true, .suspended(since: t1)),
+    (.downloading, true, .suspended(since: t1)),
+    (.uploading, true, .suspended(since: t1)),
+    (.stalled, true, .suspended(since: t1)),
+    (.backingOff, true, .suspended(since: t1)),
+    (.paused, true, .suspended(since: t1)),
+    (.suspendedByApp, false, .suspended(since: t0)),
+    (.finished, false, nil),
+  ]
+
+  @Test(
+    "suspend: a resumed task stops, its armed events go stale; nested calls only count",
+    arguments: suspendTable)
+  func suspend(_ start: Start, _ stops: Bool, _ after: Machine.State?) {
+    var m = start.machine
+    let before = m
+    #expect(m.suspendStops == stops)
+    let stopped = m.suspend(at: Self.t1)
+    #expect(stopped == stops)
+    #expect(m.state == (after ?? before.state))
+    #expect(!m.isActive && !m.isWaiting || start == .finished)
+    #expect(m.generation == (stops ? before.generation &+ 1 : before.generation))
+    #expect(m.suspendCount == (start == .finished ? before.suspendCount : before.suspendCount + 1))
+  }
+
+  @Test("suspend and resume nest: two suspends need two resumes")
+  func nested() {
+    var m = Start.downloading.machine
+    let s1 = m.suspend(at: Self.t0)
+    let s2 = m.suspend(at: Self.t1)
+    let r1 = m.resume()
+    #expect(s1 && !s2 && r1 == .none)
+    #expect(m.state == .suspended(since: Self.t0))
+    let r2 = m.resume()
+    let r3 = m.resume()
+    #expect(r2 == .continue && r3 == .none)
+    #expect(m.state == .waiting(traced: nil))
+    // A created task suspended before its first resume needs one more.
+    var c = Machine()
+    let cs = c.suspend(at: Self.t0)
+    let c1 = c.resume()
+    #expect(!cs && c1 == .none && c.state == .created)
+    let c2 = c.resume()
+    #expect(c2 == .start)
   }
 
   @Test(

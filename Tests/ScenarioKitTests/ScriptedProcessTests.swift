@@ -1,0 +1,54 @@
+import SimKernel
+import Testing
+import TransferEngine
+
+@testable import ScenarioKit
+
+/// The scripted app is made afresh at every launch: the first process's object is gone after a
+/// termination, while what it keeps in its store (task names, resume data) carries on.
+@Suite struct ScriptedProcessTests {
+  static let text = """
+    {"name": "p", "duration": "1h",
+     "server": {"resources": [{"url": "https://example.com/a.bin", "size": "100MB", "etag": "a"}]},
+     "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+     "timeline": [{"at": "0s", "do": "launch"}]}
+    """
+
+  @Test("each launch makes a new app object; the old one is released at termination")
+  func freshPerLaunch() throws {
+    let scenario = try ScenarioLoader.load(data: Array(Self.text.utf8), file: "p.json")
+    let sim = Simulation(seed: 1, device: scenario.device, server: scenario.server)
+    let store = ScriptedAppStore(spec: scenario.app, simulation: sim)
+    sim.install(factory: store.makeApp)
+    weak var first: ScriptedApp?
+    sim.launchApp()
+    first = sim.currentApp as? ScriptedApp
+    #expect(first != nil)
+    store.perform(
+      .download(TaskRequest(session: "S", url: "https://example.com/a.bin", name: "a")), path: "t")
+    sim.run(until: SimTime(.seconds(5)))
+    sim.terminateApp()
+    #expect(first == nil)
+    sim.launchApp()
+    let second = try #require(sim.currentApp as? ScriptedApp)
+    #expect(second !== first)
+    // The second process cancels the first one's task by its name, with resume data it keeps.
+    store.perform(.cancel(task: "a", produceResumeData: true), path: "t2")
+    store.perform(.resumeFromData(task: "a", name: "b"), path: "t3")
+    sim.run(until: SimTime(.hours(1)))
+    #expect(store.runError == nil)
+    let events = sim.trace.events
+    #expect(events.contains { $0.kind == "task.cancelled" && $0["task"] == .string("a") })
+    #expect(events.contains { $0.kind == "task.finished" && $0["task"] == .string("b") })
+  }
+
+  @Test("an app action while the app is not running stops the run with a message naming the entry")
+  func notRunning() throws {
+    let scenario = try ScenarioLoader.load(data: Array(Self.text.utf8), file: "p.json")
+    let sim = Simulation(seed: 1, device: scenario.device, server: scenario.server)
+    let store = ScriptedAppStore(spec: scenario.app, simulation: sim)
+    sim.install(factory: store.makeApp)
+    store.perform(.getAllTasks(session: "S"), path: "timeline[3]")
+    #expect(store.runError?.hasPrefix("timeline[3]: the app is notRunning") == true)
+  }
+}
