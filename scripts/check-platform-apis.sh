@@ -25,7 +25,7 @@ newer_apis=(
   '@Observable\b|import Observation@@@Observable final class Model {}@@Observation: macOS 14, iOS 17'
   '#Predicate|\bPredicate<|#Expression@@let p = #Predicate<Int> { $0 > 1 }@@Foundation Predicate/Expression: macOS 14/15, iOS 17/18'
   '\.assumeIsolated\b@@MainActor.assumeIsolated { }@@assumeIsolated: macOS 14, iOS 17'
-  'Task\.immediate|Task\(name:@@Task.immediate { }@@immediate and named tasks: macOS 26, iOS 26'
+  '\bTask\.immediate|\bTask\(name:@@Task.immediate { }@@immediate and named tasks: macOS 26, iOS 26'
   '\.attoseconds\b|Duration\(attoseconds:@@let a = d.attoseconds@@Duration.attoseconds: macOS 15, iOS 18'
   'withTaskExecutorPreference|TaskExecutor\b@@withTaskExecutorPreference(e) { }@@task executors: macOS 15, iOS 18'
   '\bRecurrenceRule\b@@let r: Calendar.RecurrenceRule@@Calendar.RecurrenceRule: macOS 15, iOS 18'
