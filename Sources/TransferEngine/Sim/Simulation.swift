@@ -12,7 +12,7 @@ public final class Simulation {
   @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Everything that happened, in order.
   public var trace: TraceLog { traceLog }
-  /// The trace's storage: internal, so the compiler checks its accesses statically.
+  /// The trace's storage (internal and unchecked: the engine appends to it at every record).
   @exclusivity(unchecked) var traceLog: TraceLog
   /// The run's only randomness, for models and apps that want it.
   public var random: SeededGenerator
@@ -54,8 +54,7 @@ public final class Simulation {
     get { checking }
     set { checking = newValue }
   }
-  /// `checksInvariants`' storage, read at every event and record: internal, so its accesses
-  /// are checked statically.
+  /// `checksInvariants`' storage, read at every event and record.
   @exclusivity(unchecked) var checking = false
   /// The first invariant the run broke, if any (only when `checksInvariants`).
   public internal(set) var invariantViolation: InvariantViolation?
@@ -73,9 +72,8 @@ public final class Simulation {
   }
   /// The budget the run used up, if any: the run stopped there and `run(until:)` does nothing more.
   public internal(set) var budgetExceeded: BudgetExceeded?
-  /// Counts events against the budget. Internal and touched once per event: the run loop's
-  /// bookkeeping stays a few integer operations (public stored properties of a class pay a
-  /// dynamic exclusivity check at every access).
+  /// Counts events against the budget: one value touched once per event, so the run loop's
+  /// bookkeeping stays a few integer operations.
   @exclusivity(unchecked) var meter = RunMeter()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
