@@ -81,6 +81,7 @@ public enum ScenarioJSONWriter {
       m += [("acceptsRanges", .bool(r.acceptsRanges)), ("status", int(Int64(r.status)))]
       if let target = r.redirectTo { m.append(("redirectTo", .string(target.string))) }
       m.append(("responseBody", int(r.responseBody)))
+      if !r.auth.isEmpty { m.append(("auth", auth(r.auth))) }
       return .object(m)
     }
     let changes = s.changes.map { c -> JSONNode in
@@ -144,7 +145,10 @@ public enum ScenarioJSONWriter {
       if r.firstNumber != 1 { m.append(("firstNumber", int(Int64(r.firstNumber)))) }
       if let times = r.times { m.append(("times", int(Int64(times)))) }
       if let error = r.error { m.append(("error", .string(error.text))) }
-      m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      if let answer = r.answer { m += answerFields(answer) }
+      if !(r.answer != nil && r.actions.isEmpty) {
+        m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      }
       return .object(m)
     }
     var behaviorFields: [(String, JSONNode)] = [

@@ -30,6 +30,7 @@ import TransferEngine
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
+        "challenge.answerTimeout", "challenge.maxFailures",
       ])
   }
 

@@ -66,6 +66,7 @@ extension ValueType where T == ServerModel {
     let status = r.optional("status", statusType)
     let redirectTo = r.optional("redirectTo", .nullable(.httpURL))
     let responseBody = r.optional("responseBody", .size)
+    let auth = r.optional("auth", .protectionSpaces)
     if let method, !["GET", "POST", "PUT"].contains(method), let v = r.raw("method") {
       let hint = Suggestion.didYouMean(method, among: ["GET", "POST", "PUT"]).map { "did you mean '\($0)'?" }
       r.context.invalid(
@@ -77,7 +78,7 @@ extension ValueType where T == ServerModel {
     return ServerResource(
       url: url, size: size ?? 0, etag: etag ?? nil, lastModified: lastModified ?? nil,
       acceptsRanges: acceptsRanges ?? true, status: status ?? 200, redirectTo: redirectTo ?? nil,
-      responseBody: responseBody ?? 0, method: method ?? "GET")
+      responseBody: responseBody ?? 0, method: method ?? "GET", auth: auth ?? [])
   }
 
   private static func change(_ r: inout ObjectReader) -> ServerChange? {

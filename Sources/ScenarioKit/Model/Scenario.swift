@@ -98,6 +98,8 @@ public struct Reaction: Sendable {
   /// Delegate callbacks a reaction can follow.
   public enum Event: String, Sendable, CaseIterable {
     case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+    /// An authentication challenge: the reaction's `answer` is the app's answer.
+    case didReceiveChallenge
 
     /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
     public static let withoutTask: Set<Event> = [.didFinishEvents, .handleEvents, .didLaunch]
@@ -114,11 +116,14 @@ public struct Reaction: Sendable {
   public var times: Int?
   /// `didComplete` only: the outcome the reaction follows (nil: any).
   public var error: ErrorFilter?
+  /// `didReceiveChallenge` only: the answer to the challenge.
+  public var answer: SimAuthChallengeDisposition?
 
   public init(
     event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
-    times: Int? = nil, error: ErrorFilter? = nil
+    times: Int? = nil, error: ErrorFilter? = nil, answer: SimAuthChallengeDisposition? = nil
   ) {
+    self.answer = answer
     self.event = event
     self.task = task
     self.actions = actions

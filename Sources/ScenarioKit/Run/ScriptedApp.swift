@@ -139,6 +139,24 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didComplete, task: task.name, error: error)
   }
 
+  /// The first `didReceiveChallenge` reaction that matches the task (and has runs left) answers,
+  /// after performing its actions; without one, default handling, as an app without the method.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
+  ) -> SimAuthChallengeDisposition {
+    for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == .didReceiveChallenge {
+      if let pattern = reaction.task, !TracePattern.wildcardMatch(pattern, task.name) { continue }
+      if let times = reaction.times, store.reactionCounts[i] >= times { continue }
+      let n = reaction.firstNumber + store.reactionCounts[i]
+      store.reactionCounts[i] += 1
+      for (j, action) in reaction.actions.enumerated() {
+        perform(action, path: "\(reaction.path).do[\(j)]", n: n, trigger: task.name)
+      }
+      return reaction.answer ?? .performDefaultHandling
+    }
+    return .performDefaultHandling
+  }
+
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
     if spec.behavior.callsCompletionHandler == .afterEvents {
       handlers.removeValue(forKey: session.identifier)?()

@@ -118,7 +118,7 @@ extension ScenarioSchema {
         ("url", ref("url")), ("count", integer(1...100_000)),
         ("method", enumeration(["GET", "POST", "PUT"])),
         ("size", ref("size")),
-      ] + validators + [("responseBody", ref("size"))], required: ["url"])
+      ] + validators + [("responseBody", ref("size")), ("auth", protectionSpaces)], required: ["url"])
     let change = object(
       [("at", ref("instant")), ("url", ref("url")), ("size", ref("size"))] + validators,
       required: ["at", "url"])
@@ -165,6 +165,7 @@ extension ScenarioSchema {
       return boolean
     case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
     case "maxConnectionsPerHost": return integer(1...1_000)
+    case "challenge.maxFailures": return integer(1...100)
     default: return ref("duration")
     }
   }
@@ -185,11 +186,13 @@ extension ScenarioSchema {
         ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
         ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
         ("error", errorFilter), ("do", array(ref("reactionAction"))),
-      ], required: ["event", "do"])
+        ("answer", enumeration(names(ChallengeAnswerName.self))), ("credential", credential),
+      ], required: ["event"])
     let behavior = object([
       ("recreatesSessionsOnLaunch", boolean), ("storesCompletionHandler", boolean),
       ("callsCompletionHandler", enumeration(names(AppBehavior.CompletionHandlerTiming.self))),
-      ("movesDownloadedFile", boolean), ("endsBackgroundTasksOnExpiry", boolean), ("on", array(reaction)),
+      ("movesDownloadedFile", boolean), ("endsBackgroundTasksOnExpiry", boolean),
+      ("on", array(reaction)),
     ])
     return object([("sessions", array(session)), ("behavior", behavior)])
   }

@@ -49,6 +49,17 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
+  /// `urlSession(_:task:didReceive:completionHandler:)`: answer a server's request for a
+  /// credential. The default answers `performDefaultHandling`, what URLSession does for a
+  /// delegate without the method, so the server's 401 completes the task.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
+  ) -> SimAuthChallengeDisposition
+  /// `urlSession(_:didReceive:completionHandler:)`, asked first for session-level challenges
+  /// (NTLM, Negotiate). Nil, the default, plays a delegate without the method: the task-level
+  /// method is asked instead, as URLSession does.
+  func urlSession(_ session: SimURLSession, didReceive challenge: SimAuthenticationChallenge)
+    -> SimAuthChallengeDisposition?
   /// After `finishTasksAndInvalidate()` (once its tasks end) or `invalidateAndCancel()`, after
   /// the last `didComplete`: the session lets its delegate go. The error is nil for an app's own
   /// invalidation, the only kind the engine models.
@@ -77,6 +88,12 @@ extension SimURLSessionDelegate {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool { true }
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
+  ) -> SimAuthChallengeDisposition { .performDefaultHandling }
+  public func urlSession(_ session: SimURLSession, didReceive challenge: SimAuthenticationChallenge)
+    -> SimAuthChallengeDisposition?
+  { nil }
   public func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {}
 }
 

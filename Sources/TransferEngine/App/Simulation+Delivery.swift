@@ -103,6 +103,8 @@ extension Simulation {
         [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
       let follow = delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
       redirectDecided(task, to: target, follow: follow, generation: generation)
+    case .didReceiveChallenge(let task, let challenge, let generation):
+      deliverChallenge(task, challenge, generation: generation, to: session)
     }
   }
 

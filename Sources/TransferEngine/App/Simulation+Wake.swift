@@ -8,11 +8,14 @@ extension Simulation {
     scheduler.schedule(.wakeCheck, at: now)
   }
 
-  /// Sessions whose work is all done while the app was away, and that may wake it.
+  /// Sessions whose work is all done while the app was away, or that hold a challenge for the
+  /// app to answer, and that may wake it.
   private func sessionsOwedAWake() -> [DaemonSession] {
     daemon.sessionRecords.filter { record in
-      record.isBackground && record.wantsWake && record.outstanding == 0 && !record.pending.isEmpty
-        && record.configuration.sessionSendsLaunchEvents
+      guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty else {
+        return false
+      }
+      return (record.wantsWake && record.outstanding == 0) || awaitsChallengeAnswer(record)
     }
   }
 
@@ -32,7 +35,10 @@ extension Simulation {
       scheduler.schedule(.rateLimiterIdle(generation: rateLimiter.generation), at: idle)
     }
     let number = wakes.begin(sessions: owed.map(\.identifier))
-    for record in owed { record.owesWake(false) }
+    for record in owed {
+      record.owesWake(false)
+      challengesWokeApp(record)
+    }
     let context = AppContext(simulation: self)
     // The woken app's assertions get the background time from now (armed when one is begun).
     startBackgroundTime()

@@ -7,6 +7,7 @@ extension Simulation {
     let firstStart = task.machine.startedAt == nil
     let attempt = task.machine.admit(at: now)
     task.record.admitted()
+    if let stale = task.challenge.attemptStarted() { scheduler.cancel(stale) }
     if checksInvariants { checkStart(task, firstStart: firstStart) }
     let base = [
       TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
@@ -41,6 +42,7 @@ extension Simulation {
       rescheduleLinks()
       return
     }
+    if authenticationTakesOver(task) { return }
     let server = links.server
     let status = server.status(for: url, at: now)
     if let target = server.resource(url)?.redirectTo, status < 400 {
@@ -90,7 +92,7 @@ extension Simulation {
   }
 
   /// The response to the task's current request: record it and put its body on a link.
-  private func respond(_ task: SimURLSessionTask, status: Int) {
+  func respond(_ task: SimURLSessionTask, status: Int) {
     recordResponse(task, status: status)
     if task.fetchesBody {
       startDownloadBody(task, status: status)
@@ -270,6 +272,7 @@ extension Simulation {
 extension Simulation {
   /// The response's status and headers, from the server model as it is now.
   func recordResponse(_ task: SimURLSessionTask, status: Int) {
+    if checksInvariants { checkProtectedResponse(task, status: status) }
     var head = ResponseHead()
     if let resource = links.server.resource(task.currentURL) {
       let ok = (200...299).contains(status)

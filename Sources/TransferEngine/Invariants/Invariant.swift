@@ -43,6 +43,9 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
   /// For each ended task, bytes on the wire (plus bytes from resume data) equal bytes kept plus
   /// bytes wasted by restarts.
   case bytesConserved
+  /// A resource that requires a credential answers with a success status only to a task that
+  /// presented a credential the server accepted.
+  case protectedResourceNeedsCredential
   /// The engine's own bookkeeping is consistent (no negative counts).
   case engineConsistency
 }
@@ -78,6 +81,8 @@ public struct InvariantViolation: Error, Hashable, Sendable, CustomStringConvert
 public enum EngineFault: String, Sendable, CaseIterable {
   /// The connection-limit check lets one task more than `httpMaximumConnectionsPerHost` connect.
   case connectionLimitOffByOne
+  /// A task gets a protected resource without being challenged.
+  case skipsAuthentication
 }
 
 @_spi(FaultInjection)

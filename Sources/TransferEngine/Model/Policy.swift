@@ -15,13 +15,17 @@ public struct Policy: Hashable, Sendable {
   public var maxConnectionsPerHost: Int
   public var retry: RetryPolicy
   public var reboot: RebootPolicy
+  /// How the daemon handles authentication challenges.
+  public var challenge: ChallengePolicy
 
   public init(
     rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
     maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init(),
-    backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init()
+    backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init(),
+    challenge: ChallengePolicy = .init()
   ) {
+    self.challenge = challenge
     self.reboot = reboot
     self.backgroundTaskLimit = backgroundTaskLimit
     self.rateLimiter = rateLimiter

@@ -51,11 +51,16 @@ public struct ServerResource: Hashable, Sendable {
   public var responseBody: Int64
   /// `GET` for downloads, `POST` or `PUT` for upload targets.
   public var method: String
+  /// The protection spaces the server challenges in, in the order it offers them; empty when
+  /// the resource needs no credential (behavior.md, "Authentication challenges").
+  public var auth: [ProtectionSpace]
 
   public init(
     url: SimURL, size: Int64, etag: String? = nil, lastModified: String? = nil, acceptsRanges: Bool = true,
-    status: Int = 200, redirectTo: SimURL? = nil, responseBody: Int64 = 0, method: String = "GET"
+    status: Int = 200, redirectTo: SimURL? = nil, responseBody: Int64 = 0, method: String = "GET",
+    auth: [ProtectionSpace] = []
   ) {
+    self.auth = auth
     self.url = url
     self.size = size
     self.etag = etag

@@ -108,4 +108,6 @@ enum DelegateEvent {
   /// A default session's redirect, for the app to follow or refuse; `generation` names the
   /// attempt that asked, so an answer after that attempt ended is ignored.
   case willPerformHTTPRedirection(SimURLSessionTask, to: SimURL, generation: UInt32)
+  /// An authentication challenge of the attempt `generation`, for the app to answer.
+  case didReceiveChallenge(SimURLSessionTask, SimAuthenticationChallenge, generation: UInt32)
 }

@@ -84,6 +84,8 @@ public final class SimURLSessionTask {
   var attempts: Int { machine.attempts }
   /// URL, response, ending, start order, connection slot and timers.
   @exclusivity(unchecked) var record: TaskRecord
+  /// Authentication with the server: challenges, failures, authenticated URLs.
+  @exclusivity(unchecked) var challenge = ChallengeState()
   var redirectsInARow: Int { record.redirectsInARow }
   var resumeSequence: Int { record.resumeSequence }
   var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }

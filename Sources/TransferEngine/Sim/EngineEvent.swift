@@ -33,6 +33,8 @@ enum EngineEvent {
   case wakeCheck
   /// The background time of the app's open background-task assertions ran out.
   case backgroundTimeExpired(generation: UInt32)
+  /// The app did not answer an authentication challenge of attempt `generation` in time.
+  case challengeTimeout(uid: Int32, generation: UInt32)
   /// The user unlocks the device `reboot.unlockAfter` after restart number `restart`.
   case deviceUnlock(restart: UInt32)
   /// Code outside the engine (a scenario's timeline entry, an app's timer).

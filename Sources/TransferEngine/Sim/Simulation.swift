@@ -201,6 +201,7 @@ public final class Simulation {
       wakes.checkRan()
       wakeIfNeeded()
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
+    case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
     case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!

@@ -37,6 +37,16 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case taskStarted = "task.started"
   case taskRetry = "task.retry"
   case taskRedirect = "task.redirect"
+  /// The server asked for a credential (a 401 with a protection space): `level` is `task` or
+  /// `session`, `method` an `AuthenticationMethod`.
+  case taskChallenged = "task.challenged"
+  /// The app answered a challenge (`disposition` is a `URLSession.AuthChallengeDisposition`
+  /// name); `user` only with `useCredential`.
+  case taskChallengeAnswered = "task.challengeAnswered"
+  /// The server accepted the credential the app sent.
+  case taskAuthenticated = "task.authenticated"
+  /// No answer came within `challenge.answerTimeout`; the task fails with `timedOut`.
+  case taskChallengeTimedOut = "task.challengeTimedOut"
   case taskRestartedFromZero = "task.restartedFromZero"
   case taskStalled = "task.stalled"
   case taskFlowing = "task.flowing"
@@ -50,6 +60,9 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case taskLost = "task.lost"
   case delegateTaskIsWaitingForConnectivity = "delegate.taskIsWaitingForConnectivity"
   case delegateWillPerformHTTPRedirection = "delegate.willPerformHTTPRedirection"
+  /// `urlSession(_:task:didReceive:completionHandler:)`, or the session delegate's method for a
+  /// session-level challenge.
+  case delegateDidReceiveChallenge = "delegate.didReceiveChallenge"
   case delegateDidResumeAtOffset = "delegate.didResumeAtOffset"
   case delegateDidWriteData = "delegate.didWriteData"
   /// `description` only when the task has a `taskDescription`.
@@ -102,6 +115,10 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .taskStarted: return ["task", "session", "taskIdentifier"]
     case .taskRetry: return ["task", "session", "attempt", "offset"]
     case .taskRedirect: return ["task", "from", "to"]
+    case .taskChallenged, .delegateDidReceiveChallenge:
+      return ["task", "level", "method", "realm", "previousFailureCount"]
+    case .taskChallengeAnswered: return ["task", "disposition", "user"]
+    case .taskAuthenticated, .taskChallengeTimedOut: return ["task", "session"]
     case .taskRestartedFromZero: return ["task", "reason"]
     case .taskStalled, .taskFlowing: return ["task", "bytes"]
     case .taskInterrupted: return ["task", "reason", "bytes"]
