@@ -98,9 +98,13 @@ public struct Reaction: Sendable {
   /// Delegate callbacks a reaction can follow.
   public enum Event: String, Sendable, CaseIterable {
     case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+    /// `didBecomeInvalidWithError`, after the app invalidated a session (error nil).
+    case didBecomeInvalid
 
     /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
-    public static let withoutTask: Set<Event> = [.didFinishEvents, .handleEvents, .didLaunch]
+    public static let withoutTask: Set<Event> = [
+      .didFinishEvents, .handleEvents, .didLaunch, .didBecomeInvalid,
+    ]
   }
   public var event: Event
   /// Task name pattern with `*` wildcards; nil matches every task.

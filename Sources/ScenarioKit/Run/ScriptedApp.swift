@@ -146,6 +146,13 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didFinishEvents, task: nil)
   }
 
+  /// The session let its delegate go; a reaction may make a new session object for the
+  /// identifier (the next action that names it does).
+  func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {
+    if sessions[session.identifier] === session { sessions[session.identifier] = nil }
+    react(to: .didBecomeInvalid, task: nil)
+  }
+
   // MARK: Actions
 
   /// Performs one app action; `path` names the timeline entry or reaction for messages, `n`

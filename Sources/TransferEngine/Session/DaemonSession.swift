@@ -102,8 +102,7 @@ enum DelegateEvent {
   case didReceiveData(SimURLSessionTask, bytes: Int64)
   case didComplete(SimURLSessionTask, error: SimURLError?)
   /// `didBecomeInvalidWithError` for this session object (not whichever is attached by then):
-  /// after the last `didComplete` of an invalidated session. Not traced (it was not before the
-  /// engine delivered it, and golden traces stay as they are).
+  /// after the last `didComplete` of an invalidated session; traced `delegate.didBecomeInvalid`.
   case didBecomeInvalid(SimURLSession)
   /// A default session's redirect, for the app to follow or refuse; `generation` names the
   /// attempt that asked, so an answer after that attempt ended is ignored.

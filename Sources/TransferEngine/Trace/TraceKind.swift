@@ -59,6 +59,9 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `resumeDataOffset` when they apply.
   case delegateDidComplete = "delegate.didComplete"
   case delegateDidFinishEvents = "delegate.didFinishEvents"
+  /// `didBecomeInvalidWithError` after the app's own invalidation: `error` is always `none`
+  /// (nil), as Apple documents for an explicit invalidation.
+  case delegateDidBecomeInvalid = "delegate.didBecomeInvalid"
   case delegateHandleEvents = "delegate.handleEvents"
   case appLaunch = "app.launch"
   case appForeground = "app.foreground"
@@ -118,6 +121,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .delegateDidReceiveData: return ["task", "bytes"]
     case .delegateDidComplete: return ["task", "error", "code", "reason", "resumeDataOffset", "status"]
     case .delegateDidFinishEvents, .delegateHandleEvents: return ["session"]
+    case .delegateDidBecomeInvalid: return ["session", "error"]
     case .appLaunch, .appResume, .appTerminate: return ["reason"]
     case .appForeground, .appBackground, .appSuspend: return []
     case .appCompletionHandlerCalled: return ["session"]
