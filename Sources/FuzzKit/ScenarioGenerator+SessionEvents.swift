@@ -17,5 +17,24 @@ extension ScenarioGenerator {
           actions: [.download(TaskRequest(session: session, url: url, name: "inv-{n}"))],
           path: "app.behavior.on[\(i)]", times: extraChance(0.5) ? nil : 1))
     }
+    // A delegate that implements willBeginDelayedRequest (the timeline's tasks often have a
+    // start date), with one or two answers, and sometimes a system that does not wake it.
+    if extraChance(0.3) {
+      var answers: [DelayedRequestAnswer] = []
+      for j in 0..<extraInt(0...2) {
+        let disposition = [DelayedRequestAnswer.Disposition.continueLoading, .useNewRequest, .cancel][
+          extraInt(0...2)]
+        let url =
+          disposition == .useNewRequest && !downloads.isEmpty
+          ? downloads[extraInt(0...downloads.count - 1)].string : nil
+        answers.append(
+          DelayedRequestAnswer(
+            task: extraChance(0.5) ? "t*" : nil,
+            answer: url == nil && disposition == .useNewRequest ? .cancel : disposition,
+            url: url, path: "app.behavior.willBeginDelayedRequest[\(j)]"))
+      }
+      behavior.delayedRequestAnswers = answers
+      if extraChance(0.3) { policy.delayedRequest.wakesApp = false }
+    }
   }
 }

@@ -78,6 +78,10 @@ public struct AppBehavior: Sendable {
   /// leaks it, which the watchdog kills.
   public var endsBackgroundTasksOnExpiry: Bool
   public var reactions: [Reaction]
+  /// `willBeginDelayedRequest`: nil plays a delegate without the method (a delayed task starts
+  /// without asking); a list, one that answers with the first entry matching the task, else
+  /// `continueLoading`.
+  public var delayedRequestAnswers: [DelayedRequestAnswer]?
 
   public init(
     recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,

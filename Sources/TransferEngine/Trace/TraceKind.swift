@@ -48,8 +48,14 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `reason` only for a system cancellation; `resumeDataOffset` only with resume data.
   case taskCancelled = "task.cancelled"
   case taskLost = "task.lost"
+  /// The app's `willBeginDelayedRequest` answer (`disposition` is a
+  /// `URLSession.DelayedRequestDisposition` name); `url` only for `useNewRequest`.
+  case taskDelayedRequestAnswered = "task.delayedRequestAnswered"
   case delegateTaskIsWaitingForConnectivity = "delegate.taskIsWaitingForConnectivity"
   case delegateWillPerformHTTPRedirection = "delegate.willPerformHTTPRedirection"
+  /// A background task with an `earliestBeginDate` is ready; its delegate is asked (`url`: the
+  /// request's).
+  case delegateWillBeginDelayedRequest = "delegate.willBeginDelayedRequest"
   case delegateDidResumeAtOffset = "delegate.didResumeAtOffset"
   case delegateDidWriteData = "delegate.didWriteData"
   /// `description` only when the task has a `taskDescription`.
@@ -115,6 +121,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .taskLost: return ["task", "reason"]
     case .delegateTaskIsWaitingForConnectivity: return ["task"]
     case .delegateWillPerformHTTPRedirection: return ["task", "to"]
+    case .delegateWillBeginDelayedRequest: return ["task", "url"]
+    case .taskDelayedRequestAnswered: return ["task", "disposition", "url"]
     case .delegateDidResumeAtOffset: return ["task", "offset", "total"]
     case .delegateDidWriteData: return ["task", "totalBytesWritten", "totalBytesExpectedToWrite"]
     case .delegateDidFinishDownloading: return ["task", "bytes", "description"]
