@@ -35,7 +35,7 @@ import Testing
     "app.terminate reason=reboot", "task.created task=* taskKind=data",
     "lint rule=dataTaskInBackgroundSession",
     "task.failed task=* code=-997", "task.deferred task=* reason=deviceLocked",
-    "task.lost task=* reason=deviceRestarted",
+    "task.lost task=* reason=deviceRestarted", "task.suspend", "task.resume",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")
