@@ -66,7 +66,15 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     }
   }
 
-  override var configuration: URLSessionConfiguration { storedConfiguration.bridgeCopy() }
+  /// A copy of the app's configuration. On Linux its `protocolClasses` is `[OfflineURLProtocol]`:
+  /// the superclass's own networking picks its protocol from this property.
+  override var configuration: URLSessionConfiguration {
+    let copy = storedConfiguration.bridgeCopy()
+    #if canImport(FoundationNetworking)
+      copy.protocolClasses = [OfflineURLProtocol.self]
+    #endif
+    return copy
+  }
   override var delegate: URLSessionDelegate? { storedDelegate }
   override var delegateQueue: OperationQueue { queue }
   var delegateQueueForDrain: OperationQueue { queue }
