@@ -57,4 +57,22 @@ import Testing
       #expect(!sim.trace.events.contains { $0.kind.hasPrefix("task.") })
     }
   #endif
+
+  /// A streamed upload is refused in simulated time, through the delegate, like any refused task.
+  @Test func aStreamedUploadIsRefusedThroughTheDelegate() {
+    let server = ServerModel(resources: [ServerResource(url: SimURL(Self.url)!, size: 1_000)])
+    let sim = Simulation(seed: 2, device: .wifi, server: server)
+    sim.installApp { _ in DataApp(background: false) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in
+      var request = URLRequest(url: URL(string: Self.url)!)
+      request.httpMethod = "POST"
+      (sim.currentAppDelegate as! DataApp).session.uploadTask(withStreamedRequest: request).resume()
+    }
+    sim.run(until: SimTime(.minutes(1)))
+    let delegate = (sim.currentAppDelegate as! DataApp).delegate
+    #expect(delegate.completions.map(\.code) == [NSURLErrorUnsupportedURL])
+    #expect(sim.trace.events.contains { $0.kind == "bridge.taskRefused" && $0.time == SimTime(.seconds(1)) })
+    #expect(!sim.trace.events.contains { $0.kind.hasPrefix("task.") })
+  }
 }

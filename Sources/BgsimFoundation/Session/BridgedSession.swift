@@ -173,6 +173,22 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedUploadTask(core: core), core)
   }
 
+  /// A body from a stream has no size the engine could move: refused, like a task the engine
+  /// refuses (it completes with -1002 once resumed, traced `bridge.taskRefused`).
+  override func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
+    host?.noteActivity()
+    host?.simulation?.emitNote(
+      "bridge.taskRefused",
+      [
+        TraceField("session", .string(engine?.identifier ?? "none")),
+        TraceField("reason", .string("streamed uploads are not simulated; upload from a file")),
+      ])
+    let core = TaskCore(
+      session: self, engine: nil, request: request,
+      refusal: FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url))
+    return register(BridgedUploadTask(core: core), core)
+  }
+
   func makeEngineTask(
     _ request: URLRequest, _ make: (SimURLSession, String) throws(SimAPIMisuse) -> SimURLSessionTask
   ) -> (task: SimURLSessionTask?, refusal: NSError?) {

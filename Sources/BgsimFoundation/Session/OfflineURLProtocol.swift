@@ -10,8 +10,7 @@ import Foundation
   /// `download(for:)`, `download(from:)`, `upload(for:fromFile:)`, `upload(for:from:)`) are
   /// `public`, not `open`, extension methods: a subclass cannot override them, and they make
   /// their tasks with the superclass's private machinery, not with the bridge's factories. So
-  /// do the members the bridge does not override (`uploadTask(withStreamedRequest:)`,
-  /// `webSocketTask(with:)`). Every request they make is answered by this protocol, at once,
+  /// do the members the bridge does not override (`webSocketTask(with:)`). Every request they make is answered by this protocol, at once,
   /// with `NSURLErrorUnsupportedURL` and `bgsimNotSimulated` in `userInfo`: no byte goes out,
   /// and the simulation sees nothing (the call happens on Foundation's own threads at real time,
   /// so it cannot be traced deterministically).
