@@ -17,7 +17,19 @@ final class PlainDataDelegate: NSObject, URLSessionDataDelegate, URLSessionBackg
   var completions: [(status: Int, domain: String?, code: Int?, bytes: Int64)] = []
   var isDataTask: [Bool] = []
 
+  /// What `didReceive response` answers, and the calls in order (`response <status>`, `body`
+  /// for the first chunk, `complete <code>`).
+  var disposition: URLSession.ResponseDisposition = .allow
+  var order: [String] = []
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    order.append("response \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    completionHandler(disposition)
+  }
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    if chunks.isEmpty { order.append("body") }
     chunks.append(data.count)
     // The first chunks only: scanning 200 MB a byte at a time is slow in a debug build.
     if chunks.count <= 4, allZero { allZero = !data.contains { $0 != 0 } }
@@ -25,6 +37,7 @@ final class PlainDataDelegate: NSObject, URLSessionDataDelegate, URLSessionBackg
   }
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     let nsError = error as NSError?
+    order.append("complete \(nsError?.code ?? 0)")
     completions.append(
       (
         (task.response as? HTTPURLResponse)?.statusCode ?? 0, nsError?.domain, nsError?.code,
@@ -62,6 +75,7 @@ final class DataApp: SimulatedAppDelegate {
 @Suite struct BridgeDataTaskTests {
   static let small = "https://example.com/feed.json"
   static let big = "https://example.com/big"
+  static let empty = "https://example.com/empty"
 
   /// Runs `action` on the first launch's session at 1 s, and `then` on the simulation at 2 s.
   func run(
@@ -71,6 +85,7 @@ final class DataApp: SimulatedAppDelegate {
     let server = ServerModel(resources: [
       ServerResource(url: SimURL(Self.small)!, size: 200_000, etag: "\"f1\""),
       ServerResource(url: SimURL(Self.big)!, size: 200_000_000, etag: "\"b1\""),
+      ServerResource(url: SimURL(Self.empty)!, size: 0, status: 204),
     ])
     let sim = Simulation(seed: 7, device: .wifi, server: server)
     var first: DataApp?
@@ -196,5 +211,34 @@ final class DataApp: SimulatedAppDelegate {
       }
     }
     #expect(log.entries == ["data=1 uploads=0 downloads=0"])
+  }
+
+  /// The delegate is asked about the response once, before the body, and may cancel.
+  @Test func theResponseIsAskedBeforeTheBody() {
+    let (sim, app) = run(background: false) { session in
+      session.dataTask(with: URL(string: Self.small)!).resume()
+    }
+    #expect(app.delegate.order == ["response 200", "body", "complete 0"])
+    #expect(!sim.trace.events.contains { $0.kind == "bridge.responseCancelled" })
+  }
+
+  @Test func cancellingAtTheResponseSkipsTheBodyAndFailsWithMinus999() {
+    let (sim, app) = run(
+      background: false, then: nil,
+      { session in
+        (session.delegate as? PlainDataDelegate)?.disposition = .cancel
+        session.dataTask(with: URL(string: Self.small)!).resume()
+      })
+    #expect(app.delegate.order == ["response 200", "complete \(NSURLErrorCancelled)"])
+    #expect(app.delegate.chunks.isEmpty)
+    #expect(sim.trace.events.contains { $0.kind == "bridge.responseCancelled" })
+  }
+
+  /// A body of no bytes: the response is asked before the completion.
+  @Test func anEmptyBodyStillGetsTheResponse() {
+    let (_, app) = run(background: false) { session in
+      session.dataTask(with: URL(string: Self.empty)!).resume()
+    }
+    #expect(app.delegate.order == ["response 204", "complete 0"])
   }
 }

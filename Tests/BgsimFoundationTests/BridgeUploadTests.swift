@@ -12,6 +12,13 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
   var completed: [(Int, Int?)] = []
   var invalidated = 0
   var order: [String] = []
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    order.append("didReceiveResponse \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    completionHandler(.allow)
+  }
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     received += data.count
     order.append("didReceive \(data.count)")
@@ -98,8 +105,9 @@ final class UploadApp: SimulatedAppDelegate {
       #expect(call.total >= Int64(k + 1) * 200_000 && call.total < Int64(k + 2) * 200_000)
     }
     #expect(
-      Array(uploads.order.suffix(3)) == [
-        "didSendBodyData \(uploads.sent.last?.step ?? 0) 2000000 of 2000000", "didReceive 512", "didComplete",
+      Array(uploads.order.suffix(4)) == [
+        "didSendBodyData \(uploads.sent.last?.step ?? 0) 2000000 of 2000000", "didReceiveResponse 201",
+        "didReceive 512", "didComplete",
       ])
     #expect(!sim.trace.events.contains { $0.kind == "lint" })
   }

@@ -74,6 +74,36 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     AppContainer.remove(file)
   }
 
+  /// `urlSession(_:dataTask:didReceive:completionHandler:)`, once per data or upload task made
+  /// without a completion handler, before its body (or its completion when it has no body), at
+  /// the instant the engine delivers that: the engine hands a body over whole, so the question
+  /// comes when the body has arrived, not when the headers did. False once the app answered
+  /// `.cancel`: the body is not delivered and the task completes with -999, traced
+  /// `bridge.responseCancelled` (the engine's trace still shows it finished). Any other answer,
+  /// or none, lets the body through.
+  private func responseAllowed(_ engineTask: SimURLSessionTask) -> Bool {
+    guard let bridged = session else { return true }
+    let task = bridged.task(for: engineTask)
+    let core = task.core
+    guard !core.responseAsked else { return !core.responseCancelled }
+    guard core.handler == nil, let dataTask = task as? URLSessionDataTask, let response = task.response else {
+      return true
+    }
+    core.responseAsked = true
+    let answer = AppAnswer()
+    bridged.deliver {
+      task.publishChanges()
+      DelegateCalls.didReceiveResponse(bridged.delegate, bridged, dataTask, response) {
+        answer.set($0 != .cancel)
+      }
+    }
+    guard answer.value == false else { return true }
+    core.responseCancelled = true
+    bridged.host?.simulation?.emitNote(
+      "bridge.responseCancelled", [TraceField("task", .string(engineTask.name))])
+    return false
+  }
+
   /// The engine's upload progress (per tenth of the body, and at 100%), as Foundation's call;
   /// a task with a completion handler gets none, as before.
   func urlSession(
@@ -90,6 +120,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   /// A data task's body or an upload's response body, in chunks (`ResponseBody`); a task with a
   /// completion handler only counts it, for the handler's one `Data`.
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
+    guard responseAllowed(dataTask) else { return }
     with(dataTask) { s, t in
       if t.core.handler != nil {
         let (sum, overflow) = t.core.receivedBytes.addingReportingOverflow(max(0, bytes))
@@ -107,6 +138,9 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     bridged.host?.enteredFromEngine()
     let foundationTask = bridged.task(for: task)
     var nsError = error.map { bridged.foundationError($0, for: task) }
+    if nsError == nil, !responseAllowed(task) {
+      nsError = FoundationErrors.error(code: NSURLErrorCancelled, url: URL(string: task.currentURL.string))
+    }
     if nsError == nil, let tooLarge = bridged.bodyTooLargeForHandler(foundationTask.core, task) {
       nsError = tooLarge
     }

@@ -26,6 +26,10 @@ final class TaskCore: @unchecked Sendable {
   /// The completion handler of a task made by a convenience factory (`downloadTask(with:completionHandler:)`
   /// and the like): it replaces the delegate's data and completion calls, as in Foundation.
   let handler: TaskHandler?
+  /// Whether `urlSession(_:dataTask:didReceive:completionHandler:)` was asked, and whether the
+  /// app answered `.cancel` (see `SessionAdapter.responseAllowed`).
+  var responseAsked = false
+  var responseCancelled = false
   /// Bytes of the response body so far, for a convenience task's handler (`ResponseBody.whole`).
   var receivedBytes: Int64 = 0
   /// `totalBytesWritten` at the last `didWriteData` (or the offset of `didResumeAtOffset`), for
