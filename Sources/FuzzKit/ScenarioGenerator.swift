@@ -25,6 +25,11 @@ public struct ScenarioGenerator {
   var backgroundTaskCount = 0
 
   static let hosts = ["a.example.com", "b.example.com", "cdn.example.net"]
+  /// The reaction events the main stream draws from; later ones come from the `extra` stream,
+  /// so that adding one does not change the earlier draws of every seed.
+  static let firstReactionEvents: [Reaction.Event] = [
+    .didFinishDownloading, .didComplete, .didFinishEvents, .handleEvents, .didLaunch,
+  ]
 
   public init(seed: UInt64) {
     self.seed = seed
@@ -48,6 +53,7 @@ public struct ScenarioGenerator {
     var behavior = makeBehavior()
     let timeline = makeTimeline()
     addExtraBehaviours(policy: &policy, behavior: &behavior)
+    addSessionAndRequestBehaviours(policy: &policy, behavior: &behavior)
     addChallenges(server: &server, policy: &policy, behavior: &behavior)
     return Scenario(
       file: "fuzz-\(seed).json", name: "fuzz-\(seed)",
@@ -230,8 +236,7 @@ public struct ScenarioGenerator {
       b.movesDownloadedFile = chance(0.7)
     }
     for i in 0..<(chance(0.3) ? int(1...2) : 0) {
-      // Challenge reactions answer rather than act: `addChallenges` makes those.
-      let event = pick(Reaction.Event.allCases.filter { $0 != .didReceiveChallenge })
+      let event = pick(Self.firstReactionEvents)
       let perTask = event == .didComplete || event == .didFinishDownloading
       // Reactions to a task's events answer only the timeline's tasks (t*), so chains end.
       var action = AppAction.download(
@@ -281,6 +286,9 @@ public struct ScenarioGenerator {
               (resumeAt, .app(.resumeFromData(task: request.name, name: newName(cancellable: false)))))
           }
         }
+        if case .download(let request) = action {
+          actions += suspendActions(task: request.name, after: at, before: end)
+        }
       }
       actions += backgroundTaskActions(from: start, to: end)
       // Stable by time: a follow-up never precedes what it follows.
@@ -322,6 +330,26 @@ public struct ScenarioGenerator {
       actions.append((endAt, .app(.endBackgroundTask(name: name))))
     }
     return actions
+  }
+
+  /// Sometimes `suspend()` a fresh task and `resume()` it later, now and then suspended twice
+  /// (the calls nest) or left suspended when the app leaves.
+  mutating func suspendActions(task: String, after start: SimTime, before end: SimTime) -> [(
+    SimTime, TimelineAction
+  )] {
+    guard extraChance(0.1) else { return [] }
+    var actions: [(SimTime, TimelineAction)] = []
+    var at = start
+    let depth = extraChance(0.2) ? 2 : 1
+    for _ in 0..<depth {
+      at = at + .seconds(Int64(extraInt(0...30)))
+      actions.append((at, .app(.suspend(task: task))))
+    }
+    for _ in 0..<depth where extraChance(0.85) {
+      at = at + .seconds(Int64(extraInt(1...600)))
+      actions.append((at, .app(.resume(task: task))))
+    }
+    return actions.filter { $0.0 < end && $0.0.sinceStart <= duration }
   }
 
   /// Knobs and app behaviours of the later behaviours, from the `extra` stream.

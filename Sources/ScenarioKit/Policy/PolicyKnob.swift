@@ -55,6 +55,7 @@ struct PolicyKnob {
       PolicyKnob("retry.maxBackoff", .duration, \.retry.maxBackoff, render: duration),
       PolicyKnob("reboot.keepsBackgroundTasks", .bool, \.reboot.keepsBackgroundTasks, render: bool),
       PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
+      PolicyKnob("delayedRequest.wakesApp", .bool, \.delayedRequest.wakesApp, render: bool),
       PolicyKnob("challenge.answerTimeout", .duration, \.challenge.answerTimeout, render: duration),
       PolicyKnob(
         "challenge.maxFailures", .int(1...100, "a number of wrong credentials from 1 to 100"),

@@ -8,14 +8,15 @@ extension Simulation {
     scheduler.schedule(.wakeCheck, at: now)
   }
 
-  /// Sessions whose work is all done while the app was away, or that hold a challenge for the
+  /// Sessions whose work is all done while the app was away, or that hold a question (a delayed request, a challenge) for the
   /// app to answer, and that may wake it.
   private func sessionsOwedAWake() -> [DaemonSession] {
     daemon.sessionRecords.filter { record in
       guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty else {
         return false
       }
-      return (record.wantsWake && record.outstanding == 0) || awaitsChallengeAnswer(record)
+      return (record.wantsWake && record.outstanding == 0) || awaitsDelayedRequestAnswer(record)
+        || awaitsChallengeAnswer(record)
     }
   }
 

@@ -15,6 +15,7 @@ public struct Policy: Hashable, Sendable {
   public var maxConnectionsPerHost: Int
   public var retry: RetryPolicy
   public var reboot: RebootPolicy
+  public var delayedRequest: DelayedRequestPolicy
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
 
@@ -23,10 +24,12 @@ public struct Policy: Hashable, Sendable {
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
     maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init(),
     backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init(),
+    delayedRequest: DelayedRequestPolicy = .init(),
     challenge: ChallengePolicy = .init()
   ) {
     self.challenge = challenge
     self.reboot = reboot
+    self.delayedRequest = delayedRequest
     self.backgroundTaskLimit = backgroundTaskLimit
     self.rateLimiter = rateLimiter
     self.discretionary = discretionary
