@@ -7,8 +7,8 @@ import TransferEngine
 extension ScenarioGenerator {
   static let account = SimURLCredential(user: "user", password: "secret")
 
-  /// Protects some resources, tunes the challenge knobs, and adds `didReceiveChallenge`
-  /// reactions with every kind of answer (right and wrong credentials among them).
+  /// Protects some resources, tunes the challenge knobs, and gives the scripted delegate
+  /// challenge answers of every kind (right and wrong credentials among them), or none.
   mutating func addChallenges(server: inout ServerModel, policy: inout Policy, behavior: inout AppBehavior) {
     var draw = SeededGenerator(seed: seed ^ 0xC4A1_1E46_0000_0000)
     guard draw.nextUnit() < 0.3, !server.resources.isEmpty else { return }
@@ -26,18 +26,13 @@ extension ScenarioGenerator {
       .useCredential(Self.account), .useCredential(SimURLCredential(user: "user", password: "wrong")),
       .performDefaultHandling, .cancelAuthenticationChallenge, .rejectProtectionSpace,
     ]
-    for _ in 0..<draw.uniform(0...3) {
-      let i = behavior.reactions.count
-      var actions: [AppAction] = []
-      // Cancelling the challenged task from its own challenge: the answer then changes nothing.
-      if draw.nextUnit() < 0.15 {
-        actions.append(.cancel(task: "{task}", produceResumeData: draw.nextUnit() < 0.5))
-      }
-      behavior.reactions.append(
-        Reaction(
-          event: .didReceiveChallenge, task: draw.nextUnit() < 0.3 ? taskNames.first : nil, actions: actions,
-          path: "app.behavior.on[\(i)]", times: draw.nextUnit() < 0.4 ? draw.uniform(1...3) : nil,
-          answer: draw.choice(answers)))
+    // Sometimes a delegate without the methods (nil): URLSession then answers by default.
+    guard draw.nextUnit() < 0.8 else { return }
+    behavior.challengeAnswers = (0..<draw.uniform(0...3)).map { i in
+      ChallengeAnswer(
+        task: draw.nextUnit() < 0.3 ? taskNames.first : nil,
+        times: draw.nextUnit() < 0.4 ? draw.uniform(1...3) : nil, answer: draw.choice(answers),
+        path: "app.behavior.didReceiveChallenge[\(i)]")
     }
   }
 }

@@ -1,6 +1,7 @@
+import ScenarioKit
 import TransferEngine
 
-/// A resource's `auth` and a challenge reaction's `answer`, written as the loader reads them.
+/// A resource's `auth` and the scripted delegate's challenge answers, as the loader reads them.
 extension ScenarioJSONWriter {
   static func auth(_ spaces: [ProtectionSpace]) -> JSONNode {
     .array(
@@ -12,15 +13,18 @@ extension ScenarioJSONWriter {
       })
   }
 
-  static func answerFields(_ answer: SimAuthChallengeDisposition) -> [(String, JSONNode)] {
-    var fields: [(String, JSONNode)] = [("answer", .string(answer.name))]
-    if case .useCredential(let credential) = answer {
+  static func challengeAnswer(_ entry: ChallengeAnswer) -> JSONNode {
+    var fields: [(String, JSONNode)] = []
+    if let task = entry.task { fields.append(("task", .string(task))) }
+    if let times = entry.times { fields.append(("times", int(Int64(times)))) }
+    fields.append(("answer", .string(entry.answer.name)))
+    if case .useCredential(let credential) = entry.answer {
       fields.append(
         (
           "credential",
           .object([("user", .string(credential.user)), ("password", .string(credential.password))])
         ))
     }
-    return fields
+    return .object(fields)
   }
 }

@@ -145,10 +145,7 @@ public enum ScenarioJSONWriter {
       if r.firstNumber != 1 { m.append(("firstNumber", int(Int64(r.firstNumber)))) }
       if let times = r.times { m.append(("times", int(Int64(times)))) }
       if let error = r.error { m.append(("error", .string(error.text))) }
-      if let answer = r.answer { m += answerFields(answer) }
-      if !(r.answer != nil && r.actions.isEmpty) {
-        m.append(("do", .array(r.actions.map { .object(action($0)) })))
-      }
+      m.append(("do", .array(r.actions.map { .object(action($0)) })))
       return .object(m)
     }
     var behaviorFields: [(String, JSONNode)] = [
@@ -160,6 +157,9 @@ public enum ScenarioJSONWriter {
     if !b.endsBackgroundTasksOnExpiry { behaviorFields.append(("endsBackgroundTasksOnExpiry", .bool(false))) }
     if let answers = b.delayedRequestAnswers {
       behaviorFields.append(("willBeginDelayedRequest", .array(answers.map(delayedRequestAnswer))))
+    }
+    if let answers = b.challengeAnswers {
+      behaviorFields.append(("didReceiveChallenge", .array(answers.map(challengeAnswer))))
     }
     let behavior: JSONNode = .object(behaviorFields + [("on", .array(reactions))])
     return .object([("sessions", .array(sessions)), ("behavior", behavior)])

@@ -45,6 +45,12 @@ import Testing
     "task.delayedRequestAnswered task=* disposition=continueLoading",
     "task.delayedRequestAnswered task=* disposition=useNewRequest",
     "task.delayedRequestAnswered task=* disposition=cancel",
+    "task.challenged task=* level=task", "task.challenged task=* level=session",
+    "delegate.didReceiveChallenge task=*", "task.authenticated task=*",
+    "task.challenged task=* previousFailureCount=1", "task.challengeAnswered task=* disposition=useCredential",
+    "task.challengeAnswered task=* disposition=performDefaultHandling",
+    "task.challengeAnswered task=* disposition=cancelAuthenticationChallenge",
+    "task.challengeAnswered task=* disposition=rejectProtectionSpace", "task.challengeTimedOut task=*",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

@@ -3,19 +3,18 @@ import TransferEngine
 
 @testable import ScenarioKit
 
-/// A resource's `auth`, a `didReceiveChallenge` reaction's `answer`, and the `challenge` knobs.
+/// A resource's `auth`, the scripted delegate's `didReceiveChallenge` answers, and the
+/// `challenge` knobs.
 @Suite("Authentication in the format")
 struct AuthenticationFormTests {
   static let resource = #"{"url": "https://h/a", "size": 1, "auth": AUTH}"#
 
   static func scenario(
-    auth: String = #"{"method": "basic", "user": "u", "password": "p"}"#, reaction: String? = nil
-  )
-    -> String
-  {
-    let on = reaction.map { #", "app": {"behavior": {"on": [\#($0)]}}"# } ?? ""
+    auth: String = #"{"method": "basic", "user": "u", "password": "p"}"#, answer: String? = nil
+  ) -> String {
+    let behavior = answer.map { #", "app": {"behavior": {"didReceiveChallenge": [\#($0)]}}"# } ?? ""
     return #"{"name": "x", "server": {"resources": ["# + resource.replacingOccurrences(of: "AUTH", with: auth)
-      + "]}" + on + "}"
+      + "]}" + behavior + "}"
   }
 
   @Test("one protection space, or a list in the server's order")
@@ -29,12 +28,14 @@ struct AuthenticationFormTests {
       ))
     #expect(two.server.resources[0].auth.map(\.method) == [.negotiate, .digest])
     #expect(two.server.resources[0].auth[0].realm == "Corp")
-    #expect(
-      try loadScenario(#"{"name": "x", "server": {"resources": [{"url": "https://h/a", "size": 1}]}}"#)
-        .server.resources[0].auth.isEmpty)
+    let plain = try loadScenario(
+      #"{"name": "x", "server": {"resources": [{"url": "https://h/a", "size": 1}]}}"#)
+    #expect(plain.server.resources[0].auth.isEmpty)
+    // Without the key the scripted delegate has no challenge method.
+    #expect(plain.app.behavior.challengeAnswers == nil)
   }
 
-  @Test("each answer, with the credential useCredential sends")
+  @Test("each answer, with the credential useCredential sends, a task pattern and times")
   func answers() throws {
     let cases: [(String, SimAuthChallengeDisposition)] = [
       (
@@ -46,10 +47,14 @@ struct AuthenticationFormTests {
       (#""answer": "rejectProtectionSpace""#, .rejectProtectionSpace),
     ]
     for (fields, answer) in cases {
-      let s = try loadScenario(Self.scenario(reaction: #"{"event": "didReceiveChallenge", \#(fields)}"#))
-      #expect(s.app.behavior.reactions[0].answer == answer)
-      #expect(s.app.behavior.reactions[0].actions.isEmpty)
+      let s = try loadScenario(Self.scenario(answer: #"{"task": "a-*", "times": 2, \#(fields)}"#))
+      let entry = try #require(s.app.behavior.challengeAnswers?.first)
+      #expect(entry.answer == answer)
+      #expect(entry.task == "a-*" && entry.times == 2)
+      #expect(entry.path == "app.behavior.didReceiveChallenge[0]")
     }
+    let none = try loadScenario(#"{"name": "x", "app": {"behavior": {"didReceiveChallenge": []}}}"#)
+    #expect(none.app.behavior.challengeAnswers?.isEmpty == true)
   }
 
   @Test(arguments: [
@@ -70,34 +75,28 @@ struct AuthenticationFormTests {
       "s.json: server.resources[0].auth[0]: unknown key 'relm'; did you mean 'realm'?"
     ),
     (
-      scenario(reaction: #"{"event": "didReceiveChallenge"}"#),
-      "s.json: app.behavior.on[0]: missing required key 'answer' (one of useCredential, performDefaultHandling, cancelAuthenticationChallenge, rejectProtectionSpace)"
+      scenario(answer: #"{"task": "a"}"#),
+      "s.json: app.behavior.didReceiveChallenge[0]: missing required key 'answer' (one of useCredential, performDefaultHandling, cancelAuthenticationChallenge, rejectProtectionSpace)"
     ),
     (
-      scenario(reaction: #"{"event": "didReceiveChallenge", "answer": "useCredential"}"#),
-      "s.json: app.behavior.on[0]: missing required key 'credential' (a credential like {\"user\": \"alice\", \"password\": \"s3cret\"}), which 'useCredential' sends"
+      scenario(answer: #"{"answer": "useCredential"}"#),
+      "s.json: app.behavior.didReceiveChallenge[0]: missing required key 'credential' (a credential like {\"user\": \"alice\", \"password\": \"s3cret\"}), which 'useCredential' sends"
     ),
     (
-      scenario(
-        reaction:
-          #"{"event": "didReceiveChallenge", "answer": "rejectProtectionSpace", "credential": {"user": "u", "password": "p"}}"#
-      ),
-      "s.json: app.behavior.on[0].credential: only 'useCredential' sends a credential; remove 'credential' or answer 'useCredential'"
+      scenario(answer: #"{"answer": "rejectProtectionSpace", "credential": {"user": "u", "password": "p"}}"#),
+      "s.json: app.behavior.didReceiveChallenge[0].credential: only 'useCredential' sends a credential; remove 'credential' or answer 'useCredential'"
     ),
     (
-      scenario(reaction: #"{"event": "didReceiveChallenge", "answer": "useCrdential"}"#),
-      "s.json: app.behavior.on[0].answer: unknown challenge answer 'useCrdential'; did you mean 'useCredential'?"
+      scenario(answer: #"{"answer": "useCrdential"}"#),
+      "s.json: app.behavior.didReceiveChallenge[0].answer: unknown challenge answer 'useCrdential'; did you mean 'useCredential'?"
     ),
     (
-      scenario(
-        reaction:
-          #"{"event": "didComplete", "answer": "performDefaultHandling", "do": [{"do": "beginBackgroundTask", "name": "b"}]}"#
-      ),
-      "s.json: app.behavior.on[0].answer: 'answer' answers an authentication challenge; only a 'didReceiveChallenge' reaction has one"
+      scenario(answer: #"{"answer": "useCredential", "credential": {"user": "u"}}"#),
+      "s.json: app.behavior.didReceiveChallenge[0].credential: missing required key 'password' (a string)"
     ),
     (
-      scenario(reaction: #"{"event": "didComplete"}"#),
-      "s.json: app.behavior.on[0]: missing required key 'do' (an array of an app action like {\"do\": \"download\", ...})"
+      scenario(answer: #"{"answer": "performDefaultHandling", "times": 0}"#),
+      "s.json: app.behavior.didReceiveChallenge[0].times: 0 is out of range; expected how many challenges at most the entry answers"
     ),
     (
       #"{"name": "x", "policy": {"challenge": {"maxFailures": 0}}}"#,

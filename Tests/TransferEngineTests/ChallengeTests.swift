@@ -15,6 +15,7 @@ final class ChallengeApp: AppUnderTest, SimURLSessionDelegate {
   var completions: [(String, SimURLError?, Int?)] = []
   /// The bug of calling the `handleEvents` completion handler before the events arrive.
   var callsHandlerImmediately = false
+  var answersChallenges: Bool { true }
 
   init(
     _ configuration: SessionConfiguration,
@@ -115,7 +116,7 @@ struct ChallengeTests {
     #expect(challenge.host == "example.com" && challenge.realm == "Private" && challenge.method == .basic)
   }
 
-  @Test("an app without the delegate method gets default handling: the 401 completes the task, no error")
+  @Test("an app without the delegate method is not asked: default handling, the 401 completes the task")
   func defaultHandling() throws {
     let app = TestApp([.default()])
     let sim = Fixture.simulation(resources: Self.resources(), app: app)
@@ -128,6 +129,21 @@ struct ChallengeTests {
     #expect(finished["status"] == .int(401))
     #expect(finished["bytes"] == .int(1_000))
     #expect(Fixture.events(sim, "task.authenticated").isEmpty)
+  }
+
+  @Test("in a background session, a delegate without the method is not woken: the 401 completes the task")
+  func noMethodNoWake() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(resources: Self.resources(), app: app)
+    let task = try app.sessions["S"]!.downloadTask(with: Self.url, name: "p")
+    task.earliestBeginDate = SimTime(.minutes(1))
+    task.resume()
+    sim.backgroundApp()
+    sim.run(until: SimTime(.hours(1)))
+    #expect(Fixture.events(sim, "delegate.didReceiveChallenge").isEmpty)
+    #expect(Fixture.events(sim, "task.finished").first?["status"] == .int(401))
+    // One wake only: the completion's.
+    #expect(sim.rateLimiterDelays == [.seconds(60)])
   }
 
   @Test("a wrong credential is challenged again with previousFailureCount + 1, up to challenge.maxFailures")

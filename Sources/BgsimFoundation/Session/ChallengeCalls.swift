@@ -10,6 +10,8 @@ import TransferEngine
 /// `URLAuthenticationChallenge`, handed to the app's delegate on its delegate queue; the answer
 /// it gives its completion handler goes back to the engine (docs/foundation-bridge.md).
 extension SessionAdapter {
+  var answersChallenges: Bool { ChallengeCalls.answersChallenges(session?.delegate) }
+
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
   ) -> SimAuthChallengeDisposition {
@@ -87,6 +89,20 @@ enum ChallengeCalls {
     return URLAuthenticationChallenge(
       protectionSpace: space, proposedCredential: nil, previousFailureCount: challenge.previousFailureCount,
       failureResponse: nil, error: nil, sender: ChallengeSender())
+  }
+
+  /// True when the delegate implements either challenge method. On Linux, where every
+  /// Foundation delegate method has a default implementation, any delegate counts: it is asked,
+  /// and one without the methods answers default handling through the default.
+  static func answersChallenges(_ d: URLSessionDelegate?) -> Bool {
+    guard let d else { return false }
+    #if canImport(Darwin)
+      if d.urlSession(_:didReceive:completionHandler:) != nil { return true }
+      guard let taskDelegate = d as? URLSessionTaskDelegate else { return false }
+      return taskDelegate.urlSession(_:task:didReceive:completionHandler:) != nil
+    #else
+      return true
+    #endif
   }
 
   typealias Answer = @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void

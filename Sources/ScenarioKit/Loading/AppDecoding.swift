@@ -66,6 +66,8 @@ extension ValueType where T == AppBehavior {
         reactions: reactions ?? [],
         endsBackgroundTasksOnExpiry: endsOnExpiry ?? d.endsBackgroundTasksOnExpiry)
       behavior.delayedRequestAnswers = delayedRequestAnswers
+      behavior.challengeAnswers = r.optional(
+        "didReceiveChallenge", .objects(ChallengeDecoding.noun, ChallengeDecoding.entry))
       return behavior
     }
   }
@@ -82,15 +84,12 @@ extension ValueType where T == AppBehavior {
         JSONPath.member(r.path, "error"), v,
         "'error' filters 'didComplete' reactions; a '\(event.rawValue)' callback carries no error")
     }
-    let answer = ChallengeDecoding.answer(&r, event: event)
     let firstAction = r.context.references.taskPlaceholders.count
-    // A challenge's reaction is its answer; its actions are optional.
-    let actionList = ValueType<[TimelineAction]>.objects("an app action like {\"do\": \"download\", ...}") {
-      a in
-      ActionDecoding.action(&a, place: .reaction)
-    }
-    let actions =
-      event == .didReceiveChallenge ? r.optional("do", actionList) ?? [] : r.required("do", actionList)
+    let actions = r.required(
+      "do",
+      .objects("an app action like {\"do\": \"download\", ...}") { a in
+        ActionDecoding.action(&a, place: .reaction)
+      })
     if let event, Reaction.Event.withoutTask.contains(event) {
       for use in r.context.references.taskPlaceholders.dropFirst(firstAction) {
         r.context.report(
@@ -107,7 +106,6 @@ extension ValueType where T == AppBehavior {
       return nil
     }
     guard let event, let actions else { return nil }
-    if event == .didReceiveChallenge && answer == nil { return nil }
     let appActions = actions.compactMap { action -> AppAction? in
       if case .app(let a) = action { return a }
       return nil
@@ -115,7 +113,7 @@ extension ValueType where T == AppBehavior {
     return Reaction(
       event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1,
       times: times,
-      error: error, answer: answer)
+      error: error)
   }
 }
 

@@ -1,8 +1,8 @@
 import SimKernel
 import TransferEngine
 
-/// A resource's `auth` (the protection spaces its server challenges in) and a
-/// `didReceiveChallenge` reaction's `answer` and `credential`.
+/// A resource's `auth` (the protection spaces its server challenges in) and the scripted
+/// delegate's answers to challenges (`app.behavior.didReceiveChallenge`).
 extension ValueType where T == [ProtectionSpace] {
   static let spaceNoun =
     "a protection space like {\"method\": \"basic\", \"realm\": \"Podcasts\", \"user\": \"alice\", \"password\": \"s3cret\"}"
@@ -39,36 +39,26 @@ enum ChallengeAnswerName: String, CaseIterable {
 }
 
 enum ChallengeDecoding {
-  /// A reaction's `answer` (with `credential` for `useCredential`): required for a
-  /// `didReceiveChallenge` reaction, an error on any other. Returns nil when absent or invalid.
-  static func answer(_ r: inout ObjectReader, event: Reaction.Event?) -> SimAuthChallengeDisposition? {
-    let name: ChallengeAnswerName? =
-      event == .didReceiveChallenge
-      ? r.required("answer", .enumeration("challenge answer"))
-      : r.optional("answer", .enumeration("challenge answer"))
-    let credential = r.optional(
-      "credential", .object("a credential like {\"user\": \"alice\", \"password\": \"s3cret\"}", credential))
-    if let event, event != .didReceiveChallenge {
-      for key in ["answer", "credential"] {
-        guard let v = r.raw(key) else { continue }
-        r.context.invalid(
-          JSONPath.member(r.path, key), v,
-          "'\(key)' answers an authentication challenge; only a 'didReceiveChallenge' reaction has one")
-      }
-      return nil
-    }
+  static let noun =
+    "a challenge answer like {\"task\": \"report-*\", \"answer\": \"useCredential\", \"credential\": {\"user\": \"alice\", \"password\": \"s3cret\"}}"
+  static let credentialNoun = "a credential like {\"user\": \"alice\", \"password\": \"s3cret\"}"
+
+  /// One entry of `app.behavior.didReceiveChallenge`: optional `task` pattern and `times`, the
+  /// `answer`, and the `credential` that `useCredential` (only) sends.
+  static func entry(_ r: inout ObjectReader) -> ChallengeAnswer? {
+    let task = r.optional("task", .name("a task name pattern"))
+    let times = r.optional("times", .int(1...1_000_000, "how many challenges at most the entry answers"))
+    let name: ChallengeAnswerName? = r.required("answer", .enumeration("challenge answer"))
+    let credential = r.optional("credential", .object(credentialNoun, credential))
+    let answer: SimAuthChallengeDisposition?
     switch name {
     case .useCredential:
-      guard let credential else {
-        if !r.has("credential") {
-          r.context.report(
-            .missingKey, r.path, at: r.value.position,
-            "missing required key 'credential' (a credential like {\"user\": \"alice\", \"password\": \"s3cret\"}), "
-              + "which 'useCredential' sends")
-        }
-        return nil
+      if credential == nil, !r.has("credential") {
+        r.context.report(
+          .missingKey, r.path, at: r.value.position,
+          "missing required key 'credential' (\(credentialNoun)), which 'useCredential' sends")
       }
-      return .useCredential(credential)
+      answer = credential.map { .useCredential($0) }
     case .performDefaultHandling, .cancelAuthenticationChallenge, .rejectProtectionSpace:
       if let v = r.raw("credential") {
         r.context.invalid(
@@ -77,12 +67,14 @@ enum ChallengeDecoding {
         return nil
       }
       switch name {
-      case .performDefaultHandling: return .performDefaultHandling
-      case .cancelAuthenticationChallenge: return .cancelAuthenticationChallenge
-      default: return .rejectProtectionSpace
+      case .performDefaultHandling: answer = .performDefaultHandling
+      case .cancelAuthenticationChallenge: answer = .cancelAuthenticationChallenge
+      default: answer = .rejectProtectionSpace
       }
-    case nil: return nil
+    case nil: answer = nil
     }
+    guard let answer else { return nil }
+    return ChallengeAnswer(task: task, times: times, answer: answer, path: r.path)
   }
 
   private static func credential(_ r: inout ObjectReader) -> SimURLCredential? {

@@ -82,6 +82,9 @@ public struct AppBehavior: Sendable {
   /// without asking); a list, one that answers with the first entry matching the task, else
   /// `continueLoading`.
   public var delayedRequestAnswers: [DelayedRequestAnswer]?
+  /// `didReceiveChallenge`: the scripted delegate implements the challenge methods and answers
+  /// with the first entry that matches the task; nil plays a delegate without them.
+  public var challengeAnswers: [ChallengeAnswer]?
 
   public init(
     recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,
@@ -104,8 +107,6 @@ public struct Reaction: Sendable {
     case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
     /// `didBecomeInvalidWithError`, after the app invalidated a session (error nil).
     case didBecomeInvalid
-    /// An authentication challenge: the reaction's `answer` is the app's answer.
-    case didReceiveChallenge
 
     /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
     public static let withoutTask: Set<Event> = [
@@ -124,14 +125,11 @@ public struct Reaction: Sendable {
   public var times: Int?
   /// `didComplete` only: the outcome the reaction follows (nil: any).
   public var error: ErrorFilter?
-  /// `didReceiveChallenge` only: the answer to the challenge.
-  public var answer: SimAuthChallengeDisposition?
 
   public init(
     event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
-    times: Int? = nil, error: ErrorFilter? = nil, answer: SimAuthChallengeDisposition? = nil
+    times: Int? = nil, error: ErrorFilter? = nil
   ) {
-    self.answer = answer
     self.event = event
     self.task = task
     self.actions = actions

@@ -22,6 +22,8 @@ final class ScriptedAppStore {
   fileprivate var resumeData: [String: (data: Data, session: String)] = [:]
   /// `{n}` counters, one per reaction.
   fileprivate var reactionCounts: [Int] = []
+  /// Challenges answered by each `didReceiveChallenge` entry (its `times`).
+  fileprivate var challengeAnswerCounts: [Int] = []
   /// The first problem that makes the scenario impossible to play, with its JSON path.
   private(set) var runError: String?
 
@@ -29,6 +31,7 @@ final class ScriptedAppStore {
     self.spec = spec
     self.simulation = simulation
     self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
+    self.challengeAnswerCounts = Array(repeating: 0, count: spec.behavior.challengeAnswers?.count ?? 0)
   }
 
   /// The factory `Simulation.install(factory:)` calls at every launch.
@@ -139,20 +142,18 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didComplete, task: task.name, error: error)
   }
 
-  /// The first `didReceiveChallenge` reaction that matches the task (and has runs left) answers,
-  /// after performing its actions; without one, default handling, as an app without the method.
+  /// The scripted delegate implements the challenge methods when the scenario gives answers.
+  var answersChallenges: Bool { spec.behavior.challengeAnswers != nil }
+
+  /// The first entry that matches the task and has answers left (`times`), else default handling.
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
   ) -> SimAuthChallengeDisposition {
-    for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == .didReceiveChallenge {
-      if let pattern = reaction.task, !TracePattern.wildcardMatch(pattern, task.name) { continue }
-      if let times = reaction.times, store.reactionCounts[i] >= times { continue }
-      let n = reaction.firstNumber + store.reactionCounts[i]
-      store.reactionCounts[i] += 1
-      for (j, action) in reaction.actions.enumerated() {
-        perform(action, path: "\(reaction.path).do[\(j)]", n: n, trigger: task.name)
-      }
-      return reaction.answer ?? .performDefaultHandling
+    for (i, entry) in (spec.behavior.challengeAnswers ?? []).enumerated() {
+      if let pattern = entry.task, !TracePattern.wildcardMatch(pattern, task.name) { continue }
+      if let times = entry.times, store.challengeAnswerCounts[i] >= times { continue }
+      store.challengeAnswerCounts[i] += 1
+      return entry.answer
     }
     return .performDefaultHandling
   }

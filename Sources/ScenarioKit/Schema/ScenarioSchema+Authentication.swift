@@ -17,6 +17,15 @@ extension ScenarioSchema {
     ])
   }
 
+  /// One entry of `app.behavior.didReceiveChallenge`.
+  static var challengeAnswer: SchemaNode {
+    object(
+      [
+        ("task", nonEmptyString), ("times", integer(1...1_000_000)),
+        ("answer", enumeration(names(ChallengeAnswerName.self))), ("credential", credential),
+      ], required: ["answer"])
+  }
+
   static var credential: SchemaNode {
     object([("user", string), ("password", string)], required: ["user", "password"])
   }

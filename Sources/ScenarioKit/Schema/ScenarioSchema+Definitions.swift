@@ -187,8 +187,7 @@ extension ScenarioSchema {
         ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
         ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
         ("error", errorFilter), ("do", array(ref("reactionAction"))),
-        ("answer", enumeration(names(ChallengeAnswerName.self))), ("credential", credential),
-      ], required: ["event"])
+      ], required: ["event", "do"])
     let delayedRequestAnswer = object(
       [
         ("task", nonEmptyString), ("answer", enumeration(names(DelayedRequestAnswer.Disposition.self))),
@@ -199,6 +198,7 @@ extension ScenarioSchema {
       ("callsCompletionHandler", enumeration(names(AppBehavior.CompletionHandlerTiming.self))),
       ("movesDownloadedFile", boolean), ("endsBackgroundTasksOnExpiry", boolean), ("on", array(reaction)),
       ("willBeginDelayedRequest", array(delayedRequestAnswer)),
+      ("didReceiveChallenge", array(challengeAnswer)),
     ])
     return object([("sessions", array(session)), ("behavior", behavior)])
   }

@@ -65,9 +65,13 @@ public protocol SimURLSessionDelegate: AnyObject {
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
   ) -> SimDelayedRequestDisposition
+  /// True plays a delegate that implements an authentication-challenge method. With the
+  /// default, false, URLSession answers `performDefaultHandling` itself: the app is neither
+  /// asked nor woken, and the server's 401 completes the task.
+  var answersChallenges: Bool { get }
   /// `urlSession(_:task:didReceive:completionHandler:)`: answer a server's request for a
-  /// credential. The default answers `performDefaultHandling`, what URLSession does for a
-  /// delegate without the method, so the server's 401 completes the task.
+  /// credential (asked only when `answersChallenges`). The default answers
+  /// `performDefaultHandling`, so the server's 401 completes the task.
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
   ) -> SimAuthChallengeDisposition
@@ -113,6 +117,7 @@ extension SimURLSessionDelegate {
   public func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
   ) -> SimDelayedRequestDisposition { .continueLoading }
+  public var answersChallenges: Bool { false }
   public func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
   ) -> SimAuthChallengeDisposition { .performDefaultHandling }

@@ -49,6 +49,11 @@ extension Simulation {
       .challengeTimeout(uid: task.uid, generation: generation), after: policy.challenge.answerTimeout)
     task.challenge.challenged(space: space, timer: timer)
     emit(.taskChallenged, [TraceField("task", .string(task.name))] + Self.challengeFields(challenge))
+    // A delegate without the methods is not asked: URLSession handles the challenge by default [A].
+    guard task.session.asksChallenges else {
+      challengeAnswered(task, .performDefaultHandling, generation: generation)
+      return
+    }
     queueDelegateEvent(.didReceiveChallenge(task, challenge, generation: generation), for: task.session)
     // A background session's daemon wakes or relaunches the app to answer [A].
     requestWakeCheck()

@@ -28,6 +28,9 @@ final class DaemonSession {
   /// The last delegate attached implements `willBeginDelayedRequest`: the daemon remembers it
   /// across the app's processes, as it must to know whether to wake the app to ask.
   private(set) var asksDelayedRequests = false
+  /// The last delegate attached implements an authentication-challenge method: without one the
+  /// daemon answers default handling itself, without asking or waking the app.
+  private(set) var asksChallenges = false
 
   weak var simulation: Simulation?
   /// Position in the daemon's session records (the key of `deliver` events).
@@ -45,6 +48,7 @@ final class DaemonSession {
     configuration = session.configuration
     attached = session
     asksDelayedRequests = session.delegate?.answersDelayedRequests ?? false
+    asksChallenges = session.delegate?.answersChallenges ?? false
   }
 
   /// The app's process ended: its session object dies with it.
