@@ -101,6 +101,15 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
     handlers.removeValue(forKey: session.identifier)?()
   }
+
+  /// Answers `willBeginDelayedRequest`; nil plays a delegate without the method.
+  var onDelayedRequest: ((SimURLSessionTask, SimURL) -> SimDelayedRequestDisposition)?
+  var answersDelayedRequests: Bool { onDelayedRequest != nil }
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition {
+    onDelayedRequest?(task, url) ?? .continueLoading
+  }
 }
 
 /// Small builders so each test states only what matters to its rule.

@@ -146,6 +146,37 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didFinishEvents, task: nil)
   }
 
+  /// The scripted delegate implements `willBeginDelayedRequest` when the scenario gives answers.
+  var answersDelayedRequests: Bool { spec.behavior.delayedRequestAnswers != nil }
+
+  /// The first answer whose pattern matches the task, else `continueLoading`.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition {
+    let answers = spec.behavior.delayedRequestAnswers ?? []
+    guard
+      let entry = answers.first(where: { $0.task.map { TracePattern.wildcardMatch($0, task.name) } ?? true })
+    else { return .continueLoading }
+    switch entry.answer {
+    case .continueLoading: return .continueLoading
+    case .cancel: return .cancel
+    case .useNewRequest:
+      let text = substitute(entry.url ?? "", nil, task.name)
+      guard let newURL = SimURL(text), newURL.isHTTP else {
+        fail("\(entry.path).url: '\(text)' is not an http or https URL once '{task}' is filled in")
+        return .continueLoading
+      }
+      return .useNewRequest(url: newURL)
+    }
+  }
+
+  /// The session let its delegate go; a reaction may make a new session object for the
+  /// identifier (the next action that names it does).
+  func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {
+    if sessions[session.identifier] === session { sessions[session.identifier] = nil }
+    react(to: .didBecomeInvalid, task: nil)
+  }
+
   // MARK: Actions
 
   /// Makes a task for `request` with `make` (session, URL, name, all substituted) and starts it.

@@ -57,6 +57,16 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
+  /// True plays a delegate that implements `willBeginDelayedRequest`. URLSession asks only a
+  /// delegate that responds to the method, so with the default, false, a delayed task starts
+  /// without asking and the app is never woken for it.
+  var answersDelayedRequests: Bool { get }
+  /// `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`: a background task with an
+  /// `earliestBeginDate` is ready to start (asked only when `answersDelayedRequests`). The
+  /// default answers `.continueLoading`: the task starts with its request as it is.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition
   /// After `finishTasksAndInvalidate()` (once its tasks end) or `invalidateAndCancel()`, after
   /// the last `didComplete`: the session lets its delegate go. The error is nil for an app's own
   /// invalidation, the only kind the engine models.
@@ -90,6 +100,10 @@ extension SimURLSessionDelegate {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool { true }
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
+  public var answersDelayedRequests: Bool { false }
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition { .continueLoading }
   public func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {}
 }
 

@@ -98,7 +98,13 @@ extension Simulation {
       checker.deliveredCompletion(task.uid)
       delegate?.urlSession(session, task: task, didCompleteWithError: error)
     case .didBecomeInvalid(let invalidated):
-      invalidated.deliverInvalidation()
+      invalidated.deliverInvalidation {
+        emit(
+          .delegateDidBecomeInvalid,
+          [TraceField("session", .string(invalidated.identifier)), TraceField("error", .string("none"))])
+      }
+    case .willBeginDelayedRequest(let task):
+      deliverDelayedRequest(task, to: session)
     case .willPerformHTTPRedirection(let task, let target, let generation):
       // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
       guard task.machine.generation == generation, !task.isFinished else { return }

@@ -139,11 +139,13 @@ public final class SimURLSession {
   }
 
   /// Delivers `didBecomeInvalidWithError(nil)` once, then lets the delegate go, as URLSession does.
-  func deliverInvalidation() {
+  /// `trace` records the call just before it is made.
+  func deliverInvalidation(trace: () -> Void) {
     guard awaitsInvalidDelivery else { return }
     awaitsInvalidDelivery = false
     let delegate = self.delegate
     retainedDelegate = nil
+    trace()
     delegate?.urlSession(self, didBecomeInvalidWithError: nil)
   }
 }
