@@ -154,6 +154,9 @@ public enum ScenarioJSONWriter {
       ("movesDownloadedFile", .bool(b.movesDownloadedFile)),
     ]
     if !b.endsBackgroundTasksOnExpiry { behaviorFields.append(("endsBackgroundTasksOnExpiry", .bool(false))) }
+    if let answers = b.delayedRequestAnswers {
+      behaviorFields.append(("willBeginDelayedRequest", .array(answers.map(delayedRequestAnswer))))
+    }
     let behavior: JSONNode = .object(behaviorFields + [("on", .array(reactions))])
     return .object([("sessions", .array(sessions)), ("behavior", behavior)])
   }
@@ -177,6 +180,14 @@ public enum ScenarioJSONWriter {
     var fields: [(String, JSONNode)] = [("count", int(Int64(count)))]
     if firstNumber != 1 { fields.append(("firstNumber", int(Int64(firstNumber)))) }
     return fields
+  }
+
+  static func delayedRequestAnswer(_ a: DelayedRequestAnswer) -> JSONNode {
+    var m: [(String, JSONNode)] = []
+    if let task = a.task { m.append(("task", .string(task))) }
+    m.append(("answer", .string(a.answer.rawValue)))
+    if let url = a.url { m.append(("url", .string(url))) }
+    return .object(m)
   }
 
   static func action(_ a: AppAction) -> [(String, JSONNode)] {

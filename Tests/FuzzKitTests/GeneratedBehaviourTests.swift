@@ -14,7 +14,8 @@ import Testing
     }
   }
 
-  /// Runs with an event matching `pattern`: a kind, then `key=value` pairs (`*`: any value).
+  /// Runs with an event matching `pattern`: a kind, then `key=value` pairs (`*`: any value,
+  /// `inv-*`: any value with that prefix).
   static func seen(_ pattern: String) -> Int {
     let parts = pattern.split(separator: " ").map(String.init)
     let pairs = parts.dropFirst().map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
@@ -23,7 +24,9 @@ import Testing
         event.kind == parts[0]
           && pairs.allSatisfy { pair in
             guard let value = event.fields[pair[0]] else { return false }
-            return pair.count < 2 || pair[1] == "*" || value == pair[1]
+            guard pair.count == 2 else { return true }
+            if pair[1].hasSuffix("*") { return value.hasPrefix(pair[1].dropLast()) }
+            return value == pair[1]
           }
       }
     }.count
@@ -35,7 +38,13 @@ import Testing
     "app.terminate reason=reboot", "task.created task=* taskKind=data",
     "lint rule=dataTaskInBackgroundSession",
     "task.failed task=* code=-997", "task.deferred task=* reason=deviceLocked",
-    "task.lost task=* reason=deviceRestarted",
+    "task.lost task=* reason=deviceRestarted", "task.suspend", "task.resume",
+    "delegate.didBecomeInvalid session=* error=none",
+    "task.created task=inv-*", "task.deferred task=* reason=delayedRequest",
+    "delegate.willBeginDelayedRequest task=*",
+    "task.delayedRequestAnswered task=* disposition=continueLoading",
+    "task.delayedRequestAnswered task=* disposition=useNewRequest",
+    "task.delayedRequestAnswered task=* disposition=cancel",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

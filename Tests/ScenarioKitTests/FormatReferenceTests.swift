@@ -44,7 +44,7 @@ import TransferEngine
       guard let colon = line.firstIndex(of: ":"), line.contains("\"") else { continue }
       let key = line[..<colon].trimmingCharacters(in: .whitespaces).trimmingCharacters(
         in: .init(charactersIn: "\""))
-      if ["rateLimiter", "discretionary", "retry", "reboot"].contains(key) { continue }
+      if ["rateLimiter", "discretionary", "retry", "reboot", "delayedRequest"].contains(key) { continue }
       #expect(page.contains(key), "behavior.md does not mention the knob '\(key)'")
     }
     for rule in LintRule.allCases { #expect(page.contains("`\(rule.rawValue)`"), "\(rule.rawValue)") }

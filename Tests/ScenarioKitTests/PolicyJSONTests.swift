@@ -17,6 +17,7 @@ import TransferEngine
     policy.discretionary.requires = []
     policy.maxConnectionsPerHost = 1
     policy.retry.backoff = .milliseconds(1_500)
+    policy.delayedRequest.wakesApp = false
     let text = PolicyJSON.render(policy)
     #expect(try ScenarioLoader.loadPolicy(data: Array(text.utf8), file: "p.json") == policy)
   }
@@ -30,6 +31,7 @@ import TransferEngine
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
+        "delayedRequest.wakesApp",
       ])
   }
 

@@ -105,8 +105,9 @@ final class DeliveryFiles: @unchecked Sendable {
     #endif
   }
 
-  /// Removes the pool (the app's own links to its inodes stay, with their content).
-  func removePool() {
+  /// The pool goes with the simulation (the bridge's host), even when the container is kept:
+  /// the app's own links to its inodes stay, with their content.
+  deinit {
     guard directoriesMade else { return }
     try? FileManager.default.removeItem(atPath: poolPath)
   }

@@ -59,6 +59,7 @@ public struct TaskAccount: Hashable, Sendable {
       case .retryBackoff: return "retry backoff"
       case .appSuspended: return "app suspended"
       case .deviceLocked: return "device locked since restart"
+      case .delayedRequest: return "app's willBeginDelayedRequest answer"
       }
     }
   }

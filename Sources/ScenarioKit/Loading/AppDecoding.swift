@@ -56,13 +56,17 @@ extension ValueType where T == AppBehavior {
       let endsOnExpiry = r.optional("endsBackgroundTasksOnExpiry", .bool)
       let reactions = r.optional(
         "on", .objects("a reaction like {\"event\": \"didComplete\", \"do\": [...]}", reaction))
-      return AppBehavior(
+      let delayedRequestAnswers = r.optional(
+        "willBeginDelayedRequest", .objects(DelayedRequestDecoding.noun, DelayedRequestDecoding.answer))
+      var behavior = AppBehavior(
         recreatesSessionsOnLaunch: recreates ?? d.recreatesSessionsOnLaunch,
         storesCompletionHandler: stores ?? d.storesCompletionHandler,
         callsCompletionHandler: calls ?? d.callsCompletionHandler,
         movesDownloadedFile: moves ?? d.movesDownloadedFile,
         reactions: reactions ?? [],
         endsBackgroundTasksOnExpiry: endsOnExpiry ?? d.endsBackgroundTasksOnExpiry)
+      behavior.delayedRequestAnswers = delayedRequestAnswers
+      return behavior
     }
   }
 

@@ -78,6 +78,10 @@ public struct AppBehavior: Sendable {
   /// leaks it, which the watchdog kills.
   public var endsBackgroundTasksOnExpiry: Bool
   public var reactions: [Reaction]
+  /// `willBeginDelayedRequest`: nil plays a delegate without the method (a delayed task starts
+  /// without asking); a list, one that answers with the first entry matching the task, else
+  /// `continueLoading`.
+  public var delayedRequestAnswers: [DelayedRequestAnswer]?
 
   public init(
     recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,
@@ -98,9 +102,13 @@ public struct Reaction: Sendable {
   /// Delegate callbacks a reaction can follow.
   public enum Event: String, Sendable, CaseIterable {
     case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+    /// `didBecomeInvalidWithError`, after the app invalidated a session (error nil).
+    case didBecomeInvalid
 
     /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
-    public static let withoutTask: Set<Event> = [.didFinishEvents, .handleEvents, .didLaunch]
+    public static let withoutTask: Set<Event> = [
+      .didFinishEvents, .handleEvents, .didLaunch, .didBecomeInvalid,
+    ]
   }
   public var event: Event
   /// Task name pattern with `*` wildcards; nil matches every task.

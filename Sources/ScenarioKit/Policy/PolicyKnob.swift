@@ -55,6 +55,7 @@ struct PolicyKnob {
       PolicyKnob("retry.maxBackoff", .duration, \.retry.maxBackoff, render: duration),
       PolicyKnob("reboot.keepsBackgroundTasks", .bool, \.reboot.keepsBackgroundTasks, render: bool),
       PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
+      PolicyKnob("delayedRequest.wakesApp", .bool, \.delayedRequest.wakesApp, render: bool),
     ]
   }
 

@@ -146,7 +146,51 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     react(to: .didFinishEvents, task: nil)
   }
 
+  /// The scripted delegate implements `willBeginDelayedRequest` when the scenario gives answers.
+  var answersDelayedRequests: Bool { spec.behavior.delayedRequestAnswers != nil }
+
+  /// The first answer whose pattern matches the task, else `continueLoading`.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition {
+    let answers = spec.behavior.delayedRequestAnswers ?? []
+    guard
+      let entry = answers.first(where: { $0.task.map { TracePattern.wildcardMatch($0, task.name) } ?? true })
+    else { return .continueLoading }
+    switch entry.answer {
+    case .continueLoading: return .continueLoading
+    case .cancel: return .cancel
+    case .useNewRequest:
+      let text = substitute(entry.url ?? "", nil, task.name)
+      guard let newURL = SimURL(text), newURL.isHTTP else {
+        fail("\(entry.path).url: '\(text)' is not an http or https URL once '{task}' is filled in")
+        return .continueLoading
+      }
+      return .useNewRequest(url: newURL)
+    }
+  }
+
+  /// The session let its delegate go; a reaction may make a new session object for the
+  /// identifier (the next action that names it does).
+  func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {
+    if sessions[session.identifier] === session { sessions[session.identifier] = nil }
+    react(to: .didBecomeInvalid, task: nil)
+  }
+
   // MARK: Actions
+
+  /// Makes a task for `request` with `make` (session, URL, name, all substituted) and starts it.
+  private func create(
+    _ request: TaskRequest, path: String, n: Int?, trigger: String?,
+    make: (SimURLSession, String, String) throws(SimAPIMisuse) -> SimURLSessionTask
+  ) {
+    guard let session = session(request.session, path: path) else { return }
+    let name = substitute(request.name, n, trigger)
+    do {
+      let task = try make(session, substitute(request.url, n, trigger), name)
+      start(task, request, name: name, n: n, trigger: trigger)
+    } catch { fail("\(path): \(error.message)") }
+  }
 
   /// Performs one app action; `path` names the timeline entry or reaction for messages, `n`
   /// and `trigger` are what `{n}` and `{task}` stand for.
@@ -167,32 +211,19 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
     switch action {
     case .download(let request):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task = try session.downloadTask(with: url, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        try session.downloadTask(with: url, name: name)
+      }
     case .dataTask(let request):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task = try session.dataTask(with: url, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        try session.dataTask(with: url, name: name)
+      }
     case .upload(let request, let from, let size):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task =
-          from == .file
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        from == .file
           ? try session.uploadTask(with: url, fromFileOfSize: size, name: name)
           : try session.uploadTask(with: url, fromDataOfSize: size, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      }
     case .cancel(let name, let produce):
       let name = substitute(name, n, trigger)
       guard let task = task(name, path: path) else { return }

@@ -161,7 +161,8 @@ extension ScenarioSchema {
     switch name {
     case "rateLimiter.maxDelay": return nullable(ref("duration"))
     case "rateLimiter.growth", "rateLimiter.idleResetFactor": return number("0", "1000")
-    case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode", "reboot.keepsBackgroundTasks":
+    case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode", "reboot.keepsBackgroundTasks",
+      "delayedRequest.wakesApp":
       return boolean
     case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
     case "maxConnectionsPerHost": return integer(1...1_000)
@@ -186,10 +187,16 @@ extension ScenarioSchema {
         ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
         ("error", errorFilter), ("do", array(ref("reactionAction"))),
       ], required: ["event", "do"])
+    let delayedRequestAnswer = object(
+      [
+        ("task", nonEmptyString), ("answer", enumeration(names(DelayedRequestAnswer.Disposition.self))),
+        ("url", string),
+      ], required: ["answer"])
     let behavior = object([
       ("recreatesSessionsOnLaunch", boolean), ("storesCompletionHandler", boolean),
       ("callsCompletionHandler", enumeration(names(AppBehavior.CompletionHandlerTiming.self))),
       ("movesDownloadedFile", boolean), ("endsBackgroundTasksOnExpiry", boolean), ("on", array(reaction)),
+      ("willBeginDelayedRequest", array(delayedRequestAnswer)),
     ])
     return object([("sessions", array(session)), ("behavior", behavior)])
   }

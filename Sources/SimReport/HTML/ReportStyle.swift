@@ -96,6 +96,8 @@ enum ReportStyle {
     case .retryBackoff: (color, help) = ("#ffd1a1", "interrupted; backing off before a retry")
     case .appSuspended: (color, help) = ("#b8c7e0", "default session: paused while the app is suspended")
     case .deviceLocked: (color, help) = ("#9aa5b1", "the device restarted and is not unlocked yet")
+    case .delayedRequest:
+      (color, help) = ("#e6d3a3", "ready; waits for the app's willBeginDelayedRequest answer")
     }
     return Key(selector: ".reason-\(reason.rawValue)", color: color, label: reason.rawValue, help: help)
   }

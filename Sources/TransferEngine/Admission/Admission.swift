@@ -33,6 +33,8 @@ enum Admission {
     /// Connections the task's (session, host) pair holds now, and its limit.
     var running: Int
     var connectionLimit: Int
+    /// The task must ask the app `willBeginDelayedRequest` once everything else lets it start.
+    var awaitsDelayedAnswer = false
   }
 
   /// Why the task cannot start now, or nil when it can. Retries skip the conditions that only
@@ -51,6 +53,11 @@ enum Admission {
     if configuration.kind == .default && conditions.appState == .suspended { return .appSuspended }
     if let block = interfaceBlock(for: configuration, on: conditions.network) { return block }
     if request.running >= request.connectionLimit + conditions.connectionSlack { return .connectionLimit }
+    // Ready in every other respect: a delayed task whose delegate implements
+    // `willBeginDelayedRequest` waits for the app's answer [A].
+    if request.awaitsDelayedAnswer && configuration.kind == .background && request.firstStart {
+      return .delayedRequest
+    }
     return nil
   }
 

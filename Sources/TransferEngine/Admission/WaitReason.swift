@@ -15,11 +15,13 @@ extension SimURLSessionTask {
     case appSuspended
     /// The device restarted and the user has not unlocked it yet.
     case deviceLocked
+    /// Ready to start, waiting for the app's answer to `willBeginDelayedRequest`.
+    case delayedRequest
 
     /// The reason without its data: the one list of wait-reason names.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
       case earliestBegin, rateLimiter, discretionary, connectivity, cellularNotAllowed, expensiveNotAllowed
-      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended, deviceLocked
+      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended, deviceLocked, delayedRequest
 
       /// The reasons `task.deferred` carries, in order. `retryBackoff` is not among them: the
       /// wait after an interruption is traced by `task.interrupted` and ends with `task.retry`.
@@ -39,6 +41,7 @@ extension SimURLSessionTask {
       case .retryBackoff: return .retryBackoff
       case .appSuspended: return .appSuspended
       case .deviceLocked: return .deviceLocked
+      case .delayedRequest: return .delayedRequest
       }
     }
 

@@ -39,6 +39,12 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   )
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64)
+  /// An upload's body going out: at most once per tenth of it while the app runs (as
+  /// `didWriteData`), and once when it is all sent if the app runs then. Not traced.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64)
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64)
@@ -49,6 +55,16 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
+  /// True plays a delegate that implements `willBeginDelayedRequest`. URLSession asks only a
+  /// delegate that responds to the method, so with the default, false, a delayed task starts
+  /// without asking and the app is never woken for it.
+  var answersDelayedRequests: Bool { get }
+  /// `urlSession(_:task:willBeginDelayedRequest:completionHandler:)`: a background task with an
+  /// `earliestBeginDate` is ready to start (asked only when `answersDelayedRequests`). The
+  /// default answers `.continueLoading`: the task starts with its request as it is.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition
   /// After `finishTasksAndInvalidate()` (once its tasks end) or `invalidateAndCancel()`, after
   /// the last `didComplete`: the session lets its delegate go. The error is nil for an app's own
   /// invalidation, the only kind the engine models.
@@ -66,6 +82,11 @@ extension SimURLSessionDelegate {
   public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
   }
   public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {}
+  public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64
   ) {}
@@ -77,6 +98,10 @@ extension SimURLSessionDelegate {
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool { true }
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
+  public var answersDelayedRequests: Bool { false }
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, willBeginDelayedRequestTo url: SimURL
+  ) -> SimDelayedRequestDisposition { .continueLoading }
   public func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {}
 }
 

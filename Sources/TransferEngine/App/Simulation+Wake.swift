@@ -8,11 +8,14 @@ extension Simulation {
     scheduler.schedule(.wakeCheck, at: now)
   }
 
-  /// Sessions whose work is all done while the app was away, and that may wake it.
+  /// Sessions whose work is all done while the app was away, or that hold a question for the
+  /// app to answer, and that may wake it.
   private func sessionsOwedAWake() -> [DaemonSession] {
     daemon.sessionRecords.filter { record in
-      record.isBackground && record.wantsWake && record.outstanding == 0 && !record.pending.isEmpty
-        && record.configuration.sessionSendsLaunchEvents
+      guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty else {
+        return false
+      }
+      return (record.wantsWake && record.outstanding == 0) || awaitsDelayedRequestAnswer(record)
     }
   }
 

@@ -16,7 +16,8 @@ extension Simulation {
     Admission.Request(
       configuration: task.session.configuration, firstStart: task.machine.startedAt == nil,
       earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-      isDiscretionary: task.isDiscretionary, running: running, connectionLimit: connectionLimit(task))
+      isDiscretionary: task.isDiscretionary, running: running, connectionLimit: connectionLimit(task),
+      awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
   }
 
   /// Puts a waiting task (resumed, retrying or unpaused) in its queue and tries to start it.
@@ -74,7 +75,8 @@ extension Simulation {
       let request = Admission.Request(
         configuration: configuration, firstStart: firstStart,
         earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-        isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit)
+        isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit,
+        awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
       if let reason = Admission.waitReason(request, in: conditions) {
         if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !configuration.waitsForConnectivity {
@@ -119,6 +121,7 @@ extension Simulation {
       case .notifyWaitingForConnectivity(let task): notifyWaitingForConnectivity(task)
       case .waiting(let task, let reason, let changed):
         if changed { traceDeferred(task, reason) }
+        if reason == .delayedRequest { askDelayedRequest(task) }
         if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
         if reason == .rateLimiter { requestReevaluation(at: rateLimiter.expiry) }
       }

@@ -15,14 +15,17 @@ public struct Policy: Hashable, Sendable {
   public var maxConnectionsPerHost: Int
   public var retry: RetryPolicy
   public var reboot: RebootPolicy
+  public var delayedRequest: DelayedRequestPolicy
 
   public init(
     rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
     maxConnectionsPerHost: Int = 4, retry: RetryPolicy = .init(),
-    backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init()
+    backgroundTaskLimit: SimDuration = .seconds(30), reboot: RebootPolicy = .init(),
+    delayedRequest: DelayedRequestPolicy = .init()
   ) {
     self.reboot = reboot
+    self.delayedRequest = delayedRequest
     self.backgroundTaskLimit = backgroundTaskLimit
     self.rateLimiter = rateLimiter
     self.discretionary = discretionary

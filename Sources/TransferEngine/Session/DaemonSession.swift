@@ -25,6 +25,9 @@ final class DaemonSession {
   private(set) var attached: SimURLSession?
   /// A wake is owed: every task finished while the app was away.
   private(set) var wantsWake = false
+  /// The last delegate attached implements `willBeginDelayedRequest`: the daemon remembers it
+  /// across the app's processes, as it must to know whether to wake the app to ask.
+  private(set) var asksDelayedRequests = false
 
   weak var simulation: Simulation?
   /// Position in the daemon's session records (the key of `deliver` events).
@@ -41,6 +44,7 @@ final class DaemonSession {
   func attach(_ session: SimURLSession) {
     configuration = session.configuration
     attached = session
+    asksDelayedRequests = session.delegate?.answersDelayedRequests ?? false
   }
 
   /// The app's process ended: its session object dies with it.
@@ -100,12 +104,16 @@ enum DelegateEvent {
   case didResumeAtOffset(SimURLSessionTask, offset: Int64, expectedTotal: Int64)
   case didFinishDownloading(SimURLSessionTask)
   case didReceiveData(SimURLSessionTask, bytes: Int64)
+  /// An upload's body is all sent (queued only while the app runs). Not traced, like the
+  /// per-tenth reports before it.
+  case didSendBodyData(SimURLSessionTask, bytesSent: Int64, total: Int64)
   case didComplete(SimURLSessionTask, error: SimURLError?)
   /// `didBecomeInvalidWithError` for this session object (not whichever is attached by then):
-  /// after the last `didComplete` of an invalidated session. Not traced (it was not before the
-  /// engine delivered it, and golden traces stay as they are).
+  /// after the last `didComplete` of an invalidated session; traced `delegate.didBecomeInvalid`.
   case didBecomeInvalid(SimURLSession)
   /// A default session's redirect, for the app to follow or refuse; `generation` names the
   /// attempt that asked, so an answer after that attempt ended is ignored.
   case willPerformHTTPRedirection(SimURLSessionTask, to: SimURL, generation: UInt32)
+  /// `willBeginDelayedRequest` for a task that waits for the answer to start.
+  case willBeginDelayedRequest(SimURLSessionTask)
 }

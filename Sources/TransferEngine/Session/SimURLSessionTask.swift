@@ -82,6 +82,13 @@ public final class SimURLSessionTask {
   var inheritedBytes: Int64 { bytes.inherited }
   /// Connection attempts so far (1 for the first start).
   var attempts: Int { machine.attempts }
+  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
+  var delayedRequest = DelayedRequestStage.notAsked
+  /// Admission must wait for the app's answer before the first start: the task has a start
+  /// date and its session's delegate implements `willBeginDelayedRequest`.
+  var awaitsDelayedRequestAnswer: Bool {
+    earliestBeginDate != nil && delayedRequest != .answered && session.asksDelayedRequests
+  }
   /// URL, response, ending, start order, connection slot and timers.
   @exclusivity(unchecked) var record: TaskRecord
   var redirectsInARow: Int { record.redirectsInARow }

@@ -101,6 +101,11 @@ struct TaskRecord {
     connectionKey = key
   }
 
+  /// `willBeginDelayedRequest` answered `useNewRequest`: the task fetches the new URL.
+  mutating func requestReplaced(by url: SimURL) {
+    currentURL = url
+  }
+
   /// A redirect was followed.
   mutating func redirected(to url: SimURL) {
     currentURL = url

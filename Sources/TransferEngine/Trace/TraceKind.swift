@@ -48,8 +48,14 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `reason` only for a system cancellation; `resumeDataOffset` only with resume data.
   case taskCancelled = "task.cancelled"
   case taskLost = "task.lost"
+  /// The app's `willBeginDelayedRequest` answer (`disposition` is a
+  /// `URLSession.DelayedRequestDisposition` name); `url` only for `useNewRequest`.
+  case taskDelayedRequestAnswered = "task.delayedRequestAnswered"
   case delegateTaskIsWaitingForConnectivity = "delegate.taskIsWaitingForConnectivity"
   case delegateWillPerformHTTPRedirection = "delegate.willPerformHTTPRedirection"
+  /// A background task with an `earliestBeginDate` is ready; its delegate is asked (`url`: the
+  /// request's).
+  case delegateWillBeginDelayedRequest = "delegate.willBeginDelayedRequest"
   case delegateDidResumeAtOffset = "delegate.didResumeAtOffset"
   case delegateDidWriteData = "delegate.didWriteData"
   /// `description` only when the task has a `taskDescription`.
@@ -59,6 +65,9 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `resumeDataOffset` when they apply.
   case delegateDidComplete = "delegate.didComplete"
   case delegateDidFinishEvents = "delegate.didFinishEvents"
+  /// `didBecomeInvalidWithError` after the app's own invalidation: `error` is always `none`
+  /// (nil), as Apple documents for an explicit invalidation.
+  case delegateDidBecomeInvalid = "delegate.didBecomeInvalid"
   case delegateHandleEvents = "delegate.handleEvents"
   case appLaunch = "app.launch"
   case appForeground = "app.foreground"
@@ -112,12 +121,15 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .taskLost: return ["task", "reason"]
     case .delegateTaskIsWaitingForConnectivity: return ["task"]
     case .delegateWillPerformHTTPRedirection: return ["task", "to"]
+    case .delegateWillBeginDelayedRequest: return ["task", "url"]
+    case .taskDelayedRequestAnswered: return ["task", "disposition", "url"]
     case .delegateDidResumeAtOffset: return ["task", "offset", "total"]
     case .delegateDidWriteData: return ["task", "totalBytesWritten", "totalBytesExpectedToWrite"]
     case .delegateDidFinishDownloading: return ["task", "bytes", "description"]
     case .delegateDidReceiveData: return ["task", "bytes"]
     case .delegateDidComplete: return ["task", "error", "code", "reason", "resumeDataOffset", "status"]
     case .delegateDidFinishEvents, .delegateHandleEvents: return ["session"]
+    case .delegateDidBecomeInvalid: return ["session", "error"]
     case .appLaunch, .appResume, .appTerminate: return ["reason"]
     case .appForeground, .appBackground, .appSuspend: return []
     case .appCompletionHandlerCalled: return ["session"]
