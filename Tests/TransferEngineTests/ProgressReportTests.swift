@@ -108,6 +108,55 @@ struct ProgressReportTests {
     #expect(reports.last?["totalBytesWritten"] == .int(2_000_000))
   }
 
+  @Test("a link that slows after a report still gets the next tenth reported")
+  func slowerLinkStillReports() throws {
+    let app = TestApp([.default(identifier: "F")])
+    var resources = [Fixture.resource("https://a.example.com/f", size: 2_000_000)]
+    for i in 0..<9 { resources.append(Fixture.resource("https://h\(i).example.com/g", size: 50_000_000)) }
+    let sim = Fixture.simulation(resources: resources, app: app)
+    try app.sessions["F"]!.downloadTask(with: "https://a.example.com/f", name: "f").resume()
+    // Nine downloads join just after a report: the rest of f now takes seconds, not a fraction.
+    sim.schedule(at: SimTime(.milliseconds(3_500))) { _ in
+      for i in 0..<9 {
+        try? app.sessions["F"]!.downloadTask(with: "https://h\(i).example.com/g", name: "g\(i)").resume()
+      }
+    }
+    sim.run(until: SimTime(.seconds(30)))
+    let reports = sim.trace.events.filter { $0.kind == "delegate.didWriteData" && $0["task"] == .string("f") }
+    let finished = try #require(
+      sim.trace.events.first { $0.kind == "task.finished" && $0["task"] == .string("f") })
+    let lastTenth = try #require(reports.dropLast().last)
+    #expect(lastTenth["totalBytesWritten"] == .int(1_800_000))
+    #expect(finished.time - lastTenth.time <= .seconds(5))
+  }
+
+  @Test("an upload with an empty body gets no didSendBodyData")
+  func emptyUpload() throws {
+    let app = TestApp([.default(identifier: "F")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/up", size: 0, responseBody: 400)], app: app)
+    try app.sessions["F"]!.uploadTask(with: "https://example.com/up", fromFileOfSize: 0, name: "u").resume()
+    sim.run(until: SimTime(.minutes(1)))
+    #expect(app.completions.map(\.0) == ["u"])
+    #expect(app.sent.isEmpty)
+  }
+
+  @Test("bytesWritten adds up to the total across a retry from an offset within one task")
+  func stepsAcrossRetry() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      network: [
+        Fixture.network(.wifi), Fixture.network(.none, at: .milliseconds(10_500)),
+        Fixture.network(.wifi, at: .seconds(12)),
+      ],
+      resources: [Fixture.resource("https://example.com/f", size: 20_000_000)], app: app)
+    try app.sessions["S"]!.downloadTask(with: "https://example.com/f", name: "f").resume()
+    sim.run(until: SimTime(.minutes(10)))
+    #expect(sim.trace.events.contains { $0.kind == "task.retry" })
+    #expect(app.progress.last?.1 == 20_000_000)
+    #expect(app.writeSteps.reduce(0, +) == 20_000_000)
+  }
+
   @Test("a download's last didWriteData is at 100%, just before didFinishDownloadingTo; none at a wake")
   func downloadEndsAtAll() throws {
     let app = TestApp([.background(withIdentifier: "S")])

@@ -160,12 +160,11 @@ extension Simulation {
     let bytesToGo = Double(max(1, target - done))
     let share = up ? links.upShare : links.downShare
     guard share > 0 else { return }
-    let wait = untilNextReportAllowed(task)
-    // A transfer that ends before another report is allowed gets only its 100% call.
-    if wait > .zero && .seconds(rounding: Double(max(1, size - done)) / share) <= wait { return }
-    scheduler.schedule(
+    // At today's rate; a transfer that ends first cancels the check (`endTask`).
+    let check = scheduler.schedule(
       .progress(uid: task.uid, generation: task.machine.generation),
-      after: max(.seconds(rounding: bytesToGo / share), wait))
+      after: max(.seconds(rounding: bytesToGo / share), untilNextReportAllowed(task)))
+    if let replaced = task.record.progressCheckArmed(check) { scheduler.cancel(replaced) }
   }
 
   /// Per-tenth reports come at most once per simulated second per task.
@@ -221,10 +220,10 @@ extension Simulation {
   }
 
   /// An upload's body is all sent: one last `didSendBodyData` at 100%, queued ahead of the
-  /// response's calls, if the app can hear it now.
+  /// response's calls, if the app can hear it now (none for an empty body).
   func reportBodySent(_ task: SimURLSessionTask) {
-    guard lifecycle.state.isRunning, task.session.attached != nil else { return }
     let total = task.countOfBytesSent
+    guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
     let step = task.bytes.reportedProgress(total: total)
     task.bytes.reported(decile: 10)
     queueDelegateEvent(.didSendBodyData(task, bytesSent: step, total: total), for: task.session)

@@ -47,7 +47,9 @@ struct TransferBytes: Equatable {
     fetchingSize = size
     fetchingValidator = validator
     reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
-    reportedTotal = offset
+    // Resume data: the new task's first call counts from the offset. A retry in the same task
+    // that continues from what it received keeps counting from its last report.
+    if resumed || offset < reportedTotal { reportedTotal = offset }
   }
 
   /// A flow of `bytes` joins a link, continuing from the current count of its direction.
