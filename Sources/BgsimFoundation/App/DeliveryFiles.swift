@@ -30,6 +30,10 @@ final class DeliveryFiles: @unchecked Sendable {
   private var poolWorks = true
   /// Pool inodes, oldest first; the first few are checked for reuse at each delivery.
   private var pool: [Int] = []
+  /// Where the next reuse check starts in `pool`, which is a ring: moving an inode "to the back"
+  /// is advancing this index, so a pool that grows (an app that keeps every file) costs no
+  /// shifting of the array per delivery.
+  private var poolStart = 0
   private var poolCount = 0
   private static let reuseChecks = 4
 
@@ -63,17 +67,21 @@ final class DeliveryFiles: @unchecked Sendable {
 
   /// A pool inode only the pool still links to (the app let go of it), moved to the back.
   private func reusableInode() -> Int? {
-    for index in 0..<min(pool.count, Self.reuseChecks) {
+    guard !pool.isEmpty else { return nil }
+    for step in 0..<min(pool.count, Self.reuseChecks) {
+      let index = (poolStart + step) % pool.count
       var info = stat()
       guard stat(poolFile(pool[index]), &info) == 0 else { continue }
       if info.st_nlink == 1 {
-        let inode = pool.remove(at: index)
-        pool.append(inode)
+        // To the back of the ring: swapped to the front slot, which the start then passes.
+        let inode = pool[index]
+        pool.swapAt(index, poolStart)
+        poolStart = (poolStart + 1) % pool.count
         return inode
       }
     }
     // Inodes the app keeps go to the back, so the next check looks at others.
-    if pool.count > Self.reuseChecks { pool.append(pool.removeFirst()) }
+    if pool.count > Self.reuseChecks { poolStart = (poolStart + 1) % pool.count }
     return nil
   }
 
