@@ -285,6 +285,9 @@ public struct ScenarioGenerator {
               (resumeAt, .app(.resumeFromData(task: request.name, name: newName(cancellable: false)))))
           }
         }
+        if case .download(let request) = action {
+          actions += suspendActions(task: request.name, after: at, before: end)
+        }
       }
       actions += backgroundTaskActions(from: start, to: end)
       // Stable by time: a follow-up never precedes what it follows.
@@ -326,6 +329,26 @@ public struct ScenarioGenerator {
       actions.append((endAt, .app(.endBackgroundTask(name: name))))
     }
     return actions
+  }
+
+  /// Sometimes `suspend()` a fresh task and `resume()` it later, now and then suspended twice
+  /// (the calls nest) or left suspended when the app leaves.
+  mutating func suspendActions(task: String, after start: SimTime, before end: SimTime) -> [(
+    SimTime, TimelineAction
+  )] {
+    guard extraChance(0.1) else { return [] }
+    var actions: [(SimTime, TimelineAction)] = []
+    var at = start
+    let depth = extraChance(0.2) ? 2 : 1
+    for _ in 0..<depth {
+      at = at + .seconds(Int64(extraInt(0...30)))
+      actions.append((at, .app(.suspend(task: task))))
+    }
+    for _ in 0..<depth where extraChance(0.85) {
+      at = at + .seconds(Int64(extraInt(1...600)))
+      actions.append((at, .app(.resume(task: task))))
+    }
+    return actions.filter { $0.0 < end && $0.0.sinceStart <= duration }
   }
 
   /// Knobs and app behaviours of the later behaviours, from the `extra` stream.

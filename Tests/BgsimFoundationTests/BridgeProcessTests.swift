@@ -70,6 +70,24 @@ final class RecordingAppDelegate: SimulatedAppDelegate {
     #expect(!FileManager.default.fileExists(atPath: try #require(container).path))
   }
 
+  /// One container per simulation, whatever kind of app: the bridge's is the engine's.
+  @Test func theBridgeContainerIsTheEnginesContainer() throws {
+    var kept: URL?
+    do {
+      let sim = Simulation(seed: 1)
+      sim.installApp { RecordingAppDelegate($0) }
+      let url = try #require(sim.appContainerDirectory)
+      #expect(
+        url.standardizedFileURL.path == URL(fileURLWithPath: sim.containerDirectory).standardizedFileURL.path)
+      sim.keepsAppContainer = true
+      #expect(sim.keepsContainer)
+      kept = url
+    }
+    let url = try #require(kept)
+    #expect(FileManager.default.fileExists(atPath: url.path))
+    try FileManager.default.removeItem(at: url)
+  }
+
   @Test func timersRunLateWhileSuspendedAndNeverAfterDeath() {
     let sim = Simulation(seed: 1)
     sim.installApp { RecordingAppDelegate($0) }

@@ -8,17 +8,14 @@ import Foundation
   import Darwin
 #endif
 
-/// The app's sandbox: a real directory, one per simulation, that survives the app's processes.
-/// Removed when the simulation is released unless `keep` is set.
+/// The bridge's view of the app's sandbox: the engine's container directory (one per simulation,
+/// surviving the app's processes, removed with the simulation unless kept), plus the folders the
+/// bridge writes into it (`tmp` and the delivered files).
 final class AppContainer: @unchecked Sendable {
   let url: URL
-  var keep = false
 
-  init(parent: URL? = nil) {
-    let base = parent ?? FileManager.default.temporaryDirectory.appendingPathComponent("bgsim-containers")
-    // The name never reaches the trace, so it may differ between runs.
-    url = base.appendingPathComponent(UUID().uuidString, isDirectory: true)
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  init(directory: String) {
+    url = URL(fileURLWithPath: directory, isDirectory: true)
     ensureTemporaryDirectory()
   }
 
@@ -41,11 +38,6 @@ final class AppContainer: @unchecked Sendable {
       deliveryDirectoryMade = true
     }
     return deliveryDirectory.appendingPathComponent("CFNetworkDownload_\(number).tmp")
-  }
-
-  func removeUnlessKept() {
-    guard !keep else { return }
-    try? FileManager.default.removeItem(at: url)
   }
 
   /// A file of `size` bytes that takes no disk space: created empty and extended, with three

@@ -128,8 +128,6 @@ final class BridgeHost: @unchecked Sendable {
     self.process = process
     return process
   }
-
-  deinit { container.removeUnlessKept() }
 }
 
 /// Carries a non-Sendable value into a block the bridge runs while the simulation waits for it.

@@ -7,7 +7,8 @@ extension Simulation {
   /// (user or background); when the process ends the bridge drops every reference it holds to
   /// that process's delegate, sessions, tasks and queued work: only the container survives.
   public func installApp(_ makeDelegate: @escaping (SimulatedApplication) -> SimulatedAppDelegate) {
-    let host = BridgeHost(simulation: self, container: AppContainer(), makeDelegate: makeDelegate)
+    let host = BridgeHost(
+      simulation: self, container: AppContainer(directory: containerDirectory), makeDelegate: makeDelegate)
     BridgeRegistry.register(host, for: self)
     // The simulation keeps the host through this factory; each launch gets a new process.
     install(factory: { host.newProcess() })
@@ -16,13 +17,14 @@ extension Simulation {
   /// The live process's delegate; nil while the app is not running.
   public var currentAppDelegate: SimulatedAppDelegate? { BridgeRegistry.host(for: self)?.currentDelegate }
 
-  /// The app's container directory (nil before `installApp`).
+  /// The app's container directory (nil before `installApp`): `containerDirectory` as a URL.
   public var appContainerDirectory: URL? { BridgeRegistry.host(for: self)?.container.url }
 
-  /// Keep the container on disk after the simulation is released (to inspect it after a test).
+  /// Keep the container on disk after the simulation is released (to inspect it after a test);
+  /// the same setting as `keepsContainer`.
   public var keepsAppContainer: Bool {
-    get { BridgeRegistry.host(for: self)?.container.keep ?? false }
-    set { BridgeRegistry.host(for: self)?.container.keep = newValue }
+    get { keepsContainer }
+    set { keepsContainer = newValue }
   }
 }
 

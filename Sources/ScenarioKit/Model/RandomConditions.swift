@@ -90,15 +90,12 @@ public struct Alternation<State: Sendable & Hashable>: Sendable, Hashable {
 
   /// The steps from `from` until `until` (or `end`), all at once (tests; runs draw them lazily).
   func steps(end: SimTime, random: inout SeededGenerator) -> [Step<State>] {
-    var draws = Draws(self, end: end, random: random)
-    var steps: [Step<State>] = []
-    while let step = draws.next() { steps.append(step) }
-    return steps
+    Array(Draws(self, end: end, random: random))
   }
 
   /// The steps one at a time, each drawn when asked for: `random` periods of 1 ms over 30 days
   /// never sit in memory together.
-  struct Draws {
+  struct Draws: IteratorProtocol, Sequence {
     let alternation: Alternation
     let stop: SimTime
     var random: SeededGenerator
@@ -144,14 +141,11 @@ public struct Recurrence: Sendable, Hashable {
   }
 
   func instants(end: SimTime, random: inout SeededGenerator) -> [SimTime] {
-    var draws = Draws(self, end: end, random: random)
-    var out: [SimTime] = []
-    while let t = draws.next() { out.append(t) }
-    return out
+    Array(Draws(self, end: end, random: random))
   }
 
   /// The instants one at a time, each drawn when asked for.
-  struct Draws {
+  struct Draws: IteratorProtocol, Sequence {
     let every: DurationDistribution
     let stop: SimTime
     var random: SeededGenerator

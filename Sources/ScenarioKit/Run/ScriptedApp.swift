@@ -179,6 +179,19 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   // MARK: Actions
 
+  /// Makes a task for `request` with `make` (session, URL, name, all substituted) and starts it.
+  private func create(
+    _ request: TaskRequest, path: String, n: Int?, trigger: String?,
+    make: (SimURLSession, String, String) throws(SimAPIMisuse) -> SimURLSessionTask
+  ) {
+    guard let session = session(request.session, path: path) else { return }
+    let name = substitute(request.name, n, trigger)
+    do {
+      let task = try make(session, substitute(request.url, n, trigger), name)
+      start(task, request, name: name, n: n, trigger: trigger)
+    } catch { fail("\(path): \(error.message)") }
+  }
+
   /// Performs one app action; `path` names the timeline entry or reaction for messages, `n`
   /// and `trigger` are what `{n}` and `{task}` stand for.
   func perform(_ action: AppAction, path: String, n: Int? = nil, trigger: String? = nil) {
@@ -198,32 +211,19 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
     switch action {
     case .download(let request):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task = try session.downloadTask(with: url, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        try session.downloadTask(with: url, name: name)
+      }
     case .dataTask(let request):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task = try session.dataTask(with: url, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        try session.dataTask(with: url, name: name)
+      }
     case .upload(let request, let from, let size):
-      guard let session = session(request.session, path: path) else { return }
-      let url = substitute(request.url, n, trigger)
-      let name = substitute(request.name, n, trigger)
-      do {
-        let task =
-          from == .file
+      create(request, path: path, n: n, trigger: trigger) { session, url, name throws(SimAPIMisuse) in
+        from == .file
           ? try session.uploadTask(with: url, fromFileOfSize: size, name: name)
           : try session.uploadTask(with: url, fromDataOfSize: size, name: name)
-        start(task, request, name: name, n: n, trigger: trigger)
-      } catch { fail("\(path): \(error.message)") }
+      }
     case .cancel(let name, let produce):
       let name = substitute(name, n, trigger)
       guard let task = task(name, path: path) else { return }

@@ -4,10 +4,11 @@
   import Foundation
 #endif
 
-/// The app's sandbox on disk for a Swift `AppUnderTest`: one real directory per simulation,
-/// made on first use, that survives terminations, force quits and relaunches (the process dies,
-/// its container does not). Removed when the simulation is released unless kept. Its path never
-/// reaches the trace, so it may differ between runs.
+/// The app's sandbox on disk for a Swift app (`AppUnderTest`, or one written against Foundation
+/// through BgsimFoundation): one real directory per simulation, made on first use, that survives
+/// terminations, force quits and relaunches (the process dies, its container does not). Removed
+/// when the simulation is released unless kept. Its path never reaches the trace, so it may
+/// differ between runs.
 final class ContainerDirectory {
   let path: String
   var keep = false
@@ -29,7 +30,7 @@ extension Simulation {
   /// The app's container directory (its sandbox): a real directory, one per simulation, made on
   /// first use, that survives the app's processes. Documents, Library and tmp are subfolders the
   /// app may create. Removed when the simulation is released unless `keepsContainer` is set.
-  /// (A BgsimFoundation app has its own, `appContainerDirectory`.)
+  /// A BgsimFoundation app sees the same directory as `SimulatedApplication.containerDirectory`.
   public var containerDirectory: String { appProcess.container().path }
 
   /// Keep the container on disk after the simulation is released (to inspect it after a test).
