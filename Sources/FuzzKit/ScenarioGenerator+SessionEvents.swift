@@ -19,9 +19,9 @@ extension ScenarioGenerator {
     }
     // A delegate that implements willBeginDelayedRequest (the timeline's tasks often have a
     // start date), with one or two answers, and sometimes a system that does not wake it.
-    if extraChance(0.3) {
+    if extraChance(0.5) {
       var answers: [DelayedRequestAnswer] = []
-      for j in 0..<extraInt(0...2) {
+      for j in 0..<extraInt(1...2) {
         let disposition = [DelayedRequestAnswer.Disposition.continueLoading, .useNewRequest, .cancel][
           extraInt(0...2)]
         let url =
@@ -35,6 +35,25 @@ extension ScenarioGenerator {
       }
       behavior.delayedRequestAnswers = answers
       if extraChance(0.3) { policy.delayedRequest.wakesApp = false }
+    }
+  }
+
+  /// Upload targets that speak the resumable upload draft, and sometimes a device that does not
+  /// (iOS 16 and earlier).
+  mutating func addResumableUploads(
+    policy: inout Policy, server: inout ServerModel, timeline: inout [TimelineEntry]
+  ) {
+    for i in server.resources.indices where server.resources[i].method != "GET" && extraChance(0.5) {
+      server.resources[i].resumableUploads = true
+    }
+    if extraChance(0.15) { policy.resumableUploads = false }
+    // Some uploads large enough (20-200 MB) for network changes and faults to cut them part-way.
+    for i in timeline.indices {
+      guard case .app(.upload(let request, let from, _)) = timeline[i].action, extraChance(0.3) else {
+        continue
+      }
+      let size = Int64(extraInt(20...200)) * 1_000_000
+      timeline[i].action = .app(.upload(request, from: from, size: size))
     }
   }
 }

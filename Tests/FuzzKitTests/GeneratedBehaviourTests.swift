@@ -44,6 +44,7 @@ import Testing
     "task.delayedRequestAnswered task=* disposition=continueLoading",
     "task.delayedRequestAnswered task=* disposition=useNewRequest",
     "task.delayedRequestAnswered task=* disposition=cancel",
+    "task.restartedFromZero task=* reason=uploadNotResumable",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

@@ -99,6 +99,13 @@ struct TransferBytes: Equatable {
     received = 0
   }
 
+  /// A resumable upload stopped: the server keeps the body bytes it got (`sent`), so only the
+  /// response's progress is thrown away.
+  mutating func keepUploadBody() {
+    wasted = Self.saturatingAdd(wasted, received)
+    received = 0
+  }
+
   mutating func reported(decile: Int) { reportedDecile = decile }
 
   // MARK: Arithmetic that cannot trap
