@@ -19,9 +19,9 @@ extension ScenarioGenerator {
     }
     // A delegate that implements willBeginDelayedRequest (the timeline's tasks often have a
     // start date), with one or two answers, and sometimes a system that does not wake it.
-    if extraChance(0.5) {
+    if extraChance(0.4) {
       var answers: [DelayedRequestAnswer] = []
-      for j in 0..<extraInt(1...2) {
+      for j in 0..<extraInt(1...3) {
         let disposition = [DelayedRequestAnswer.Disposition.continueLoading, .useNewRequest, .cancel][
           extraInt(0...2)]
         let url =

@@ -130,18 +130,6 @@ final class FactoryApp: SimulatedAppDelegate {
     #expect(log.entries == ["handler body=300 status=201 error=true"])
   }
 
-  /// The engine has no data tasks: the task fails when resumed and never reaches the network.
-  @Test func aDataTaskIsRefusedWithoutTouchingTheNetwork() {
-    let (sim, log) = run(background: true) { session, log in
-      let task = session.dataTask(with: URL(string: Self.form)!)
-      log.entries.append("state=\(task.state.rawValue)")
-      task.resume()
-    }
-    #expect(log.entries == ["state=1", "delegate.didComplete \(NSURLErrorUnsupportedURL) state=3"])
-    #expect(sim.trace.events.contains { $0.kind == "bridge.taskRefused" })
-    #expect(lints(sim).isEmpty)
-  }
-
   /// `progress` and the byte counts are what the delegate sees when it is called.
   @Test func progressFollowsTheByteCounts() {
     let (_, log) = run(background: true) { session, _ in

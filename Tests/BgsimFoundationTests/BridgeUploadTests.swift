@@ -12,6 +12,13 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
   var completed: [(Int, Int?)] = []
   var invalidated = 0
   var order: [String] = []
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    order.append("didReceiveResponse \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    completionHandler(.allow)
+  }
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     received += data.count
     order.append("didReceive \(data.count)")
@@ -21,7 +28,10 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     totalBytesExpectedToSend: Int64
   ) {
     order.append("didSendBodyData \(bytesSent) \(totalBytesSent) of \(totalBytesExpectedToSend)")
+    sent.append((bytesSent, totalBytesSent, task.countOfBytesSent))
   }
+  /// `didSendBodyData`'s bytesSent and totalBytesSent, and the task's `countOfBytesSent` then.
+  var sent: [(step: Int64, total: Int64, count: Int64)] = []
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     completed.append(((task.response as? HTTPURLResponse)?.statusCode ?? 0, (error as NSError?)?.code))
     order.append("didComplete")
@@ -87,8 +97,18 @@ final class UploadApp: SimulatedAppDelegate {
     #expect(uploads.completed.map(\.0) == [201])
     #expect(uploads.completed.map(\.1) == [nil])
     #expect(uploads.invalidated == 1)
-    // The body is reported sent before the response arrives.
-    #expect(uploads.order == ["didSendBodyData 2000000 2000000 of 2000000", "didReceive 512", "didComplete"])
+    // Progress per tenth of the body, then the whole body, before the response arrives.
+    #expect(uploads.sent.count == 10)
+    #expect(uploads.sent.map(\.step).reduce(0, +) == 2_000_000)
+    #expect(uploads.sent.allSatisfy { $0.count == $0.total })
+    for (k, call) in uploads.sent.dropLast().enumerated() {
+      #expect(call.total >= Int64(k + 1) * 200_000 && call.total < Int64(k + 2) * 200_000)
+    }
+    #expect(
+      Array(uploads.order.suffix(4)) == [
+        "didSendBodyData \(uploads.sent.last?.step ?? 0) 2000000 of 2000000", "didReceiveResponse 201",
+        "didReceive 512", "didComplete",
+      ])
     #expect(!sim.trace.events.contains { $0.kind == "lint" })
   }
 }

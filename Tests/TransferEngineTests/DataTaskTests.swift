@@ -71,4 +71,21 @@ struct DataTaskTests {
     #expect(failed["code"] == .int(-997))
     #expect(failed.time == SimTime(.seconds(2)))
   }
+
+  @Test("getTasksWithCompletionHandler lists data tasks in the first array, not with uploads")
+  func listedAsDataTasks() throws {
+    let app = TestApp([.default(identifier: "F")])
+    let sim = Fixture.simulation(
+      resources: Self.resources + [Fixture.resource("https://example.com/up", size: 0)], app: app)
+    let session = app.sessions["F"]!
+    try session.dataTask(with: "https://example.com/big", name: "data").resume()
+    try session.uploadTask(with: "https://example.com/up", fromFileOfSize: 10_000_000, name: "up").resume()
+    try session.downloadTask(with: "https://example.com/big", name: "file").resume()
+    var names: [[String]] = []
+    session.getTasksWithCompletionHandler { data, uploads, downloads in
+      names = [data.map(\.name), uploads.map(\.name), downloads.map(\.name)]
+    }
+    #expect(names == [["data"], ["up"], ["file"]])
+    _ = sim
+  }
 }

@@ -18,6 +18,11 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
   var completions: [(String, SimURLError?)] = []
   var resumedAt: [(String, Int64)] = []
   var progress: [(String, Int64)] = []
+  /// `didSendBodyData` calls: task, bytesSent, totalBytesSent, totalBytesExpectedToSend, and the
+  /// task's `countOfBytesSent` then.
+  var sent: [(task: String, step: Int64, total: Int64, expected: Int64, count: Int64)] = []
+  /// Body and completion calls in order: `sent <total>/<expected>`, `received <bytes>`, `completed <task>`.
+  var calls: [String] = []
 
   enum CallTiming { case afterEvents, immediately, never }
 
@@ -54,6 +59,7 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
     completions.append((task.name, error))
+    calls.append("completed \(task.name)")
   }
 
   func urlSession(
@@ -68,6 +74,19 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     progress.append((downloadTask.name, totalBytesWritten))
+  }
+
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    sent.append((task.name, bytesSent, totalBytesSent, totalBytesExpectedToSend, task.countOfBytesSent))
+    calls.append("sent \(totalBytesSent)/\(totalBytesExpectedToSend)")
+  }
+
+  func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
+    calls.append("received \(bytes)")
   }
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL)

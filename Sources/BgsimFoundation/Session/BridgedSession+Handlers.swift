@@ -36,22 +36,23 @@ extension BridgedSession {
       // A successful download already called its handler with the file.
       if error != nil || core.engine == nil { handler(nil, task.response, error) }
     case .data(let handler)?:
-      handler(error == nil ? core.receivedBody : nil, task.response, error)
+      handler(error == nil ? ResponseBody.whole(core.receivedBytes) : nil, task.response, error)
     case nil:
       DelegateCalls.didComplete(delegate, self, task, error)
     }
   }
 
-  /// `urlSession(_:task:didSendBodyData:...)` for what an upload sent since the last report.
-  /// The engine reports no upload progress yet, so the bridge reports the body once it is sent
-  /// (before the response), or what was sent when the upload ends early.
-  func reportBodySent(_ task: BridgedTaskObject, _ core: TaskCore) {
-    guard let engineTask = core.engine, case .upload = engineTask.kind else { return }
-    let sent = engineTask.countOfBytesSent
-    guard sent > core.reportedSent else { return }
-    let step = sent - core.reportedSent
-    core.reportedSent = sent
-    guard core.handler == nil else { return }
-    DelegateCalls.didSendBodyData(delegate, self, task, step, sent, core.countOfBytesExpectedToSend)
+  /// A completion handler's body over `ResponseBody.handlerLimit`: the task fails with
+  /// `NSURLErrorDataLengthExceedsMaximum` instead, traced `bridge.bodyTooLarge`. Nil otherwise.
+  func bodyTooLargeForHandler(_ core: TaskCore, _ engineTask: SimURLSessionTask) -> NSError? {
+    guard case .data? = core.handler, core.receivedBytes > ResponseBody.handlerLimit else { return nil }
+    host?.simulation?.emitNote(
+      "bridge.bodyTooLarge",
+      [
+        TraceField("task", .string(engineTask.name)), TraceField("bytes", .int(core.receivedBytes)),
+        TraceField("limit", .int(ResponseBody.handlerLimit)),
+      ])
+    return FoundationErrors.error(
+      code: NSURLErrorDataLengthExceedsMaximum, url: URL(string: engineTask.currentURL.string))
   }
 }

@@ -66,7 +66,15 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     }
   }
 
-  override var configuration: URLSessionConfiguration { storedConfiguration.bridgeCopy() }
+  /// A copy of the app's configuration. On Linux its `protocolClasses` is `[OfflineURLProtocol]`:
+  /// the superclass's own networking picks its protocol from this property.
+  override var configuration: URLSessionConfiguration {
+    let copy = storedConfiguration.bridgeCopy()
+    #if canImport(FoundationNetworking)
+      copy.protocolClasses = [OfflineURLProtocol.self]
+    #endif
+    return copy
+  }
   override var delegate: URLSessionDelegate? { storedDelegate }
   override var delegateQueue: OperationQueue { queue }
   var delegateQueueForDrain: OperationQueue { queue }
@@ -91,8 +99,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     let core = TaskCore(
       session: self, engine: engineTask,
       request: URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
-    let task: BridgedTaskObject =
-      engineTask.kind == .download ? BridgedDownloadTask(core: core) : BridgedUploadTask(core: core)
+    let task: BridgedTaskObject
+    switch engineTask.kind {
+    case .download: task = BridgedDownloadTask(core: core)
+    case .upload: task = BridgedUploadTask(core: core)
+    case .data: task = BridgedDataTask(core: core)
+    }
     tasksByEngine[ObjectIdentifier(engineTask)] = task
     return task
   }
@@ -161,7 +173,23 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedUploadTask(core: core), core)
   }
 
-  private func makeEngineTask(
+  /// A body from a stream has no size the engine could move: refused, like a task the engine
+  /// refuses (it completes with -1002 once resumed, traced `bridge.taskRefused`).
+  override func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
+    host?.noteActivity()
+    host?.simulation?.emitNote(
+      "bridge.taskRefused",
+      [
+        TraceField("session", .string(engine?.identifier ?? "none")),
+        TraceField("reason", .string("streamed uploads are not simulated; upload from a file")),
+      ])
+    let core = TaskCore(
+      session: self, engine: nil, request: request,
+      refusal: FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url))
+    return register(BridgedUploadTask(core: core), core)
+  }
+
+  func makeEngineTask(
     _ request: URLRequest, _ make: (SimURLSession, String) throws(SimAPIMisuse) -> SimURLSessionTask
   ) -> (task: SimURLSessionTask?, refusal: NSError?) {
     guard let engine, let url = request.url else {
@@ -191,19 +219,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedUploadTask(core: core), core)
   }
 
-  private func refusedDataTask(_ request: URLRequest, handler: TaskHandler?) -> URLSessionDataTask {
-    host?.simulation?.emitNote(
-      "bridge.taskRefused",
-      [
-        TraceField("session", .string(engine?.identifier ?? "none")),
-        TraceField("reason", .string("data tasks are not simulated; use a download task")),
-      ])
-    let error = FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url)
-    let core = TaskCore(session: self, engine: nil, request: request, refusal: error, handler: handler)
-    return register(BridgedDataTask(core: core), core)
-  }
-
-  private func register<T: BridgedTaskObject>(_ task: T, _ core: TaskCore) -> T {
+  func register<T: BridgedTaskObject>(_ task: T, _ core: TaskCore) -> T {
     if let engineTask = core.engine {
       tasksByEngine[ObjectIdentifier(engineTask)] = task
     } else {
@@ -215,7 +231,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   // MARK: Completion-handler factories and data tasks
   // Background sessions refuse completion handlers (on a device the call raises an exception:
   // the block could not survive the process); default sessions call them in place of the
-  // delegate. Data tasks are refused on every session: the engine has none yet.
+  // delegate. Data tasks are in `BridgedSession+DataTasks.swift`.
 
   override func downloadTask(
     with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, Error?) -> Void
@@ -288,82 +304,25 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedUploadTask(core: core), core)
   }
 
-  override func dataTask(with url: URL) -> URLSessionDataTask { dataTask(with: URLRequest(url: url)) }
+  // Data tasks: the engine's (`BridgedSession+DataTasks.swift`).
 
-  override func dataTask(with request: URLRequest) -> URLSessionDataTask {
-    host?.noteActivity()
-    return refusedDataTask(request, handler: nil)
-  }
-
+  override func dataTask(with url: URL) -> URLSessionDataTask { makeDataTask(URLRequest(url: url)) }
+  override func dataTask(with request: URLRequest) -> URLSessionDataTask { makeDataTask(request) }
   override func dataTask(
     with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
   ) -> URLSessionDataTask {
-    dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    makeDataTask(URLRequest(url: url), completionHandler: completionHandler)
   }
-
   override func dataTask(
     with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
   ) -> URLSessionDataTask {
-    host?.noteActivity()
-    _ = refuseConvenience("dataTask(with:completionHandler:)", request)
-    return refusedDataTask(request, handler: .data(completionHandler))
+    makeDataTask(request, completionHandler: completionHandler)
   }
 
   // MARK: Task operations (called by the task objects)
 
-  func resume(_ core: TaskCore, _ task: BridgedTaskObject) {
-    host?.noteActivity()
-    if let engineTask = core.engine {
-      engineTask.resume()
-      task.publishChanges()
-      return
-    }
-    // A refused task completes with its error, as Foundation's does, after `resume()`.
-    guard core.refusedState == .suspended, let simulation = host?.simulation else { return }
-    core.refusedState = .running
-    task.publishChanges()
-    simulation.schedule(at: simulation.now) { [weak self] _ in
-      guard let self, let task = self.refusedTask(core) else { return }
-      core.refusedState = .completed
-      self.deliver {
-        task.publishChanges()
-        self.complete(task, core, core.refusal)
-      }
-    }
-  }
-
-  private var refusedTasks: [ObjectIdentifier: BridgedTaskObject] = [:]
-  private func refusedTask(_ core: TaskCore) -> BridgedTaskObject? { refusedTasks[ObjectIdentifier(core)] }
-
-  func suspend(_ core: TaskCore, _ task: BridgedTaskObject) {
-    host?.noteActivity()
-    core.engine?.suspend()
-    task.publishChanges()
-  }
-
-  func cancel(_ core: TaskCore, _ task: BridgedTaskObject) {
-    host?.noteActivity()
-    if let engineTask = core.engine {
-      engineTask.cancel()
-    } else if core.refusedState == .suspended {
-      core.refusedState = .canceling
-    }
-    task.publishChanges()
-  }
-
-  func cancelProducingResumeData(
-    _ core: TaskCore, _ task: BridgedTaskObject, _ completion: @escaping (Data?) -> Void
-  ) {
-    host?.noteActivity()
-    guard let engineTask = core.engine, let host else { return post { completion(nil) } }
-    var produced: Data?
-    engineTask.cancel(byProducingResumeData: { produced = $0 })
-    task.publishChanges()
-    let data = produced.flatMap {
-      host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
-    }
-    post { completion(data) }
-  }
+  // In `BridgedSession+TaskOperations.swift`.
+  var refusedTasks: [ObjectIdentifier: BridgedTaskObject] = [:]
 
   // MARK: Session operations
 
@@ -372,13 +331,15 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
   ) {
     host?.noteActivity()
+    var data: [URLSessionDataTask] = []
     var uploads: [URLSessionUploadTask] = []
     var downloads: [URLSessionDownloadTask] = []
-    engine?.getTasksWithCompletionHandler { _, engineUploads, engineDownloads in
+    engine?.getTasksWithCompletionHandler { engineData, engineUploads, engineDownloads in
+      data = engineData.compactMap { self.task(for: $0) as? URLSessionDataTask }
       uploads = engineUploads.compactMap { self.task(for: $0) as? URLSessionUploadTask }
       downloads = engineDownloads.compactMap { self.task(for: $0) as? URLSessionDownloadTask }
     }
-    post { [uploads, downloads] in completionHandler([], uploads, downloads) }
+    post { [data, uploads, downloads] in completionHandler(data, uploads, downloads) }
   }
 
   override func getAllTasks(completionHandler: @escaping @Sendable ([URLSessionTask]) -> Void) {

@@ -114,10 +114,10 @@ final class BridgedUploadTask: URLSessionUploadTask, BridgedTaskObject, @uncheck
   override func cancel() { core.session?.cancel(core, self) }
 }
 
-/// A `URLSessionDataTask` from a bridged session. The engine has no data tasks, so it never
-/// transfers: `resume()` completes it with `NSURLErrorUnsupportedURL` (foundation-bridge.md,
-/// "Data tasks"). It exists so that app code never reaches swift-corelibs-foundation's real
-/// networking through the session's superclass.
+/// A `URLSessionDataTask` backed by the simulation: the engine's data task (its body comes to
+/// the delegate in memory), or a task the bridge refused (a completion handler on a background
+/// session), which completes with its error once resumed. Either way app code never reaches
+/// swift-corelibs-foundation's real networking through the session's superclass.
 final class BridgedDataTask: URLSessionDataTask, BridgedTaskObject, @unchecked Sendable {
   let core: TaskCore
   init(core: TaskCore) {
@@ -128,14 +128,37 @@ final class BridgedDataTask: URLSessionDataTask, BridgedTaskObject, @unchecked S
   override var taskIdentifier: Int { core.taskIdentifier }
   override var originalRequest: URLRequest? { core.originalRequest }
   override var currentRequest: URLRequest? { core.visibleRequest }
-  override var response: URLResponse? { nil }
+  override var response: URLResponse? { core.visibleResponse }
   override var state: URLSessionTask.State { core.visibleState }
   override var error: Error? { core.visibleError }
   override var progress: Progress { core.progress }
-  override var countOfBytesReceived: Int64 { 0 }
-  override var countOfBytesSent: Int64 { 0 }
-  override var countOfBytesExpectedToReceive: Int64 { -1 }
-  override var countOfBytesExpectedToSend: Int64 { 0 }
+  override var countOfBytesReceived: Int64 { core.visibleReceived }
+  override var countOfBytesSent: Int64 { core.visibleSent }
+  override var countOfBytesExpectedToReceive: Int64 { core.visibleExpectedToReceive }
+  override var countOfBytesExpectedToSend: Int64 { core.visibleExpectedToSend }
+  override var taskDescription: String? {
+    get { core.engine?.taskDescription ?? super.taskDescription }
+    set {
+      core.engine?.taskDescription = newValue
+      super.taskDescription = newValue
+    }
+  }
+  override var priority: Float {
+    get { core.priority }
+    set { core.priority = newValue }
+  }
+  override var countOfBytesClientExpectsToReceive: Int64 {
+    get { core.engine?.countOfBytesClientExpectsToReceive ?? -1 }
+    set { core.engine?.countOfBytesClientExpectsToReceive = newValue }
+  }
+  override var countOfBytesClientExpectsToSend: Int64 {
+    get { core.engine?.countOfBytesClientExpectsToSend ?? -1 }
+    set { core.engine?.countOfBytesClientExpectsToSend = newValue }
+  }
+  override var earliestBeginDate: Date? {
+    get { core.earliestBeginDate }
+    set { core.earliestBeginDate = newValue }
+  }
   override func resume() { core.session?.resume(core, self) }
   override func suspend() { core.session?.suspend(core, self) }
   override func cancel() { core.session?.cancel(core, self) }

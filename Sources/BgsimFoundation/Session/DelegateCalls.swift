@@ -62,6 +62,21 @@ enum DelegateCalls {
     #endif
   }
 
+  /// Asks about a data or upload task's response; `answer` gets the disposition (`.allow` when
+  /// the delegate does not implement the method).
+  static func didReceiveResponse(
+    _ d: URLSessionDelegate?, _ s: URLSession, _ t: URLSessionDataTask, _ response: URLResponse,
+    _ answer: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let d = d as? URLSessionDataDelegate else { return answer(.allow) }
+    #if canImport(Darwin)
+      guard let method = d.urlSession(_:dataTask:didReceive:completionHandler:) else { return answer(.allow) }
+      method(s, t, response, answer)
+    #else
+      d.urlSession(s, dataTask: t, didReceive: response, completionHandler: answer)
+    #endif
+  }
+
   static func didSendBodyData(
     _ d: URLSessionDelegate?, _ s: URLSession, _ t: URLSessionTask, _ sent: Int64, _ total: Int64,
     _ expected: Int64

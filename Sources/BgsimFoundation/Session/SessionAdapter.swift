@@ -29,8 +29,13 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     with(downloadTask) { s, t in
+      // Foundation's `bytesWritten` is what arrived since the last call (or since the resume).
+      let step =
+        totalBytesWritten >= t.core.reportedWritten
+        ? totalBytesWritten - t.core.reportedWritten : totalBytesWritten
+      t.core.reportedWritten = totalBytesWritten
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
-      DelegateCalls.didWriteData(s.delegate, s, t, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
+      DelegateCalls.didWriteData(s.delegate, s, t, step, totalBytesWritten, totalBytesExpectedToWrite)
     }
   }
 
@@ -39,6 +44,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     expectedTotalBytes: Int64
   ) {
     with(downloadTask) { s, t in
+      t.core.reportedWritten = fileOffset
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didResume(s.delegate, s, t, fileOffset, expectedTotalBytes)
     }
@@ -68,13 +74,61 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     AppContainer.remove(file)
   }
 
+  /// `urlSession(_:dataTask:didReceive:completionHandler:)`, once per data or upload task made
+  /// without a completion handler, before its body (or its completion when it has no body), at
+  /// the instant the engine delivers that: the engine hands a body over whole, so the question
+  /// comes when the body has arrived, not when the headers did. False once the app answered
+  /// `.cancel`: the body is not delivered and the task completes with -999, traced
+  /// `bridge.responseCancelled` (the engine's trace still shows it finished). Any other answer,
+  /// or none, lets the body through.
+  private func responseAllowed(_ engineTask: SimURLSessionTask) -> Bool {
+    guard let bridged = session else { return true }
+    let task = bridged.task(for: engineTask)
+    let core = task.core
+    guard !core.responseAsked else { return !core.responseCancelled }
+    guard core.handler == nil, let dataTask = task as? URLSessionDataTask, let response = task.response else {
+      return true
+    }
+    core.responseAsked = true
+    let answer = AppAnswer()
+    bridged.deliver {
+      task.publishChanges()
+      DelegateCalls.didReceiveResponse(bridged.delegate, bridged, dataTask, response) {
+        answer.set($0 != .cancel)
+      }
+    }
+    guard answer.value == false else { return true }
+    core.responseCancelled = true
+    bridged.host?.simulation?.emitNote(
+      "bridge.responseCancelled", [TraceField("task", .string(engineTask.name))])
+    return false
+  }
+
+  /// The engine's upload progress (per tenth of the body, and at 100%), as Foundation's call;
+  /// a task with a completion handler gets none, as before.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    with(task) { s, t in
+      guard t.core.handler == nil else { return }
+      DelegateCalls.didSendBodyData(s.delegate, s, t, bytesSent, totalBytesSent, totalBytesExpectedToSend)
+    }
+  }
+
+  /// A data task's body or an upload's response body, in chunks (`ResponseBody`); a task with a
+  /// completion handler only counts it, for the handler's one `Data`.
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
-    let data = Data(count: Int(clamping: min(max(bytes, 0), 1 << 24)))
+    guard responseAllowed(dataTask) else { return }
     with(dataTask) { s, t in
-      s.reportBodySent(t, t.core)
-      if t.core.handler != nil { return t.core.receivedBody.append(data) }
+      if t.core.handler != nil {
+        let (sum, overflow) = t.core.receivedBytes.addingReportingOverflow(max(0, bytes))
+        t.core.receivedBytes = overflow ? .max : sum
+        return
+      }
       guard let t = t as? URLSessionDataTask else { return }
-      DelegateCalls.didReceiveData(s.delegate, s, t, data)
+      ResponseBody.deliver(bytes) { DelegateCalls.didReceiveData(s.delegate, s, t, $0) }
     }
   }
 
@@ -83,10 +137,15 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     guard let bridged = self.session else { return }
     bridged.host?.enteredFromEngine()
     let foundationTask = bridged.task(for: task)
-    let nsError = error.map { bridged.foundationError($0, for: task) }
+    var nsError = error.map { bridged.foundationError($0, for: task) }
+    if nsError == nil, !responseAllowed(task) {
+      nsError = FoundationErrors.error(code: NSURLErrorCancelled, url: URL(string: task.currentURL.string))
+    }
+    if nsError == nil, let tooLarge = bridged.bodyTooLargeForHandler(foundationTask.core, task) {
+      nsError = tooLarge
+    }
     foundationTask.core.deliveredError = nsError
     bridged.deliver {
-      bridged.reportBodySent(foundationTask, foundationTask.core)
       foundationTask.publishChanges()
       bridged.complete(foundationTask, foundationTask.core, nsError)
     }

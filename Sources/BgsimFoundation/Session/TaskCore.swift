@@ -26,10 +26,15 @@ final class TaskCore: @unchecked Sendable {
   /// The completion handler of a task made by a convenience factory (`downloadTask(with:completionHandler:)`
   /// and the like): it replaces the delegate's data and completion calls, as in Foundation.
   let handler: TaskHandler?
-  /// The upload response body, kept for a convenience task's handler.
-  var receivedBody = Data()
-  /// How much of the body `didSendBodyData` has reported.
-  var reportedSent: Int64 = 0
+  /// Whether `urlSession(_:dataTask:didReceive:completionHandler:)` was asked, and whether the
+  /// app answered `.cancel` (see `SessionAdapter.responseAllowed`).
+  var responseAsked = false
+  var responseCancelled = false
+  /// Bytes of the response body so far, for a convenience task's handler (`ResponseBody.whole`).
+  var receivedBytes: Int64 = 0
+  /// `totalBytesWritten` at the last `didWriteData` (or the offset of `didResumeAtOffset`), for
+  /// the next call's `bytesWritten`.
+  var reportedWritten: Int64 = 0
   /// What key-value observers last saw (see `TaskObservation`).
   var published = ObservedValues()
   var publishedRequest: URLRequest?

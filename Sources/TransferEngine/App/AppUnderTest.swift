@@ -39,6 +39,12 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   )
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64)
+  /// An upload's body going out: at most once per tenth of it while the app runs (as
+  /// `didWriteData`), and once when it is all sent if the app runs then. Not traced.
+  func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64)
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64)
@@ -75,6 +81,11 @@ extension SimURLSessionDelegate {
   ) {}
   public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
   }
+  public func urlSession(
+    _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {}
   public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64

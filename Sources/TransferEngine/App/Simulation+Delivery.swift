@@ -73,6 +73,10 @@ extension Simulation {
             + "returns, so move it into the app's container there",
           [TraceField("task", .string(task.name))])
       }
+    case .didSendBodyData(let task, let bytesSent, let total):
+      delegate?.urlSession(
+        session, task: task, didSendBodyData: bytesSent, totalBytesSent: total,
+        totalBytesExpectedToSend: total)
     case .didReceiveData(let task, let bytes):
       emit(
         .delegateDidReceiveData, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
@@ -117,44 +121,76 @@ extension Simulation {
     for task in record.unfinishedTasks() where task.machine.direction != nil { armProgress(task) }
   }
 
+  /// What a task's progress reports are about now: a download's body coming in, or an upload's
+  /// body going out, as (up, size, bytes so far); nil for anything else (a data task, an
+  /// upload's response body, a task not on a link). A stalled transfer counts: a tenth crossed
+  /// just before the stall is still reported.
+  private func reportedTransfer(_ task: SimURLSessionTask) -> (up: Bool, size: Int64, done: Int64)? {
+    guard let direction = task.machine.direction else { return nil }
+    switch task.kind {
+    case .download where !direction.up:
+      return (false, task.bytes.fetchingSize, task.countOfBytesReceived)
+    case .upload(_, let size) where direction.up:
+      return (true, size, task.countOfBytesSent)
+    default:
+      return nil
+    }
+  }
+
   /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate.
   /// Only while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
-    let size = task.bytes.fetchingSize
-    guard lifecycle.state.isRunning, task.session.attached != nil, task.isDownload,
-      task.machine.state == .transferring(up: false), size > 0, task.bytes.reportedDecile < 9
+    guard lifecycle.state.isRunning, task.session.attached != nil, task.bytes.reportedDecile < 9,
+      task.machine.direction?.stalled == false, reportedTransfer(task) != nil
     else { return }
     settleBytes(task)
+    guard let (up, size, done) = reportedTransfer(task), size > 0 else { return }
     let target = TransferBytes.bytes(atTenth: task.bytes.reportedDecile + 1, of: size)
-    let bytesToGo = Double(max(1, target - task.countOfBytesReceived))
-    let share = links.downShare
+    let bytesToGo = Double(max(1, target - done))
+    let share = up ? links.upShare : links.downShare
     guard share > 0 else { return }
     scheduler.schedule(
       .progress(uid: task.uid, generation: task.machine.generation),
       after: .seconds(rounding: bytesToGo / share))
   }
 
-  /// A progress check: report `didWriteData` if a new tenth was crossed, then re-arm.
+  /// A progress check: report `didWriteData` (traced) or `didSendBodyData` (not traced) if a new
+  /// tenth was crossed, then re-arm.
   func reportProgress(_ task: SimURLSessionTask) {
-    guard task.machine.direction?.up == false, task.isDownload else { return }
+    guard reportedTransfer(task) != nil else { return }
     settleBytes(task)
-    let size = task.bytes.fetchingSize
-    let decile = TransferBytes.tenths(task.countOfBytesReceived, of: max(1, size))
+    guard let (up, size, done) = reportedTransfer(task) else { return }
+    let decile = TransferBytes.tenths(done, of: max(1, size))
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
       let session = task.session.attached
     {
-      let written = task.countOfBytesReceived
       task.bytes.reported(decile: decile)
-      emit(
-        .delegateDidWriteData,
-        [
-          TraceField("task", .string(task.name)), TraceField("totalBytesWritten", .int(written)),
-          TraceField("totalBytesExpectedToWrite", .int(size)),
-        ])
-      session.delegate?.urlSession(
-        session, downloadTask: task, didWriteData: written, totalBytesWritten: written,
-        totalBytesExpectedToWrite: size)
+      if up {
+        let step = task.bytes.reportedSending(total: done)
+        session.delegate?.urlSession(
+          session, task: task, didSendBodyData: step, totalBytesSent: done, totalBytesExpectedToSend: size)
+      } else {
+        emit(
+          .delegateDidWriteData,
+          [
+            TraceField("task", .string(task.name)), TraceField("totalBytesWritten", .int(done)),
+            TraceField("totalBytesExpectedToWrite", .int(size)),
+          ])
+        session.delegate?.urlSession(
+          session, downloadTask: task, didWriteData: done, totalBytesWritten: done,
+          totalBytesExpectedToWrite: size)
+      }
     }
     armProgress(task)
+  }
+
+  /// An upload's body is all sent: one last `didSendBodyData` at 100%, queued ahead of the
+  /// response's calls, if the app can hear it now.
+  func reportBodySent(_ task: SimURLSessionTask) {
+    guard lifecycle.state.isRunning, task.session.attached != nil else { return }
+    let total = task.countOfBytesSent
+    let step = task.bytes.reportedSending(total: total)
+    task.bytes.reported(decile: 10)
+    queueDelegateEvent(.didSendBodyData(task, bytesSent: step, total: total), for: task.session)
   }
 }

@@ -98,8 +98,8 @@ extension Simulation {
       task.machine.connected(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
       // A resumed upload whose body the server already has in full: only the response is left.
-      if remaining <= 0 {
-        uploadBodyArrived(task)
+      if remaining <= 0 && task.uploadSize > 0 {
+        uploadBodyArrived(task, reportsSent: task.bytes.reportedSent < task.uploadSize)
         rescheduleLinks()
         return
       }
@@ -185,11 +185,13 @@ extension Simulation {
     rescheduleLinks()
   }
 
-  /// An upload's body is all on the server: the response comes back, or the task is done.
-  private func uploadBodyArrived(_ task: SimURLSessionTask) {
+  /// An upload's body is all on the server: the response comes back, or the task is done. The
+  /// last `didSendBodyData` is not repeated for a resumed upload that already reported it.
+  private func uploadBodyArrived(_ task: SimURLSessionTask, reportsSent: Bool = true) {
     recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
     let body = links.server.resource(task.currentURL)?.responseBody ?? 0
     task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
+    if reportsSent { reportBodySent(task) }
     if body > 0 {
       task.machine.uploadBodySent()
       links.add(task.uid, up: false, bytes: body, now: now)

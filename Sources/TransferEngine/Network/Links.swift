@@ -92,4 +92,6 @@ struct Links {
 
   /// The downlink's equal share per flow now, in bytes per second.
   var downShare: Double { down.capacity / Double(max(1, down.activeCount)) }
+  /// The uplink's equal share per flow now, in bytes per second.
+  var upShare: Double { up.capacity / Double(max(1, up.activeCount)) }
 }

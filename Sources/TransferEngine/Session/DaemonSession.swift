@@ -104,6 +104,9 @@ enum DelegateEvent {
   case didResumeAtOffset(SimURLSessionTask, offset: Int64, expectedTotal: Int64)
   case didFinishDownloading(SimURLSessionTask)
   case didReceiveData(SimURLSessionTask, bytes: Int64)
+  /// An upload's body is all sent (queued only while the app runs). Not traced, like the
+  /// per-tenth reports before it.
+  case didSendBodyData(SimURLSessionTask, bytesSent: Int64, total: Int64)
   case didComplete(SimURLSessionTask, error: SimURLError?)
   /// `didBecomeInvalidWithError` for this session object (not whichever is attached by then):
   /// after the last `didComplete` of an invalidated session; traced `delegate.didBecomeInvalid`.

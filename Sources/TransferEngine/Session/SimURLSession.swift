@@ -86,8 +86,8 @@ public final class SimURLSession {
   }
 
   /// `getTasksWithCompletionHandler(_:)`: the tasks that have not completed as Foundation's three
-  /// arrays (data, upload, download), in creation order. The engine makes no data tasks, so the
-  /// first is always empty. Traced as `session.allTasks`, like `getAllTasks`.
+  /// arrays (data, upload, download), in creation order. Traced as `session.allTasks`, like
+  /// `getAllTasks`.
   public func getTasksWithCompletionHandler(
     _ completion: (
       _ dataTasks: [SimURLSessionTask], _ uploadTasks: [SimURLSessionTask],
@@ -95,7 +95,9 @@ public final class SimURLSession {
     ) -> Void
   ) {
     let live = liveTasks()
-    completion([], live.filter { !$0.isDownload }, live.filter(\.isDownload))
+    completion(
+      live.filter { $0.kind == .data }, live.filter { if case .upload = $0.kind { true } else { false } },
+      live.filter(\.isDownload))
   }
 
   private func liveTasks() -> [SimURLSessionTask] {

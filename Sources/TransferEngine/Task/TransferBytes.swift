@@ -27,8 +27,11 @@ struct TransferBytes: Equatable {
   private(set) var fetchingValidator: String?
   /// An upload's response body size, fixed when its body is sent.
   private(set) var responseBody: Int64 = 0
-  /// Last `didWriteData` decile reported (0...10).
+  /// Last progress decile reported (0...10): `didWriteData` for a download, `didSendBodyData`
+  /// for an upload's body.
   private(set) var reportedDecile = 0
+  /// An upload's `totalBytesSent` at its last `didSendBodyData` (for the next call's `bytesSent`).
+  private(set) var reportedSent: Int64 = 0
 
   /// A download's response starts at `offset` of a `size`-byte body; a restart at 0 throws
   /// away what was received. `resumed` when the offset comes from resume data.
@@ -93,10 +96,13 @@ struct TransferBytes: Equatable {
   }
 
   /// An upload cannot continue where it stopped: both directions' progress is wasted.
+  /// Progress reports start again from 0.
   mutating func discardUploadProgress() {
     wasted = Self.saturatingAdd(wasted, Self.saturatingAdd(sent, received))
     sent = 0
     received = 0
+    reportedDecile = 0
+    reportedSent = 0
   }
 
   /// A resumable upload stopped: the server keeps the body bytes it got (`sent`), so only the
@@ -107,6 +113,13 @@ struct TransferBytes: Equatable {
   }
 
   mutating func reported(decile: Int) { reportedDecile = decile }
+
+  /// An upload's `didSendBodyData` reported `total` bytes sent; returns the bytes since the last.
+  mutating func reportedSending(total: Int64) -> Int64 {
+    let step = max(0, total - reportedSent)
+    reportedSent = total
+    return step
+  }
 
   // MARK: Arithmetic that cannot trap
   // Sizes a scenario can write are at most 1 TiB, but the engine's Swift API takes any Int64

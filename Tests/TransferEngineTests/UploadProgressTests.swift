@@ -1,0 +1,79 @@
+import SimKernel
+import Testing
+
+@testable import TransferEngine
+
+/// Upload progress (behavior.md, "Progress"): `didSendBodyData` at most once per tenth of the
+/// body while the app runs, and once at 100% when the body is all sent, before the response.
+@Suite("Upload progress")
+struct UploadProgressTests {
+  /// 10 MB up at 1 Mbit/s: 80 s on the uplink.
+  static let target = Fixture.resource("https://example.com/up", size: 0, responseBody: 400)
+
+  func upload(_ app: TestApp, _ session: String = "S", size: Int64 = 10_000_000) throws {
+    try app.sessions[session]!.uploadTask(with: "https://example.com/up", fromFileOfSize: size, name: "u")
+      .resume()
+  }
+
+  @Test("one call per tenth crossed, then one at 100%; the steps add up to the body")
+  func tenthsThenAll() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(resources: [Self.target], app: app)
+    try upload(app)
+    sim.run(until: SimTime(.minutes(5)))
+    let totals = app.sent.map(\.total)
+    #expect(app.sent.count == 10)
+    for (k, total) in totals.dropLast().enumerated() {
+      // The k+1-th call is the first at or past k+1 tenths, and still short of the next tenth.
+      #expect(total >= Int64(k + 1) * 1_000_000 && total < Int64(k + 2) * 1_000_000)
+    }
+    #expect(totals.last == 10_000_000)
+    #expect(app.sent.allSatisfy { $0.expected == 10_000_000 && $0.count == $0.total && $0.task == "u" })
+    #expect(app.sent.map(\.step).reduce(0, +) == 10_000_000)
+    #expect(app.completions.map(\.0) == ["u"])
+    // Not traced: the trace is what it was before upload progress was reported.
+    #expect(!sim.trace.events.contains { $0.kind.contains("SendBody") })
+  }
+
+  @Test("the 100% call comes before the response body and the completion")
+  func beforeTheResponse() throws {
+    let app = TestApp([.default(identifier: "F")])
+    let sim = Fixture.simulation(resources: [Self.target], app: app)
+    try upload(app, "F", size: 100_000)
+    sim.run(until: SimTime(.minutes(5)))
+    #expect(app.calls.last(where: { $0.hasPrefix("sent") }) == "sent 100000/100000")
+    #expect(Array(app.calls.suffix(3)) == ["sent 100000/100000", "received 400", "completed u"])
+  }
+
+  @Test("no progress while the app is suspended: a background upload reports only what it sent while it ran")
+  func onlyWhileRunning() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(resources: [Self.target], app: app)
+    try upload(app)
+    // The app leaves the foreground at 25 s (about 3 tenths sent) and is suspended 5 s later.
+    sim.schedule(at: SimTime(.seconds(25))) { $0.backgroundApp() }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(sim.trace.events.contains { $0.kind == "task.finished" && $0["task"] == .string("u") })
+    #expect(!app.sent.isEmpty)
+    #expect(app.sent.allSatisfy { $0.total < 10_000_000 })
+    #expect(app.sent.count <= 3)
+  }
+
+  @Test("an upload sent again from zero reports its tenths again")
+  func restartFromZero() throws {
+    let app = TestApp([.default(identifier: "F")])
+    let sim = Fixture.simulation(resources: [Self.target], app: app)
+    let task = try app.sessions["F"]!.uploadTask(
+      with: "https://example.com/up", fromFileOfSize: 10_000_000, name: "u")
+    task.resume()
+    sim.schedule(at: SimTime(.seconds(30))) { _ in task.suspend() }
+    sim.schedule(at: SimTime(.seconds(40))) { _ in task.resume() }
+    sim.run(until: SimTime(.minutes(5)))
+    let totals = app.sent.map(\.total)
+    let restart = try #require(totals.indices.dropFirst().first { totals[$0] < totals[$0 - 1] })
+    #expect(totals[restart] < 2_000_000)
+    #expect(totals.last == 10_000_000)
+    #expect(app.sent.count == restart + 10)
+    #expect(app.sent[restart].step == totals[restart])
+  }
+}
