@@ -134,15 +134,27 @@ public final class BgsimRecorder: @unchecked Sendable {
 
   // MARK: Session and task events, by value (the delegate proxy calls these)
 
+  /// The `taskKind` of `task.created`, as the simulation's trace names it.
+  public enum TaskKind: String, Sendable {
+    case download, upload, data
+  }
+
   /// A task the app created (before `resume()`).
-  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, isUpload: Bool) {
+  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, kind: TaskKind) {
     record(
       "task.created",
       [
         ("task", .string(name)), ("session", .string(session)),
         ("taskIdentifier", .int(Int64(taskIdentifier))),
-        ("url", .string(url)), (RecorderFields.taskKind, .string(isUpload ? "upload" : "download")),
+        ("url", .string(url)), (RecorderFields.taskKind, .string(kind.rawValue)),
       ])
+  }
+
+  /// A download or upload task the app created (before `resume()`).
+  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, isUpload: Bool) {
+    taskCreated(
+      name: name, session: session, taskIdentifier: taskIdentifier, url: url,
+      kind: isUpload ? .upload : .download)
   }
 
   public func didWriteData(task: String, totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {

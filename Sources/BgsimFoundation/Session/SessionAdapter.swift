@@ -29,13 +29,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     with(downloadTask) { s, t in
-      // Foundation's `bytesWritten` is what arrived since the last call (or since the resume).
-      let step =
-        totalBytesWritten >= t.core.reportedWritten
-        ? totalBytesWritten - t.core.reportedWritten : totalBytesWritten
-      t.core.reportedWritten = totalBytesWritten
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
-      DelegateCalls.didWriteData(s.delegate, s, t, step, totalBytesWritten, totalBytesExpectedToWrite)
+      DelegateCalls.didWriteData(s.delegate, s, t, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
     }
   }
 
@@ -44,7 +39,6 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     expectedTotalBytes: Int64
   ) {
     with(downloadTask) { s, t in
-      t.core.reportedWritten = fileOffset
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didResume(s.delegate, s, t, fileOffset, expectedTotalBytes)
     }

@@ -32,9 +32,6 @@ final class TaskCore: @unchecked Sendable {
   var responseCancelled = false
   /// Bytes of the response body so far, for a convenience task's handler (`ResponseBody.whole`).
   var receivedBytes: Int64 = 0
-  /// `totalBytesWritten` at the last `didWriteData` (or the offset of `didResumeAtOffset`), for
-  /// the next call's `bytesWritten`.
-  var reportedWritten: Int64 = 0
   /// What key-value observers last saw (see `TaskObservation`).
   var published = ObservedValues()
   var publishedRequest: URLRequest?

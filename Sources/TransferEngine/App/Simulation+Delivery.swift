@@ -165,8 +165,8 @@ extension Simulation {
       let session = task.session.attached
     {
       task.bytes.reported(decile: decile)
+      let step = task.bytes.reportedProgress(total: done)
       if up {
-        let step = task.bytes.reportedSending(total: done)
         session.delegate?.urlSession(
           session, task: task, didSendBodyData: step, totalBytesSent: done, totalBytesExpectedToSend: size)
       } else {
@@ -177,7 +177,7 @@ extension Simulation {
             TraceField("totalBytesExpectedToWrite", .int(size)),
           ])
         session.delegate?.urlSession(
-          session, downloadTask: task, didWriteData: done, totalBytesWritten: done,
+          session, downloadTask: task, didWriteData: step, totalBytesWritten: done,
           totalBytesExpectedToWrite: size)
       }
     }
@@ -189,7 +189,7 @@ extension Simulation {
   func reportBodySent(_ task: SimURLSessionTask) {
     guard lifecycle.state.isRunning, task.session.attached != nil else { return }
     let total = task.countOfBytesSent
-    let step = task.bytes.reportedSending(total: total)
+    let step = task.bytes.reportedProgress(total: total)
     task.bytes.reported(decile: 10)
     queueDelegateEvent(.didSendBodyData(task, bytesSent: step, total: total), for: task.session)
   }

@@ -1,12 +1,14 @@
+import Foundation
 import SimKernel
 import Testing
 
 @testable import TransferEngine
 
-/// Upload progress (behavior.md, "Progress"): `didSendBodyData` at most once per tenth of the
-/// body while the app runs, and once at 100% when the body is all sent, before the response.
-@Suite("Upload progress")
-struct UploadProgressTests {
+/// Progress reports (behavior.md, "Network and transfers"): `didSendBodyData` at most once per
+/// tenth of an upload's body while the app runs, and once at 100% when the body is all sent,
+/// before the response; `bytesWritten` / `bytesSent` are the bytes since the previous call.
+@Suite("Progress reports")
+struct ProgressReportTests {
   /// 10 MB up at 1 Mbit/s: 80 s on the uplink.
   static let target = Fixture.resource("https://example.com/up", size: 0, responseBody: 400)
 
@@ -75,5 +77,39 @@ struct UploadProgressTests {
     #expect(totals.last == 10_000_000)
     #expect(app.sent.count == restart + 10)
     #expect(app.sent[restart].step == totals[restart])
+  }
+
+  @Test("didWriteData's bytesWritten is the bytes since the previous call")
+  func downloadSteps() throws {
+    let app = TestApp([.default(identifier: "F")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/f", size: 20_000_000)], app: app)
+    let task = try app.sessions["F"]!.downloadTask(with: "https://example.com/f", name: "f")
+    task.resume()
+    sim.run(until: SimTime(.minutes(5)))
+    let totals = app.progress.map(\.1)
+    #expect(totals.count == 9)
+    #expect(app.writeSteps == zip(totals, [0] + totals.dropLast()).map { $0 - $1 })
+  }
+
+  @Test("after resume data, the first bytesWritten counts from the offset")
+  func resumedSteps() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/f", size: 20_000_000)], app: app)
+    let session = app.sessions["S"]!
+    let first = try session.downloadTask(with: "https://example.com/f", name: "f")
+    first.resume()
+    var data: Data?
+    sim.schedule(at: SimTime(.seconds(2))) { _ in first.cancel(byProducingResumeData: { data = $0 }) }
+    sim.schedule(at: SimTime(.seconds(3))) { _ in
+      try? session.downloadTask(withResumeData: data ?? Data(), name: "g").resume()
+    }
+    sim.run(until: SimTime(.minutes(5)))
+    let offset = try #require(app.resumedAt.first { $0.0 == "g" }?.1)
+    #expect(offset > 0)
+    let resumed = app.progress.indices.filter { app.progress[$0].0 == "g" }
+    let firstIndex = try #require(resumed.first)
+    #expect(app.writeSteps[firstIndex] == app.progress[firstIndex].1 - offset)
   }
 }
