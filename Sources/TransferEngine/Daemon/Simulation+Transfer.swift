@@ -99,7 +99,7 @@ extension Simulation {
       let remaining = task.uploadSize - task.countOfBytesSent
       // A resumed upload whose body the server already has in full: only the response is left.
       if remaining <= 0 && task.uploadSize > 0 {
-        uploadBodyArrived(task, reportsSent: task.bytes.reportedSent < task.uploadSize)
+        uploadBodyArrived(task, reportsSent: task.bytes.reportedTotal < task.uploadSize)
         rescheduleLinks()
         return
       }
