@@ -88,8 +88,50 @@ struct ProgressReportTests {
     task.resume()
     sim.run(until: SimTime(.minutes(5)))
     let totals = app.progress.map(\.1)
-    #expect(totals.count == 9)
+    #expect(totals.count == 10)
+    #expect(totals.last == 20_000_000)
     #expect(app.writeSteps == zip(totals, [0] + totals.dropLast()).map { $0 - $1 })
+  }
+
+  @Test("per-tenth reports come at most once per simulated second; a fast download skips tenths")
+  func atMostOncePerSecond() throws {
+    let app = TestApp([.default(identifier: "F")])
+    // 2 MB at the fixture's Wi-Fi rate (4 Mbit/s): 4 s, so tenths come faster than one a second.
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/f", size: 2_000_000)], app: app)
+    try app.sessions["F"]!.downloadTask(with: "https://example.com/f", name: "f").resume()
+    sim.run(until: SimTime(.minutes(5)))
+    let reports = sim.trace.events.filter { $0.kind == "delegate.didWriteData" }
+    let perTenth = reports.dropLast().map(\.time)
+    #expect(perTenth.count >= 2 && perTenth.count < 9)
+    for (a, b) in zip(perTenth, perTenth.dropFirst()) { #expect(b - a >= .seconds(1)) }
+    #expect(reports.last?["totalBytesWritten"] == .int(2_000_000))
+  }
+
+  @Test("a download's last didWriteData is at 100%, just before didFinishDownloadingTo; none at a wake")
+  func downloadEndsAtAll() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      resources: [
+        Fixture.resource("https://example.com/a", size: 20_000_000),
+        Fixture.resource("https://example.com/b", size: 20_000_000),
+      ], app: app)
+    try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
+    sim.run(until: SimTime(.minutes(5)))
+    let kinds = sim.trace.events.map(\.kind)
+    let finished = try #require(kinds.firstIndex(of: "delegate.didFinishDownloading"))
+    #expect(kinds[finished - 1] == "delegate.didWriteData")
+    #expect(sim.trace.events[finished - 1]["totalBytesWritten"] == .int(20_000_000))
+    #expect(sim.trace.events[finished - 1]["totalBytesExpectedToWrite"] == .int(20_000_000))
+    #expect(app.progress.last?.0 == "a" && app.progress.last?.1 == 20_000_000)
+    // A download that finishes while the app is suspended gets no progress at the wake.
+    try app.sessions["S"]!.downloadTask(with: "https://example.com/b", name: "b").resume()
+    sim.backgroundApp()
+    sim.run(until: SimTime(.minutes(20)))
+    #expect(
+      sim.trace.events.contains { $0.kind == "delegate.didFinishDownloading" && $0["task"] == .string("b") })
+    #expect(app.progress.last { $0.0 == "b" }?.1 != 20_000_000)
+    #expect(sim.trace.events.contains { $0.kind == "app.suspend" })
   }
 
   @Test("after resume data, the first bytesWritten counts from the offset")

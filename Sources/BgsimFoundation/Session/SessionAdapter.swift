@@ -50,8 +50,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
-    let file = host.container.deliveryFile(number: host.nextDeliveryNumber())
-    AppContainer.writeSparseFile(at: file, size: location.bytes, unread: true)
+    let (file, path) = host.container.deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
     let taken = AppAnswer()
     with(downloadTask) { s, t in
       if case .download(let handler)? = t.core.handler {
@@ -61,11 +60,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       }
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      taken.set(!FileManager.default.fileExists(atPath: file.path) || AppContainer.wasRead(file))
-      AppContainer.remove(file)
+      taken.set(DeliveryFiles.wasTaken(path))
+      AppContainer.remove(atPath: path)
     }
     if taken.value == true { location.move(to: "taken by the app") }
-    AppContainer.remove(file)
+    // The call did not run (the process ended first): the file goes all the same.
+    if taken.value == nil { AppContainer.remove(atPath: path) }
   }
 
   /// `urlSession(_:dataTask:didReceive:completionHandler:)`, once per data or upload task made

@@ -33,6 +33,9 @@ struct TransferBytes: Equatable {
   /// The total at the last progress report (received for a download, sent for an upload), for
   /// the next call's `bytesWritten` / `bytesSent`: the bytes since then, as Foundation gives.
   private(set) var reportedTotal: Int64 = 0
+  /// When the last per-tenth progress report was made: the next comes no sooner than a
+  /// simulated second later.
+  private(set) var reportedAt: SimTime?
 
   /// A download's response starts at `offset` of a `size`-byte body; a restart at 0 throws
   /// away what was received. `resumed` when the offset comes from resume data.
@@ -114,7 +117,10 @@ struct TransferBytes: Equatable {
     received = 0
   }
 
-  mutating func reported(decile: Int) { reportedDecile = decile }
+  mutating func reported(decile: Int, at time: SimTime? = nil) {
+    reportedDecile = decile
+    if let time { reportedAt = time }
+  }
 
   /// A progress report says `total` bytes moved; returns the bytes since the last report.
   mutating func reportedProgress(total: Int64) -> Int64 {
