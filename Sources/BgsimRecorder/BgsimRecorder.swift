@@ -197,6 +197,13 @@ public final class BgsimRecorder: @unchecked Sendable {
     record("delegate.didComplete", fields)
   }
 
+  /// `didBecomeInvalidWithError`: `error` nil after the app's own invalidation.
+  public func didBecomeInvalid(session: String, error: RecordedError?) {
+    var fields: [(String, RecordedValue)] = [("session", .string(session))]
+    fields.append(("error", .string(error?.name ?? "none")))
+    record("delegate.didBecomeInvalid", fields)
+  }
+
   public func didFinishEvents(session: String) {
     record("delegate.didFinishEvents", [("session", .string(session))])
   }

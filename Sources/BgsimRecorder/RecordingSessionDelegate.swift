@@ -190,6 +190,8 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
   }
 
   public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
+    recorder.didBecomeInvalid(
+      session: Self.sessionName(session), error: error.map(RecordedError.init(urlError:)))
     #if canImport(ObjectiveC)
       wrapped?.urlSession?(session, didBecomeInvalidWithError: error)
     #else

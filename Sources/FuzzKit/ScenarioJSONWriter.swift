@@ -81,6 +81,7 @@ public enum ScenarioJSONWriter {
       m += [("acceptsRanges", .bool(r.acceptsRanges)), ("status", int(Int64(r.status)))]
       if let target = r.redirectTo { m.append(("redirectTo", .string(target.string))) }
       m.append(("responseBody", int(r.responseBody)))
+      if r.resumableUploads { m.append(("resumableUploads", .bool(true))) }
       return .object(m)
     }
     let changes = s.changes.map { c -> JSONNode in

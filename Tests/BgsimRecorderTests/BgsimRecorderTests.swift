@@ -138,6 +138,7 @@ final class AppDelegateSpy: NSObject, URLSessionDownloadDelegate, @unchecked Sen
     proxy.urlSession(
       session, task: task, didCompleteWithError: NSError(domain: NSURLErrorDomain, code: -1005))
     proxy.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    proxy.urlSession(session, didBecomeInvalidWithError: nil)
     let id = task.taskIdentifier
     #expect(
       try lines(url).dropFirst()
@@ -147,6 +148,7 @@ final class AppDelegateSpy: NSObject, URLSessionDownloadDelegate, @unchecked Sen
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didFinishDownloading\", \"task\": \"Feed#\(id)\", \"bytes\": 0, \"description\": \"episode 1\"}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didComplete\", \"task\": \"Feed#\(id)\", \"error\": \"networkConnectionLost\", \"code\": -1005}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didFinishEvents\", \"session\": \"Feed\"}",
+          "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didBecomeInvalid\", \"session\": \"Feed\", \"error\": \"none\"}",
         ][...])
     #expect(spy.calls == ["didWriteData 10", "didFinishDownloading", "didComplete -1005"])
   }

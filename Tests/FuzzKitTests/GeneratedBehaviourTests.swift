@@ -39,12 +39,12 @@ import Testing
     "lint rule=dataTaskInBackgroundSession",
     "task.failed task=* code=-997", "task.deferred task=* reason=deviceLocked",
     "task.lost task=* reason=deviceRestarted", "task.suspend", "task.resume",
-    "delegate.didBecomeInvalid session=* error=none",
-    "task.created task=inv-*", "task.deferred task=* reason=delayedRequest",
-    "delegate.willBeginDelayedRequest task=*",
+    "delegate.didBecomeInvalid session=* error=none", "task.created task=inv-*",
+    "task.deferred task=* reason=delayedRequest", "delegate.willBeginDelayedRequest task=*",
     "task.delayedRequestAnswered task=* disposition=continueLoading",
     "task.delayedRequestAnswered task=* disposition=useNewRequest",
     "task.delayedRequestAnswered task=* disposition=cancel",
+    "task.restartedFromZero task=* reason=uploadNotResumable",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

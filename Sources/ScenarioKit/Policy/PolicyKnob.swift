@@ -56,6 +56,7 @@ struct PolicyKnob {
       PolicyKnob("reboot.keepsBackgroundTasks", .bool, \.reboot.keepsBackgroundTasks, render: bool),
       PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
       PolicyKnob("delayedRequest.wakesApp", .bool, \.delayedRequest.wakesApp, render: bool),
+      PolicyKnob("resumableUploads", .bool, \.resumableUploads, render: bool),
     ]
   }
 

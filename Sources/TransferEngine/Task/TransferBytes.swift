@@ -112,6 +112,13 @@ struct TransferBytes: Equatable {
     reportedTotal = 0
   }
 
+  /// A resumable upload stopped: the server keeps the body bytes it got (`sent`), so only the
+  /// response's progress is thrown away.
+  mutating func keepUploadBody() {
+    wasted = Self.saturatingAdd(wasted, received)
+    received = 0
+  }
+
   mutating func reported(decile: Int, at time: SimTime? = nil) {
     reportedDecile = decile
     if let time { reportedAt = time }
