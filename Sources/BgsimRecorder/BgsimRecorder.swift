@@ -134,15 +134,27 @@ public final class BgsimRecorder: @unchecked Sendable {
 
   // MARK: Session and task events, by value (the delegate proxy calls these)
 
+  /// The `taskKind` of `task.created`, as the simulation's trace names it.
+  public enum TaskKind: String, Sendable {
+    case download, upload, data
+  }
+
   /// A task the app created (before `resume()`).
-  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, isUpload: Bool) {
+  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, kind: TaskKind) {
     record(
       "task.created",
       [
         ("task", .string(name)), ("session", .string(session)),
         ("taskIdentifier", .int(Int64(taskIdentifier))),
-        ("url", .string(url)), (RecorderFields.taskKind, .string(isUpload ? "upload" : "download")),
+        ("url", .string(url)), (RecorderFields.taskKind, .string(kind.rawValue)),
       ])
+  }
+
+  /// A download or upload task the app created (before `resume()`).
+  public func taskCreated(name: String, session: String, taskIdentifier: Int, url: String, isUpload: Bool) {
+    taskCreated(
+      name: name, session: session, taskIdentifier: taskIdentifier, url: url,
+      kind: isUpload ? .upload : .download)
   }
 
   public func didWriteData(task: String, totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
@@ -183,6 +195,13 @@ public final class BgsimRecorder: @unchecked Sendable {
       if let status { fields.append(("status", .int(Int64(status)))) }
     }
     record("delegate.didComplete", fields)
+  }
+
+  /// `didBecomeInvalidWithError`: `error` nil after the app's own invalidation.
+  public func didBecomeInvalid(session: String, error: RecordedError?) {
+    var fields: [(String, RecordedValue)] = [("session", .string(session))]
+    fields.append(("error", .string(error?.name ?? "none")))
+    record("delegate.didBecomeInvalid", fields)
   }
 
   public func didFinishEvents(session: String) {

@@ -52,9 +52,27 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   /// Records a task the app just made (call it before `resume()` where `didCreateTask` is missing).
   public func taskCreated(_ task: URLSessionTask, in session: URLSession) {
+    let kind: BgsimRecorder.TaskKind =
+      task is URLSessionUploadTask ? .upload : task is URLSessionDataTask ? .data : .download
     recorder.taskCreated(
       name: taskName(session, task), session: Self.sessionName(session), taskIdentifier: task.taskIdentifier,
-      url: task.originalRequest?.url?.absoluteString ?? "", isUpload: task is URLSessionUploadTask)
+      url: task.originalRequest?.url?.absoluteString ?? "", kind: kind)
+  }
+
+  /// Body bytes each data or upload task has received so far (see `didReceive`).
+  private var bodyBytes: [ObjectIdentifier: Int64] = [:]
+  private let bodyLock = NSLock()
+
+  private func addBody(_ task: URLSessionTask, _ bytes: Int) {
+    bodyLock.lock()
+    bodyBytes[ObjectIdentifier(task), default: 0] += Int64(bytes)
+    bodyLock.unlock()
+  }
+
+  private func takeBody(_ task: URLSessionTask) -> Int64 {
+    bodyLock.lock()
+    defer { bodyLock.unlock() }
+    return bodyBytes.removeValue(forKey: ObjectIdentifier(task)) ?? 0
   }
 
   // MARK: Download delegate
@@ -104,10 +122,30 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     #endif
   }
 
-  // MARK: Data delegate (upload response bodies)
+  // MARK: Data delegate (data task bodies, upload response bodies)
 
+  /// Forwarded (on Linux, where no message forwarding would do it) and not recorded.
+  public func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let wrapped = wrapped as? URLSessionDataDelegate else { return completionHandler(.allow) }
+    #if canImport(ObjectiveC)
+      guard let method = wrapped.urlSession(_:dataTask:didReceive:completionHandler:) else {
+        return completionHandler(.allow)
+      }
+      method(session, dataTask, response, completionHandler)
+    #else
+      wrapped.urlSession(
+        session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    #endif
+  }
+
+  /// A body comes in pieces; the simulation hands it over whole. So the pieces are summed and
+  /// logged as one `delegate.didReceiveData` just before a successful `didComplete` (a failed
+  /// task's partial body is not logged: the simulation delivers none).
   public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    recorder.didReceiveData(task: taskName(session, dataTask), bytes: Int64(data.count))
+    addBody(dataTask, data.count)
     #if canImport(ObjectiveC)
       (wrapped as? URLSessionDataDelegate)?.urlSession?(session, dataTask: dataTask, didReceive: data)
     #else
@@ -119,6 +157,8 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     let status = (task.response as? HTTPURLResponse)?.statusCode
+    let body = takeBody(task)
+    if error == nil, body > 0 { recorder.didReceiveData(task: taskName(session, task), bytes: body) }
     recorder.didComplete(
       task: taskName(session, task), error: error.map(RecordedError.init(urlError:)), status: status)
     #if canImport(ObjectiveC)
@@ -150,6 +190,8 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
   }
 
   public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
+    recorder.didBecomeInvalid(
+      session: Self.sessionName(session), error: error.map(RecordedError.init(urlError:)))
     #if canImport(ObjectiveC)
       wrapped?.urlSession?(session, didBecomeInvalidWithError: error)
     #else

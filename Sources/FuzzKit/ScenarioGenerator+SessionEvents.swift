@@ -37,4 +37,23 @@ extension ScenarioGenerator {
       if extraChance(0.3) { policy.delayedRequest.wakesApp = false }
     }
   }
+
+  /// Upload targets that speak the resumable upload draft, and sometimes a device that does not
+  /// (iOS 16 and earlier).
+  mutating func addResumableUploads(
+    policy: inout Policy, server: inout ServerModel, timeline: inout [TimelineEntry]
+  ) {
+    for i in server.resources.indices where server.resources[i].method != "GET" && extraChance(0.5) {
+      server.resources[i].resumableUploads = true
+    }
+    if extraChance(0.15) { policy.resumableUploads = false }
+    // Some uploads large enough (20-200 MB) for network changes and faults to cut them part-way.
+    for i in timeline.indices {
+      guard case .app(.upload(let request, let from, _)) = timeline[i].action, extraChance(0.3) else {
+        continue
+      }
+      let size = Int64(extraInt(20...200)) * 1_000_000
+      timeline[i].action = .app(.upload(request, from: from, size: size))
+    }
+  }
 }

@@ -51,9 +51,10 @@ public struct ScenarioGenerator {
     var policy = chance(0.5) ? makePolicy() : .defaults
     sessions = makeSessions()
     var behavior = makeBehavior()
-    let timeline = makeTimeline()
+    var timeline = makeTimeline()
     addExtraBehaviours(policy: &policy, behavior: &behavior)
     addSessionAndRequestBehaviours(policy: &policy, behavior: &behavior)
+    addResumableUploads(policy: &policy, server: &server, timeline: &timeline)
     addChallenges(server: &server, policy: &policy, behavior: &behavior)
     return Scenario(
       file: "fuzz-\(seed).json", name: "fuzz-\(seed)",

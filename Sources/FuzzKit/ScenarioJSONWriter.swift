@@ -81,6 +81,7 @@ public enum ScenarioJSONWriter {
       m += [("acceptsRanges", .bool(r.acceptsRanges)), ("status", int(Int64(r.status)))]
       if let target = r.redirectTo { m.append(("redirectTo", .string(target.string))) }
       m.append(("responseBody", int(r.responseBody)))
+      if r.resumableUploads { m.append(("resumableUploads", .bool(true))) }
       if !r.auth.isEmpty { m.append(("auth", auth(r.auth))) }
       return .object(m)
     }

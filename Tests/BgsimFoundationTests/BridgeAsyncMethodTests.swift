@@ -56,6 +56,19 @@ import Testing
       }
       #expect(!sim.trace.events.contains { $0.kind.hasPrefix("task.") })
     }
+
+    /// A web socket task fails with -1002 and reaches no network.
+    @Test(.timeLimit(.minutes(1))) func aWebSocketTaskFailsWithoutReachingTheNetwork() async throws {
+      let (_, session) = session()
+      let socket = session.webSocketTask(with: URL(string: "wss://example.com/live")!)
+      socket.resume()
+      let error = await refusal { _ = try await socket.receive() }
+      // -1002 whether the toolchain's libcurl lacks web sockets (this one: refused before a
+      // protocol is chosen) or the bridge's protocol answers.
+      #expect(error?.domain == NSURLErrorDomain)
+      #expect(error?.code == NSURLErrorUnsupportedURL)
+      socket.cancel()
+    }
   #endif
 
   /// A streamed upload is refused in simulated time, through the delegate, like any refused task.

@@ -241,4 +241,21 @@ final class DataApp: SimulatedAppDelegate {
     }
     #expect(app.delegate.order == ["response 204", "complete 0"])
   }
+
+  /// Data tasks, a cancelled response and upload progress: the same app and seed give a
+  /// byte-identical trace.
+  @Test func theSameRunGivesTheSameTrace() {
+    func once() -> String {
+      run(background: true) { session in
+        session.dataTask(with: URL(string: Self.small)!).resume()
+        session.dataTask(with: URL(string: Self.empty)!).resume()
+        var request = URLRequest(url: URL(string: Self.small)!)
+        request.httpMethod = "POST"
+        session.uploadTask(with: request, from: Data(count: 3_000_000)).resume()
+      }.0.trace.jsonLines
+    }
+    let first = once()
+    #expect(first.contains("\"taskKind\": \"data\""))
+    #expect(first == once())
+  }
 }

@@ -97,13 +97,12 @@ final class UploadApp: SimulatedAppDelegate {
     #expect(uploads.completed.map(\.0) == [201])
     #expect(uploads.completed.map(\.1) == [nil])
     #expect(uploads.invalidated == 1)
-    // Progress per tenth of the body, then the whole body, before the response arrives.
-    #expect(uploads.sent.count == 10)
+    // Progress as tenths of the body are crossed (at most one a simulated second, so this fast
+    // upload skips some), then the whole body, before the response arrives.
+    #expect(uploads.sent.count >= 2 && uploads.sent.count <= 10)
     #expect(uploads.sent.map(\.step).reduce(0, +) == 2_000_000)
-    #expect(uploads.sent.allSatisfy { $0.count == $0.total })
-    for (k, call) in uploads.sent.dropLast().enumerated() {
-      #expect(call.total >= Int64(k + 1) * 200_000 && call.total < Int64(k + 2) * 200_000)
-    }
+    #expect(uploads.sent.allSatisfy { $0.count == $0.total && $0.step > 0 })
+    #expect(uploads.sent.last?.total == 2_000_000)
     #expect(
       Array(uploads.order.suffix(4)) == [
         "didSendBodyData \(uploads.sent.last?.step ?? 0) 2000000 of 2000000", "didReceiveResponse 201",

@@ -138,6 +138,7 @@ final class AppDelegateSpy: NSObject, URLSessionDownloadDelegate, @unchecked Sen
     proxy.urlSession(
       session, task: task, didCompleteWithError: NSError(domain: NSURLErrorDomain, code: -1005))
     proxy.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    proxy.urlSession(session, didBecomeInvalidWithError: nil)
     let id = task.taskIdentifier
     #expect(
       try lines(url).dropFirst()
@@ -147,7 +148,70 @@ final class AppDelegateSpy: NSObject, URLSessionDownloadDelegate, @unchecked Sen
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didFinishDownloading\", \"task\": \"Feed#\(id)\", \"bytes\": 0, \"description\": \"episode 1\"}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didComplete\", \"task\": \"Feed#\(id)\", \"error\": \"networkConnectionLost\", \"code\": -1005}",
           "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didFinishEvents\", \"session\": \"Feed\"}",
+          "{\"t\": 1000000000, \"at\": \"1s\", \"kind\": \"delegate.didBecomeInvalid\", \"session\": \"Feed\", \"error\": \"none\"}",
         ][...])
     #expect(spy.calls == ["didWriteData 10", "didFinishDownloading", "didComplete -1005"])
+  }
+
+  /// A data task: recorded as `data`; its body pieces become one `delegate.didReceiveData` with
+  /// their sum, just before the completion; the response question reaches the app's delegate.
+  @Test func aDataTaskBodyIsLoggedOnceWithItsTotal() throws {
+    let url = temporaryLog()
+    defer { try? FileManager.default.removeItem(at: url) }
+    let time = ManualClock()
+    let recorder = try BgsimRecorder(fileURL: url, clock: time.clock)
+    let spy = DataDelegateSpy()
+    let proxy = RecordingSessionDelegate(recorder: recorder, wrapping: spy)
+    let session = URLSession(configuration: .default, delegate: proxy, delegateQueue: nil)
+    defer { session.invalidateAndCancel() }
+    session.sessionDescription = "API"
+    let task = session.dataTask(with: URL(string: "https://example.com/feed.json")!)
+    let failing = session.dataTask(with: URL(string: "https://example.com/other.json")!)
+    proxy.taskCreated(task, in: session)
+    let response = HTTPURLResponse(
+      url: URL(string: "https://example.com/feed.json")!, statusCode: 200, httpVersion: nil, headerFields: nil
+    )!
+    let disposition = spy.answers
+    proxy.urlSession(session, dataTask: task, didReceive: response) { disposition.append($0) }
+    proxy.urlSession(session, dataTask: task, didReceive: Data(count: 10))
+    proxy.urlSession(session, dataTask: task, didReceive: Data(count: 20))
+    proxy.urlSession(session, dataTask: failing, didReceive: Data(count: 5))
+    proxy.urlSession(
+      session, task: failing, didCompleteWithError: NSError(domain: NSURLErrorDomain, code: -1005))
+    proxy.urlSession(session, task: task, didCompleteWithError: nil)
+    let id = task.taskIdentifier
+    let logged = try lines(url).dropFirst()
+    #expect(logged.first?.contains("\"taskKind\": \"data\"") == true)
+    #expect(
+      logged.filter { $0.contains("delegate.didReceiveData") } == [
+        "{\"t\": 0, \"at\": \"0s\", \"kind\": \"delegate.didReceiveData\", \"task\": \"API#\(id)\", \"bytes\": 30}"
+      ])
+    #expect(logged.last?.contains("\"kind\": \"delegate.didComplete\", \"task\": \"API#\(id)\"") == true)
+    #expect(disposition.values == [.allow])
+    #expect(spy.calls == ["response 200", "body 10", "body 20", "body 5", "complete -1005", "complete 0"])
+  }
+}
+
+/// The app's own data delegate, counting what reaches it.
+final class DataDelegateSpy: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  /// The dispositions the proxy passed back (called on the test's thread here).
+  final class Answers: @unchecked Sendable {
+    var values: [URLSession.ResponseDisposition] = []
+    func append(_ value: URLSession.ResponseDisposition) { values.append(value) }
+  }
+  let answers = Answers()
+  var calls: [String] = []
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    calls.append("response \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    completionHandler(.allow)
+  }
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    calls.append("body \(data.count)")
+  }
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    calls.append("complete \((error as NSError?)?.code ?? 0)")
   }
 }

@@ -150,4 +150,59 @@ extension RecordingSessionDelegate: URLSessionBackgroundEventsDelegate {}
     #expect(expected.contains { $0.contains("\"kind\": \"app.completionHandlerCalled\"") })
     #expect(expected.filter { $0.contains("\"kind\": \"task.created\"") }.count == Self.episodes)
   }
+
+  /// A data task and an upload whose bodies come in several 64 KiB pieces: the recorder logs
+  /// one `delegate.didReceiveData` per body, as the trace does.
+  @Test func bodiesInPiecesAreLoggedAsTheTraceHasThem() throws {
+    final class BodyApp: SimulatedAppDelegate {
+      let recorder: BgsimRecorder
+      let proxy: RecordingSessionDelegate
+      let session: URLSession
+      init(_ application: SimulatedApplication, log: URL, clock: BgsimRecorder.Clock) {
+        recorder = try! BgsimRecorder(fileURL: log, clock: clock)
+        proxy = RecordingSessionDelegate(recorder: recorder, wrapping: nil)
+        session = application.makeURLSession(configuration: .default, delegate: proxy, delegateQueue: nil)
+      }
+      func applicationDidFinishLaunching(_ application: SimulatedApplication) {
+        recorder.applicationDidFinishLaunching(inBackground: application.launchReason == .background)
+      }
+      func application(
+        _ application: SimulatedApplication, handleEventsForBackgroundURLSession identifier: String,
+        completionHandler: @escaping () -> Void
+      ) { completionHandler() }
+      func start() {
+        let data = session.dataTask(with: URL(string: "https://api.example.com/feed.json")!)
+        proxy.taskCreated(data, in: session)
+        data.resume()
+        var request = URLRequest(url: URL(string: "https://api.example.com/upload")!)
+        request.httpMethod = "POST"
+        let upload = session.uploadTask(with: request, from: Data(count: 50_000))
+        proxy.taskCreated(upload, in: session)
+        upload.resume()
+      }
+    }
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bodies-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: log) }
+    let clock = SimulationClock()
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL("https://api.example.com/feed.json")!, size: 200_000),
+      ServerResource(
+        url: SimURL("https://api.example.com/upload")!, size: 0, status: 201, responseBody: 150_000,
+        method: "POST"),
+    ])
+    let simulation = Simulation(seed: 8, device: .wifi, server: server)
+    clock.simulation = simulation
+    simulation.installApp { BodyApp($0, log: log, clock: clock.clock) }
+    simulation.schedule(at: .zero) { $0.launchApp() }
+    simulation.schedule(at: SimTime(.seconds(1))) { ($0.currentAppDelegate as! BodyApp).start() }
+    simulation.run(until: SimTime(.minutes(5)))
+    let recorded = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+      .filter { !$0.contains("\"kind\": \"recorder.start\"") }
+    // The world's network and power steps: this app records none (the first test does).
+    let expected = ObservableTrace.project(simulation.trace.events).map(\.jsonLine)
+      .filter { !$0.contains("\"kind\": \"network.change\"") && !$0.contains("\"kind\": \"power.change\"") }
+    #expect(recorded == expected)
+    #expect(expected.filter { $0.contains("delegate.didReceiveData") }.count == 2)
+  }
 }

@@ -18,6 +18,7 @@ import TransferEngine
     policy.maxConnectionsPerHost = 1
     policy.retry.backoff = .milliseconds(1_500)
     policy.delayedRequest.wakesApp = false
+    policy.resumableUploads = false
     let text = PolicyJSON.render(policy)
     #expect(try ScenarioLoader.loadPolicy(data: Array(text.utf8), file: "p.json") == policy)
   }
@@ -31,7 +32,7 @@ import TransferEngine
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
-        "delayedRequest.wakesApp",
+        "delayedRequest.wakesApp", "resumableUploads",
         "challenge.answerTimeout", "challenge.maxFailures",
       ])
   }

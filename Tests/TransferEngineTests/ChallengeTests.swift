@@ -105,7 +105,8 @@ struct ChallengeTests {
         "task.challengeAnswered", "task.authenticated", "delegate.didWriteData", "delegate.didWriteData",
         "delegate.didWriteData", "delegate.didWriteData", "delegate.didWriteData", "delegate.didWriteData",
         "delegate.didWriteData", "delegate.didWriteData", "delegate.didWriteData", "task.finished",
-        "delegate.didFinishDownloading", "delegate.didComplete",
+        // The 100% report comes just before the file (progress as on a device).
+        "delegate.didWriteData", "delegate.didFinishDownloading", "delegate.didComplete",
       ])
     // Two round trips of 60 ms: the 401, then the request with the credential.
     #expect(Fixture.time(sim, "task.challenged", task: "p") == SimTime(.milliseconds(60)))

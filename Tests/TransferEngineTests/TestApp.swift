@@ -18,6 +18,8 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
   var completions: [(String, SimURLError?)] = []
   var resumedAt: [(String, Int64)] = []
   var progress: [(String, Int64)] = []
+  /// `didWriteData`'s `bytesWritten`, in order.
+  var writeSteps: [Int64] = []
   /// `didSendBodyData` calls: task, bytesSent, totalBytesSent, totalBytesExpectedToSend, and the
   /// task's `countOfBytesSent` then.
   var sent: [(task: String, step: Int64, total: Int64, expected: Int64, count: Int64)] = []
@@ -74,6 +76,7 @@ final class TestApp: AppUnderTest, SimURLSessionDelegate {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     progress.append((downloadTask.name, totalBytesWritten))
+    writeSteps.append(bytesWritten)
   }
 
   func urlSession(

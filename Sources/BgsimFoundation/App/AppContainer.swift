@@ -25,26 +25,18 @@ final class AppContainer: @unchecked Sendable {
     try? FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
   }
 
-  /// Where `didFinishDownloadingTo` files live while the call runs (made once per container).
-  var deliveryDirectory: URL {
-    url.appendingPathComponent("Library/Caches/com.apple.nsurlsessiond/Downloads")
-  }
-  private var deliveryDirectoryMade = false
+  /// The files `didFinishDownloadingTo` hands the app.
+  private(set) lazy var deliveries = DeliveryFiles(container: url)
 
-  /// The path of the `number`th delivered file.
-  func deliveryFile(number: Int) -> URL {
-    if !deliveryDirectoryMade {
-      try? FileManager.default.createDirectory(at: deliveryDirectory, withIntermediateDirectories: true)
-      deliveryDirectoryMade = true
-    }
-    return deliveryDirectory.appendingPathComponent("CFNetworkDownload_\(number).tmp")
-  }
-
-  /// A file of `size` bytes that takes no disk space: created empty and extended, with three
-  /// system calls (this runs once per delivered download). With `unread`, its access time is set
-  /// to the epoch so that `wasRead(_:)` can tell whether the app opened it and read from it.
+  /// A file of `size` bytes that takes no disk space: created (or emptied) and extended, with
+  /// three system calls (this runs once per delivered download). With `unread`, its access time
+  /// is set to the epoch so that `DeliveryFiles.wasTaken(_:)` can tell whether the app read it.
   static func writeSparseFile(at file: URL, size: Int64, unread: Bool = false) {
-    let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    writeSparseFile(atPath: file.path, size: size, unread: unread)
+  }
+
+  static func writeSparseFile(atPath path: String, size: Int64, unread: Bool = false) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard fd >= 0 else { return }
     if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
     if unread {
@@ -61,18 +53,5 @@ final class AppContainer: @unchecked Sendable {
   }
 
   /// Deletes a file if it is there (one system call; a missing file is no error).
-  static func remove(_ file: URL) { _ = unlink(file.path) }
-
-  /// True when a file written `unread` has been read since: its access time moved off the epoch.
-  /// Relies on the file system updating access times (Linux's default `relatime` does; a volume
-  /// mounted `noatime` never does, and then a file read in place counts as lost).
-  static func wasRead(_ file: URL) -> Bool {
-    var info = stat()
-    guard stat(file.path, &info) == 0 else { return false }
-    #if canImport(Darwin)
-      return info.st_atimespec.tv_sec != 0
-    #else
-      return info.st_atim.tv_sec != 0
-    #endif
-  }
+  static func remove(atPath path: String) { _ = unlink(path) }
 }

@@ -29,13 +29,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
   ) {
     with(downloadTask) { s, t in
-      // Foundation's `bytesWritten` is what arrived since the last call (or since the resume).
-      let step =
-        totalBytesWritten >= t.core.reportedWritten
-        ? totalBytesWritten - t.core.reportedWritten : totalBytesWritten
-      t.core.reportedWritten = totalBytesWritten
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
-      DelegateCalls.didWriteData(s.delegate, s, t, step, totalBytesWritten, totalBytesExpectedToWrite)
+      DelegateCalls.didWriteData(s.delegate, s, t, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite)
     }
   }
 
@@ -44,7 +39,6 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     expectedTotalBytes: Int64
   ) {
     with(downloadTask) { s, t in
-      t.core.reportedWritten = fileOffset
       guard t.core.handler == nil, let t = t as? URLSessionDownloadTask else { return }
       DelegateCalls.didResume(s.delegate, s, t, fileOffset, expectedTotalBytes)
     }
@@ -56,8 +50,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
-    let file = host.container.deliveryFile(number: host.nextDeliveryNumber())
-    AppContainer.writeSparseFile(at: file, size: location.bytes, unread: true)
+    let (file, path) = host.container.deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
     let taken = AppAnswer()
     with(downloadTask) { s, t in
       if case .download(let handler)? = t.core.handler {
@@ -67,11 +60,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       }
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      taken.set(!FileManager.default.fileExists(atPath: file.path) || AppContainer.wasRead(file))
-      AppContainer.remove(file)
+      taken.set(DeliveryFiles.wasTaken(path))
+      AppContainer.remove(atPath: path)
     }
     if taken.value == true { location.move(to: "taken by the app") }
-    AppContainer.remove(file)
+    // The call did not run (the process ended first): the file goes all the same.
+    if taken.value == nil { AppContainer.remove(atPath: path) }
   }
 
   /// `urlSession(_:dataTask:didReceive:completionHandler:)`, once per data or upload task made

@@ -19,6 +19,7 @@ final class TaskCore: @unchecked Sendable {
   var deliveredError: NSError?
   private var cachedResponse: HTTPURLResponse?
   private var cachedStatus: Int?
+  private var cachedURL: SimURL?
   private var cachedHeaders: [String: String] = [:]
   /// Validators learnt from resume data, for the response's headers.
   var knownETag: String?
@@ -32,9 +33,6 @@ final class TaskCore: @unchecked Sendable {
   var responseCancelled = false
   /// Bytes of the response body so far, for a convenience task's handler (`ResponseBody.whole`).
   var receivedBytes: Int64 = 0
-  /// `totalBytesWritten` at the last `didWriteData` (or the offset of `didResumeAtOffset`), for
-  /// the next call's `bytesWritten`.
-  var reportedWritten: Int64 = 0
   /// What key-value observers last saw (see `TaskObservation`).
   var published = ObservedValues()
   var publishedRequest: URLRequest?
@@ -104,12 +102,14 @@ final class TaskCore: @unchecked Sendable {
 
   /// `HTTPURLResponse` with the status and the headers the bridge knows, once there is a status.
   var response: URLResponse? {
-    guard let status = engine?.statusCode, let engine, let url = URL(string: engine.currentURL.string) else {
-      return nil
-    }
-    if let cachedResponse, cachedStatus == status, cachedHeaders == engine.responseHeaders {
+    guard let engine, let status = engine.statusCode else { return nil }
+    // Read before each delegate call: the cached object answers unless something it shows changed.
+    if let cachedResponse, cachedStatus == status, cachedURL == engine.currentURL,
+      cachedHeaders == engine.responseHeaders
+    {
       return cachedResponse
     }
+    guard let url = URL(string: engine.currentURL.string) else { return nil }
     var headers = engine.responseHeaders
     if headers["Content-Length"] == nil, engine.countOfBytesExpectedToReceive >= 0 {
       headers["Content-Length"] = String(engine.countOfBytesExpectedToReceive)
@@ -120,6 +120,7 @@ final class TaskCore: @unchecked Sendable {
       url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
     cachedResponse = response
     cachedStatus = status
+    cachedURL = engine.currentURL
     cachedHeaders = engine.responseHeaders
     return response
   }

@@ -86,8 +86,12 @@ extension BridgedTaskObject {
   private func remember(_ values: ObservedValues) {
     core.published = values
     core.updateProgress()
-    core.publishedRequest = core.currentRequest
-    core.publishedResponse = core.response
-    core.publishedError = core.error
+    #if canImport(Darwin)
+      // The old values key-value observing reads while `showsPublished` is set (Darwin only; on
+      // Linux nothing reads them, and making each task's `HTTPURLResponse` here costs).
+      core.publishedRequest = core.currentRequest
+      core.publishedResponse = core.response
+      core.publishedError = core.error
+    #endif
   }
 }

@@ -30,7 +30,10 @@ final class DeliveryLoop: @unchecked Sendable {
     return state != .stopped
   }
 
-  /// Runs `work` in the loop's operation, starting one if none is waiting.
+  /// Runs `work` in the loop's operation, starting one if there is none. A call handed over
+  /// while the previous one is still finishing (its caller was released before the loop went
+  /// back to waiting) is taken by the loop before it waits, not queued as an operation of its
+  /// own: that would end the loop and make the next call start a new one.
   func submit(_ work: @escaping @Sendable () -> Void) {
     guard let queue else { return }
     lock.lock()
@@ -46,9 +49,16 @@ final class DeliveryLoop: @unchecked Sendable {
       lock.unlock()
       queue.addOperation { [self] in loop(first: work) }
     case .busy:
-      // The bridge waits for each call before the next, so this does not happen; stay correct.
+      if let earlier = next {
+        // The bridge waits for each call before the next, so this does not happen; stay in order.
+        next = {
+          earlier()
+          work()
+        }
+      } else {
+        next = work
+      }
       lock.unlock()
-      queue.addOperation(work)
     }
   }
 
@@ -65,35 +75,42 @@ final class DeliveryLoop: @unchecked Sendable {
     var work = first
     while true {
       work()
-      // The app queued operations of its own: let them run now, in order.
+      // The app queued operations of its own: let them run now, in order, and a call handed
+      // over meanwhile after them.
       if (queue?.operationCount ?? 0) > 1 { break }
       guard let following = waitForWork() else { return }
       work = following
     }
     lock.lock()
     state = .stopped
+    let pending = next
+    next = nil
     lock.unlock()
+    if let pending { queue?.addOperation(pending) }
   }
 
   /// The next call, or nil (and the loop stopped) when asked to stop or idle too long.
   private func waitForWork() -> (@Sendable () -> Void)? {
+    let deadline = DispatchTime.now() + DeliveryLoop.idleTimeout
     lock.lock()
-    if stopAsked {
-      state = .stopped
+    while true {
+      // A call handed over before a stop request still runs first.
+      if let work = next {
+        next = nil
+        state = .busy
+        lock.unlock()
+        return work
+      }
+      if stopAsked || DispatchTime.now() >= deadline {
+        state = .stopped
+        lock.unlock()
+        return nil
+      }
+      state = .waiting
       lock.unlock()
-      return nil
+      // A signal left over from a call that was taken without waiting just loops once more.
+      _ = wake.wait(timeout: deadline)
+      lock.lock()
     }
-    state = .waiting
-    lock.unlock()
-    _ = wake.wait(timeout: .now() + DeliveryLoop.idleTimeout)
-    lock.lock()
-    defer { lock.unlock() }
-    // A call handed over just as the wait ended is still taken.
-    if let work = next {
-      next = nil
-      return work
-    }
-    state = .stopped
-    return nil
   }
 }

@@ -66,6 +66,13 @@ extension ValueType where T == ServerModel {
     let status = r.optional("status", statusType)
     let redirectTo = r.optional("redirectTo", .nullable(.httpURL))
     let responseBody = r.optional("responseBody", .size)
+    let resumable = r.optional("resumableUploads", .bool)
+    if resumable == true, !isUpload, let v = r.raw("resumableUploads") {
+      r.context.invalid(
+        JSONPath.member(r.path, "resumableUploads"), v,
+        "'resumableUploads' says an upload target speaks the resumable upload draft; this resource is "
+          + "downloaded with GET, so give it \"method\": \"POST\" or \"PUT\", or remove the key")
+    }
     let auth = r.optional("auth", .protectionSpaces)
     if let method, !["GET", "POST", "PUT"].contains(method), let v = r.raw("method") {
       let hint = Suggestion.didYouMean(method, among: ["GET", "POST", "PUT"]).map { "did you mean '\($0)'?" }
@@ -75,10 +82,13 @@ extension ValueType where T == ServerModel {
       return nil
     }
     guard let url else { return nil }
-    return ServerResource(
+    var resource = ServerResource(
       url: url, size: size ?? 0, etag: etag ?? nil, lastModified: lastModified ?? nil,
       acceptsRanges: acceptsRanges ?? true, status: status ?? 200, redirectTo: redirectTo ?? nil,
-      responseBody: responseBody ?? 0, method: method ?? "GET", auth: auth ?? [])
+      responseBody: responseBody ?? 0, method: method ?? "GET")
+    resource.resumableUploads = resumable ?? false
+    resource.auth = auth ?? []
+    return resource
   }
 
   private static func change(_ r: inout ObjectReader) -> ServerChange? {

@@ -56,6 +56,7 @@ struct PolicyKnob {
       PolicyKnob("reboot.keepsBackgroundTasks", .bool, \.reboot.keepsBackgroundTasks, render: bool),
       PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
       PolicyKnob("delayedRequest.wakesApp", .bool, \.delayedRequest.wakesApp, render: bool),
+      PolicyKnob("resumableUploads", .bool, \.resumableUploads, render: bool),
       PolicyKnob("challenge.answerTimeout", .duration, \.challenge.answerTimeout, render: duration),
       PolicyKnob(
         "challenge.maxFailures", .int(1...100, "a number of wrong credentials from 1 to 100"),

@@ -118,7 +118,9 @@ extension ScenarioSchema {
         ("url", ref("url")), ("count", integer(1...100_000)),
         ("method", enumeration(["GET", "POST", "PUT"])),
         ("size", ref("size")),
-      ] + validators + [("responseBody", ref("size")), ("auth", protectionSpaces)], required: ["url"])
+      ] + validators + [
+        ("responseBody", ref("size")), ("resumableUploads", boolean), ("auth", protectionSpaces),
+      ], required: ["url"])
     let change = object(
       [("at", ref("instant")), ("url", ref("url")), ("size", ref("size"))] + validators,
       required: ["at", "url"])
@@ -162,7 +164,7 @@ extension ScenarioSchema {
     case "rateLimiter.maxDelay": return nullable(ref("duration"))
     case "rateLimiter.growth", "rateLimiter.idleResetFactor": return number("0", "1000")
     case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode", "reboot.keepsBackgroundTasks",
-      "delayedRequest.wakesApp":
+      "delayedRequest.wakesApp", "resumableUploads":
       return boolean
     case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
     case "maxConnectionsPerHost": return integer(1...1_000)

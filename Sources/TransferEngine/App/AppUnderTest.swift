@@ -31,6 +31,8 @@ extension AppUnderTest {
 
 /// Mirrors the URLSession delegate protocols (session, task, download and data delegates).
 public protocol SimURLSessionDelegate: AnyObject {
+  /// At most once per tenth of the body while the app runs; `bytesWritten` is the bytes since the
+  /// previous call (or since the offset the transfer resumed from), as in Foundation.
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didWriteData bytesWritten: Int64,
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64)

@@ -54,6 +54,16 @@ extension Simulation {
           TraceField("total", .int(total)),
         ])
       delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: total)
+    case .didWriteData(let task, let bytesWritten, let total):
+      emit(
+        .delegateDidWriteData,
+        [
+          TraceField("task", .string(task.name)), TraceField("totalBytesWritten", .int(total)),
+          TraceField("totalBytesExpectedToWrite", .int(total)),
+        ])
+      delegate?.urlSession(
+        session, downloadTask: task, didWriteData: bytesWritten, totalBytesWritten: total,
+        totalBytesExpectedToWrite: total)
     case .didFinishDownloading(let task):
       var fields = [
         TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived)),
@@ -139,8 +149,9 @@ extension Simulation {
     }
   }
 
-  /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate.
-  /// Only while the app can hear it: progress is not queued for later.
+  /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate,
+  /// and no sooner than a second after the last report (a fast transfer skips tenths). Only
+  /// while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
     guard lifecycle.state.isRunning, task.session.attached != nil, task.bytes.reportedDecile < 9,
       task.machine.direction?.stalled == false, reportedTransfer(task) != nil
@@ -151,10 +162,22 @@ extension Simulation {
     let bytesToGo = Double(max(1, target - done))
     let share = up ? links.upShare : links.downShare
     guard share > 0 else { return }
-    scheduler.schedule(
+    // At today's rate; a transfer that ends first cancels the check (`endTask`).
+    let check = scheduler.schedule(
       .progress(uid: task.uid, generation: task.machine.generation),
-      after: .seconds(rounding: bytesToGo / share))
+      after: max(.seconds(rounding: bytesToGo / share), untilNextReportAllowed(task)))
+    if let replaced = task.record.progressCheckArmed(check) { scheduler.cancel(replaced) }
   }
+
+  /// Per-tenth reports come at most once per simulated second per task.
+  private func untilNextReportAllowed(_ task: SimURLSessionTask) -> SimDuration {
+    guard let last = task.bytes.reportedAt else { return .zero }
+    let next = last + Self.progressInterval
+    return next > now ? next - now : .zero
+  }
+
+  /// The shortest time between two per-tenth progress reports of one task.
+  static let progressInterval = SimDuration.seconds(1)
 
   /// A progress check: report `didWriteData` (traced) or `didSendBodyData` (not traced) if a new
   /// tenth was crossed, then re-arm.
@@ -164,11 +187,11 @@ extension Simulation {
     guard let (up, size, done) = reportedTransfer(task) else { return }
     let decile = TransferBytes.tenths(done, of: max(1, size))
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
-      let session = task.session.attached
+      untilNextReportAllowed(task) == .zero, let session = task.session.attached
     {
-      task.bytes.reported(decile: decile)
+      task.bytes.reported(decile: decile, at: now)
+      let step = task.bytes.reportedProgress(total: done)
       if up {
-        let step = task.bytes.reportedSending(total: done)
         session.delegate?.urlSession(
           session, task: task, didSendBodyData: step, totalBytesSent: done, totalBytesExpectedToSend: size)
       } else {
@@ -179,19 +202,31 @@ extension Simulation {
             TraceField("totalBytesExpectedToWrite", .int(size)),
           ])
         session.delegate?.urlSession(
-          session, downloadTask: task, didWriteData: done, totalBytesWritten: done,
+          session, downloadTask: task, didWriteData: step, totalBytesWritten: done,
           totalBytesExpectedToWrite: size)
       }
     }
     armProgress(task)
   }
 
+  /// A download's body is all in: one last `didWriteData` at 100%, queued ahead of
+  /// `didFinishDownloadingTo` as on a device, if the app can hear it now (a download that
+  /// finished while the app was suspended or not running gets none at the wake; an empty body,
+  /// no bytes written, gets none).
+  func reportBodyReceived(_ task: SimURLSessionTask) {
+    let total = task.countOfBytesReceived
+    guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
+    let step = task.bytes.reportedProgress(total: total)
+    task.bytes.reported(decile: 10)
+    queueDelegateEvent(.didWriteData(task, bytesWritten: step, total: total), for: task.session)
+  }
+
   /// An upload's body is all sent: one last `didSendBodyData` at 100%, queued ahead of the
-  /// response's calls, if the app can hear it now.
+  /// response's calls, if the app can hear it now (none for an empty body).
   func reportBodySent(_ task: SimURLSessionTask) {
-    guard lifecycle.state.isRunning, task.session.attached != nil else { return }
     let total = task.countOfBytesSent
-    let step = task.bytes.reportedSending(total: total)
+    guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
+    let step = task.bytes.reportedProgress(total: total)
     task.bytes.reported(decile: 10)
     queueDelegateEvent(.didSendBodyData(task, bytesSent: step, total: total), for: task.session)
   }

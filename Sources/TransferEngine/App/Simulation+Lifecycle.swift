@@ -133,7 +133,7 @@ extension Simulation {
       for task in record.unfinishedTasks() where task.machine.isActive {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
-        if !task.fetchesBody { task.bytes.discardUploadProgress() }
+        if !task.fetchesBody { uploadStopped(task) }
         task.machine.paused(at: now)
         emit(
           .taskPaused,

@@ -15,6 +15,7 @@ extension Simulation {
         TraceField("bytes", .int(task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent)),
       ])
     if task.isDownload {
+      reportBodyReceived(task)
       queueDelegateEvent(.didFinishDownloading(task), for: task.session)
     } else if task.kind == .data {
       if task.countOfBytesReceived > 0 {
@@ -92,6 +93,7 @@ extension Simulation {
     let timers = task.record.ended()
     if let handle = timers.resource { scheduler.cancel(handle) }
     if let handle = timers.request { scheduler.cancel(handle) }
+    if let handle = timers.progress { scheduler.cancel(handle) }
   }
 
   /// Session bookkeeping once a task has ended: a background session whose work is all done

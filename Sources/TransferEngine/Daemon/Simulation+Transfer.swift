@@ -99,6 +99,12 @@ extension Simulation {
     } else {
       task.machine.connected(up: true)
       let remaining = task.uploadSize - task.countOfBytesSent
+      // A resumed upload whose body the server already has in full: only the response is left.
+      if remaining <= 0 && task.uploadSize > 0 {
+        uploadBodyArrived(task, reportsSent: task.bytes.reportedTotal < task.uploadSize)
+        rescheduleLinks()
+        return
+      }
       links.add(task.uid, up: true, bytes: remaining, now: now)
       task.bytes.flowJoined(remaining, up: true)
       if links.server.isStalled(task.currentURL, at: now) { stall(task) }
@@ -112,7 +118,8 @@ extension Simulation {
   /// and honours ranges; else 0, a restart. An upload always starts from 0. The one rule for
   /// both the response and the `offset` that `task.retry` reports.
   func startOffset(_ task: SimURLSessionTask, status: Int) -> Int64 {
-    guard task.isDownload else { return 0 }
+    // A resumable upload kept what the server has; any other upload kept nothing.
+    guard task.isDownload else { return task.fetchesBody ? 0 : task.countOfBytesSent }
     let resource = links.server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
@@ -171,23 +178,29 @@ extension Simulation {
       let task = daemon.tasks[Int(uid)]
       task.bytes.flowFinished()
       if up {
-        recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
-        let body = links.server.resource(task.currentURL)?.responseBody ?? 0
-        task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
-        reportBodySent(task)
-        if body > 0 {
-          task.machine.uploadBodySent()
-          links.add(task.uid, up: false, bytes: body, now: now)
-          task.bytes.flowJoined(body, up: false)
-        } else {
-          finish(task)
-        }
+        uploadBodyArrived(task)
       } else {
         task.bytes.responseReceived(isDownload: task.fetchesBody)
         finish(task)
       }
     }
     rescheduleLinks()
+  }
+
+  /// An upload's body is all on the server: the response comes back, or the task is done. The
+  /// last `didSendBodyData` is not repeated for a resumed upload that already reported it.
+  private func uploadBodyArrived(_ task: SimURLSessionTask, reportsSent: Bool = true) {
+    recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
+    let body = links.server.resource(task.currentURL)?.responseBody ?? 0
+    task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
+    if reportsSent { reportBodySent(task) }
+    if body > 0 {
+      task.machine.uploadBodySent()
+      links.add(task.uid, up: false, bytes: body, now: now)
+      task.bytes.flowJoined(body, up: false)
+    } else {
+      finish(task)
+    }
   }
 
   /// Brings a running transfer's byte counts up to date from its link.
@@ -231,7 +244,7 @@ extension Simulation {
         task, SimURLError(.networkConnectionLost, resume: makeResumeData(task)), freeingConnection: false)
       return false
     }
-    if !task.fetchesBody { task.bytes.discardUploadProgress() }
+    if !task.fetchesBody { uploadStopped(task) }
     if retryNow {
       task.machine.retryOnNewInterface()
       releaseConnection(of: task, admitting: false)

@@ -10,6 +10,9 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
   case timeMonotonic
   /// No background task starts before its `earliestBeginDate`.
   case startAfterEarliestBegin
+  /// No delayed task whose delegate implements `willBeginDelayedRequest` starts before the app
+  /// answered it.
+  case startAfterDelayedRequestAnswer
   /// No task created while the app was not in the foreground starts before the rate limiter's expiry.
   case startAfterRateLimiter
   /// No discretionary task starts while the discretionary conditions fail.

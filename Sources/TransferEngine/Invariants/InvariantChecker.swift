@@ -167,6 +167,12 @@ struct InvariantChecker {
       found.append(
         Finding(.startAfterEarliestBegin, "'\(start.task)' started before its earliestBeginDate \(date)"))
     }
+    if request.awaitsDelayedAnswer {
+      found.append(
+        Finding(
+          .startAfterDelayedRequestAnswer,
+          "'\(start.task)' started before the app answered willBeginDelayedRequest"))
+    }
     if request.createdInBackground && conditions.now < conditions.rateLimiterExpiry {
       found.append(
         Finding(

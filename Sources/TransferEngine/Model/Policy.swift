@@ -16,6 +16,9 @@ public struct Policy: Hashable, Sendable {
   public var retry: RetryPolicy
   public var reboot: RebootPolicy
   public var delayedRequest: DelayedRequestPolicy
+  /// The device's URLSession speaks the resumable upload draft (iOS 17 and later); false plays
+  /// iOS 16 and earlier, where every interrupted upload starts again from zero.
+  public var resumableUploads = true
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
 

@@ -51,6 +51,9 @@ public struct ServerResource: Hashable, Sendable {
   public var responseBody: Int64
   /// `GET` for downloads, `POST` or `PUT` for upload targets.
   public var method: String
+  /// An upload target that speaks the resumable upload draft (answers `104 Upload Resumption
+  /// Supported` with an upload URL): an interrupted upload to it continues from the bytes it has.
+  public var resumableUploads = false
   /// The protection spaces the server challenges in, in the order it offers them; empty when
   /// the resource needs no credential (behavior.md, "Authentication challenges").
   public var auth: [ProtectionSpace]

@@ -106,6 +106,9 @@ final class DaemonSession {
 /// A delegate callback the daemon owes the app.
 enum DelegateEvent {
   case didResumeAtOffset(SimURLSessionTask, offset: Int64, expectedTotal: Int64)
+  /// A download's body is all in (queued only while the app runs): the `didWriteData` at 100%
+  /// that comes just before `didFinishDownloadingTo`; traced `delegate.didWriteData`.
+  case didWriteData(SimURLSessionTask, bytesWritten: Int64, total: Int64)
   case didFinishDownloading(SimURLSessionTask)
   case didReceiveData(SimURLSessionTask, bytes: Int64)
   /// An upload's body is all sent (queued only while the app runs). Not traced, like the

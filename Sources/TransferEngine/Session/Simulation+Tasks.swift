@@ -172,7 +172,11 @@ extension Simulation {
     }
     let holding = withdraw(task)
     let moved = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
-    if !task.isDownload { task.bytes.discardUploadProgress() }
+    if task.fetchesBody {
+      if !task.isDownload { task.bytes.discardUploadProgress() }
+    } else {
+      uploadStopped(task)
+    }
     _ = task.machine.suspend(at: now)
     let timers = task.record.suspendedByApp(at: now)
     if let handle = timers.resource { scheduler.cancel(handle) }

@@ -36,6 +36,9 @@ struct TaskRecord {
   private(set) var resourceTimeLeft: SimDuration?
   /// The pending `timeoutIntervalForRequest` event while the transfer is idle.
   private(set) var requestTimeoutHandle: EventHandle?
+  /// The pending progress check (at most one: arming again replaces it; the end cancels it, so
+  /// no check outlives the task).
+  private(set) var progressCheckHandle: EventHandle?
   /// Resume data this task was created from.
   private(set) var resumeFrom: ResumeDataContents?
 
@@ -137,14 +140,21 @@ struct TaskRecord {
   }
 
   /// The task's life ended; returns its pending timers for the caller to cancel.
-  mutating func ended() -> (resource: EventHandle?, request: EventHandle?) {
+  mutating func ended() -> (resource: EventHandle?, request: EventHandle?, progress: EventHandle?) {
     defer {
       resourceTimeoutHandle = nil
       requestTimeoutHandle = nil
+      progressCheckHandle = nil
       resourceDeadline = nil
     }
     state = .completed
-    return (resourceTimeoutHandle, requestTimeoutHandle)
+    return (resourceTimeoutHandle, requestTimeoutHandle, progressCheckHandle)
+  }
+
+  /// A new progress check is pending; returns the one it replaces.
+  mutating func progressCheckArmed(_ handle: EventHandle) -> EventHandle? {
+    defer { progressCheckHandle = handle }
+    return progressCheckHandle
   }
 
   /// The task failed with a transport error.

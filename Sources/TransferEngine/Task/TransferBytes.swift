@@ -30,8 +30,12 @@ struct TransferBytes: Equatable {
   /// Last progress decile reported (0...10): `didWriteData` for a download, `didSendBodyData`
   /// for an upload's body.
   private(set) var reportedDecile = 0
-  /// An upload's `totalBytesSent` at its last `didSendBodyData` (for the next call's `bytesSent`).
-  private(set) var reportedSent: Int64 = 0
+  /// The total at the last progress report (received for a download, sent for an upload), for
+  /// the next call's `bytesWritten` / `bytesSent`: the bytes since then, as Foundation gives.
+  private(set) var reportedTotal: Int64 = 0
+  /// When the last per-tenth progress report was made: the next comes no sooner than a
+  /// simulated second later.
+  private(set) var reportedAt: SimTime?
 
   /// A download's response starts at `offset` of a `size`-byte body; a restart at 0 throws
   /// away what was received. `resumed` when the offset comes from resume data.
@@ -43,6 +47,9 @@ struct TransferBytes: Equatable {
     fetchingSize = size
     fetchingValidator = validator
     reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
+    // Resume data: the new task's first call counts from the offset. A retry in the same task
+    // that continues from what it received keeps counting from its last report.
+    if resumed || offset < reportedTotal { reportedTotal = offset }
   }
 
   /// A flow of `bytes` joins a link, continuing from the current count of its direction.
@@ -102,15 +109,25 @@ struct TransferBytes: Equatable {
     sent = 0
     received = 0
     reportedDecile = 0
-    reportedSent = 0
+    reportedTotal = 0
   }
 
-  mutating func reported(decile: Int) { reportedDecile = decile }
+  /// A resumable upload stopped: the server keeps the body bytes it got (`sent`), so only the
+  /// response's progress is thrown away.
+  mutating func keepUploadBody() {
+    wasted = Self.saturatingAdd(wasted, received)
+    received = 0
+  }
 
-  /// An upload's `didSendBodyData` reported `total` bytes sent; returns the bytes since the last.
-  mutating func reportedSending(total: Int64) -> Int64 {
-    let step = max(0, total - reportedSent)
-    reportedSent = total
+  mutating func reported(decile: Int, at time: SimTime? = nil) {
+    reportedDecile = decile
+    if let time { reportedAt = time }
+  }
+
+  /// A progress report says `total` bytes moved; returns the bytes since the last report.
+  mutating func reportedProgress(total: Int64) -> Int64 {
+    let step = max(0, total - reportedTotal)
+    reportedTotal = total
     return step
   }
 

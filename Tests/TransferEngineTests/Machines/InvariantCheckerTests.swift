@@ -120,14 +120,15 @@ struct InvariantCheckerTests {
   static func start(
     firstStart: Bool = true, configuration: SessionConfiguration = background, earliestBegin: SimTime? = nil,
     createdInBackground: Bool = false, discretionary: Bool = false, network: NetworkState = wifi,
-    power: PowerState = PowerState(charging: true), rateLimiterExpiry: SimTime = .zero
+    power: PowerState = PowerState(charging: true), rateLimiterExpiry: SimTime = .zero,
+    awaitsDelayedAnswer: Bool = false
   ) -> StartFacts {
     StartFacts(
       task: "t",
       request: Admission.Request(
         configuration: configuration, firstStart: firstStart, earliestBeginDate: earliestBegin,
         createdInBackground: createdInBackground, isDiscretionary: discretionary, running: 0,
-        connectionLimit: 4),
+        connectionLimit: 4, awaitsDelayedAnswer: awaitsDelayedAnswer),
       conditions: Admission.Conditions(
         now: SimTime(.minutes(1)), network: network, power: power, appState: .background,
         rateLimiterExpiry: rateLimiterExpiry, discretionary: DiscretionaryPolicy()))
@@ -139,6 +140,10 @@ struct InvariantCheckerTests {
       ("a start while offline", start(network: offline), .startOnAllowedInterface),
       ("a retry while offline", start(firstStart: false, network: offline), .startOnAllowedInterface),
       ("a start before the start date", start(earliestBegin: SimTime(.hours(1))), .startAfterEarliestBegin),
+      (
+        "a start before the app answered willBeginDelayedRequest",
+        start(earliestBegin: .zero, awaitsDelayedAnswer: true), .startAfterDelayedRequestAnswer
+      ),
       (
         "a background-created start before the limiter's expiry",
         start(createdInBackground: true, rateLimiterExpiry: SimTime(.hours(1))), .startAfterRateLimiter

@@ -1,0 +1,75 @@
+import BgsimFoundation
+import Foundation
+import Testing
+
+/// `didFinishDownloadingTo` files are hard links into a pool of reused inodes (`DeliveryFiles`):
+/// a file the app keeps must never change, and one it lets go of is reused.
+@Suite struct BridgeDeliveryFileTests {
+  /// Downloads `files` (URL, size) one a minute, with the app active; the app moves each file to
+  /// Documents under the URL's last path component, replacing what was there.
+  func run(_ files: [(String, Int64)]) -> (Simulation, [String], String) {
+    let server = ServerModel(
+      resources: files.map { ServerResource(url: SimURL($0.0)!, size: $0.1, etag: "\"v1\"") })
+    let sim = Simulation(seed: 4, device: .wifi, server: server)
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    for (index, file) in files.enumerated() {
+      sim.schedule(at: SimTime(.minutes(Int64(index) + 1))) { sim in
+        (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload(file.0)
+      }
+    }
+    var log: [String] = []
+    sim.schedule(at: SimTime(.minutes(Int64(files.count) + 5))) { sim in
+      log = (sim.currentAppDelegate as? PlainAppDelegate)?.downloads.log ?? []
+    }
+    sim.run(until: SimTime(.minutes(Int64(files.count) + 10)))
+    return (sim, log, sim.appContainerDirectory!.path)
+  }
+
+  func size(_ path: String) -> Int64? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+  }
+
+  @Test func filesTheAppKeepsNeverChangeWhenLaterDownloadsArrive() {
+    let (sim, log, container) = run([
+      ("https://example.com/a.bin", 300_000), ("https://example.com/b.bin", 700_000),
+      ("https://example.com/c.bin", 5_000),
+    ])
+    #expect(
+      log == [
+        "finished a.bin size=300000", "completed 200", "finished b.bin size=700000", "completed 200",
+        "finished c.bin size=5000", "completed 200",
+      ])
+    #expect(size(container + "/Documents/a.bin") == 300_000)
+    #expect(size(container + "/Documents/b.bin") == 700_000)
+    #expect(size(container + "/Documents/c.bin") == 5_000)
+    withExtendedLifetime(sim) {}
+  }
+
+  @Test func aFileTheAppReplacedIsReusedWithTheNextDownloadsSize() throws {
+    let (sim, log, container) = run([
+      ("https://example.com/1/item", 300_000), ("https://example.com/2/item", 700_000),
+      ("https://example.com/3/item", 5_000), ("https://example.com/4/item", 900_000),
+    ])
+    #expect(
+      log == [
+        "finished item size=300000", "completed 200", "finished item size=700000", "completed 200",
+        "finished item size=5000", "completed 200", "finished item size=900000", "completed 200",
+      ])
+    #expect(size(container + "/Documents/item") == 900_000)
+    // The app holds one file at a time: two inodes serve all four deliveries.
+    let pool = try FileManager.default.contentsOfDirectory(atPath: container + ".deliveries")
+    #expect(pool.count == 2)
+    #expect(!sim.trace.events.contains { $0.kind == "lint" })
+  }
+
+  @Test func thePoolGoesWithTheSimulation() {
+    var pool: String?
+    do {
+      let (sim, _, container) = run([("https://example.com/a.bin", 1_000)])
+      pool = container + ".deliveries"
+      withExtendedLifetime(sim) { #expect(FileManager.default.fileExists(atPath: pool!)) }
+    }
+    #expect(!FileManager.default.fileExists(atPath: pool!))
+  }
+}
