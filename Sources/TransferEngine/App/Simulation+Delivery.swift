@@ -209,25 +209,19 @@ extension Simulation {
     armProgress(task)
   }
 
-  /// A download's body is all in: one last `didWriteData` at 100%, queued ahead of
-  /// `didFinishDownloadingTo` as on a device, if the app can hear it now (a download that
-  /// finished while the app was suspended or not running gets none at the wake; an empty body,
-  /// no bytes written, gets none).
-  func reportBodyReceived(_ task: SimURLSessionTask) {
-    let total = task.countOfBytesReceived
+  /// A body is all moved: one last progress call at 100%, if the app can hear it now (a body
+  /// that finished while the app was suspended or not running gets none at the wake; an empty
+  /// body gets none). For a download, `didWriteData`, queued ahead of `didFinishDownloadingTo`
+  /// as on a device; for an upload, `didSendBodyData`, ahead of the response's calls.
+  func reportBodyDone(_ task: SimURLSessionTask) {
+    let total = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
     guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
     let step = task.bytes.reportedProgress(total: total)
     task.bytes.reported(decile: 10)
-    queueDelegateEvent(.didWriteData(task, bytesWritten: step, total: total), for: task.session)
-  }
-
-  /// An upload's body is all sent: one last `didSendBodyData` at 100%, queued ahead of the
-  /// response's calls, if the app can hear it now (none for an empty body).
-  func reportBodySent(_ task: SimURLSessionTask) {
-    let total = task.countOfBytesSent
-    guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
-    let step = task.bytes.reportedProgress(total: total)
-    task.bytes.reported(decile: 10)
-    queueDelegateEvent(.didSendBodyData(task, bytesSent: step, total: total), for: task.session)
+    let event: DelegateEvent =
+      task.isDownload
+      ? .didWriteData(task, bytesWritten: step, total: total)
+      : .didSendBodyData(task, bytesSent: step, total: total)
+    queueDelegateEvent(event, for: task.session)
   }
 }

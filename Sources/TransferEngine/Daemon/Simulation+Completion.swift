@@ -15,7 +15,7 @@ extension Simulation {
         TraceField("bytes", .int(task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent)),
       ])
     if task.isDownload {
-      reportBodyReceived(task)
+      reportBodyDone(task)
       queueDelegateEvent(.didFinishDownloading(task), for: task.session)
     } else if task.kind == .data {
       if task.countOfBytesReceived > 0 {

@@ -193,7 +193,7 @@ extension Simulation {
     recordResponse(task, status: links.server.status(for: task.currentURL, at: now))
     let body = links.server.resource(task.currentURL)?.responseBody ?? 0
     task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
-    if reportsSent { reportBodySent(task) }
+    if reportsSent { reportBodyDone(task) }
     if body > 0 {
       task.machine.uploadBodySent()
       links.add(task.uid, up: false, bytes: body, now: now)
