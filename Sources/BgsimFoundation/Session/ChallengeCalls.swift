@@ -19,35 +19,24 @@ extension SessionAdapter {
     bridged.host?.enteredFromEngine()
     let foundationChallenge = ChallengeCalls.foundationChallenge(challenge, url: task.currentURL)
     let foundationTask = bridged.task(for: task)
-    let answer = ChallengeAnswer()
+    let answer = AppAnswer<(URLSession.AuthChallengeDisposition, URLCredential?)>()
     bridged.deliver {
       ChallengeCalls.ask(
         bridged.delegate, bridged, foundationTask, foundationChallenge,
         sessionLevel: challenge.method.isSessionLevel
       ) {
-        answer.set($0, $1)
+        answer.setFirst(($0, $1))
       }
     }
     return answer.disposition
   }
 }
 
-/// The app's answer, given on the delegate queue and read by the bridge after the drain. An app
-/// that never calls the completion handler leaves default handling.
-final class ChallengeAnswer: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: (URLSession.AuthChallengeDisposition, URLCredential?)?
-
-  func set(_ disposition: URLSession.AuthChallengeDisposition, _ credential: URLCredential?) {
-    lock.lock()
-    if stored == nil { stored = (disposition, credential) }
-    lock.unlock()
-  }
-
+/// The app's answer as the engine's disposition. An app that never calls the completion
+/// handler leaves default handling.
+extension AppAnswer where Value == (URLSession.AuthChallengeDisposition, URLCredential?) {
   var disposition: SimAuthChallengeDisposition {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let (disposition, credential) = stored else { return .performDefaultHandling }
+    guard let (disposition, credential) = value else { return .performDefaultHandling }
     switch disposition {
     case .useCredential:
       // `useCredential` without a credential continues without one: the server's 401.

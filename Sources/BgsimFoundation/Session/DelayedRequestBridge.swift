@@ -41,22 +41,6 @@ extension DelegateCalls {
   }
 }
 
-/// The app's disposition, given on the delegate queue and read by the bridge after the drain.
-final class DelayedRequestAnswerBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: SimDelayedRequestDisposition?
-  func set(_ answer: SimDelayedRequestDisposition) {
-    lock.lock()
-    if stored == nil { stored = answer }
-    lock.unlock()
-  }
-  var value: SimDelayedRequestDisposition? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
-}
-
 extension SessionAdapter {
   var answersDelayedRequests: Bool { DelegateCalls.answersDelayedRequests(session?.delegate) }
 
@@ -68,7 +52,7 @@ extension SessionAdapter {
   ) -> SimDelayedRequestDisposition {
     guard let bridged = self.session, let target = URL(string: url.string) else { return .continueLoading }
     bridged.host?.enteredFromEngine()
-    let answer = DelayedRequestAnswerBox()
+    let answer = AppAnswer<SimDelayedRequestDisposition>()
     let foundationTask = bridged.task(for: task)
     bridged.deliver {
       DelegateCalls.willBeginDelayedRequest(
@@ -76,14 +60,14 @@ extension SessionAdapter {
       ) {
         disposition, request in
         switch disposition {
-        case .cancel: answer.set(.cancel)
+        case .cancel: answer.setFirst(.cancel)
         case .useNewRequest:
           if let text = request?.url?.absoluteString, let newURL = SimURL(text), newURL.isHTTP {
-            answer.set(.useNewRequest(url: newURL))
+            answer.setFirst(.useNewRequest(url: newURL))
           } else {
-            answer.set(.continueLoading)
+            answer.setFirst(.continueLoading)
           }
-        default: answer.set(.continueLoading)
+        default: answer.setFirst(.continueLoading)
         }
       }
     }

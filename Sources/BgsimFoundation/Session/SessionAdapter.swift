@@ -51,7 +51,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
     let (file, path) = host.container.deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
-    let taken = AppAnswer()
+    let taken = AppAnswer<Bool>()
     with(downloadTask) { s, t in
       if case .download(let handler)? = t.core.handler {
         handler(file, t.response, nil)
@@ -84,7 +84,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       return true
     }
     core.responseAsked = true
-    let answer = AppAnswer()
+    let answer = AppAnswer<Bool>()
     bridged.deliver {
       task.publishChanges()
       DelegateCalls.didReceiveResponse(bridged.delegate, bridged, dataTask, response) {
@@ -157,7 +157,7 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       let response = HTTPURLResponse(
         url: from, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": url.string])
     else { return true }
-    let answer = AppAnswer()
+    let answer = AppAnswer<Bool>()
     let foundationTask = bridged.task(for: task)
     bridged.deliver {
       DelegateCalls.willRedirect(bridged.delegate, bridged, foundationTask, response, URLRequest(url: target))
@@ -178,22 +178,6 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     guard let bridged = self.session else { return }
     bridged.host?.enteredFromEngine()
     bridged.deliver { DelegateCalls.didFinishEvents(bridged.delegate, bridged) }
-  }
-}
-
-/// A yes/no the app's code gives on the delegate queue, read by the bridge after the drain.
-final class AppAnswer: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Bool?
-  func set(_ follow: Bool) {
-    lock.lock()
-    stored = follow
-    lock.unlock()
-  }
-  var value: Bool? {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }
 
