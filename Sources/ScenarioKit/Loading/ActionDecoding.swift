@@ -118,32 +118,31 @@ enum ActionDecoding {
       guard let session, let cancelTasks else { return nil }
       return .app(.invalidate(session: session, cancelTasks: cancelTasks))
     case .beginBackgroundTask:
-      let name = assertionName(&r)
-      if let name, let v = r.raw("name") {
-        r.context.references.begunBackgroundTasks.append(
-          .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
+      return assertionName(&r, recordedIn: \.begunBackgroundTasks).map {
+        .app(.beginBackgroundTask(name: $0))
       }
-      return name.map { .app(.beginBackgroundTask(name: $0)) }
     case .endBackgroundTask:
-      let name = assertionName(&r)
-      if let name, let v = r.raw("name") {
-        r.context.references.endedBackgroundTasks.append(
-          .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
-      }
-      return name.map { .app(.endBackgroundTask(name: $0)) }
+      return assertionName(&r, recordedIn: \.endedBackgroundTasks).map { .app(.endBackgroundTask(name: $0)) }
     }
   }
 
   /// The `name` of a background-task assertion: literal, since `endBackgroundTask` must name
   /// one a `beginBackgroundTask` opens.
-  private static func assertionName(_ r: inout ObjectReader) -> String? {
-    guard let name = r.required("name", .name("a background task name")) else { return nil }
-    if name.contains("{n}") || name.contains("{task}"), let v = r.raw("name") {
+  /// A background task's literal name, recorded in `uses` so the loader can match begins and ends.
+  private static func assertionName(
+    _ r: inout ObjectReader, recordedIn uses: WritableKeyPath<References, [References.Use]>
+  ) -> String? {
+    guard let name = r.required("name", .name("a background task name")), let v = r.raw("name") else {
+      return nil
+    }
+    if name.contains("{n}") || name.contains("{task}") {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
         "a background task's name must be literal, so endBackgroundTask can name the one it ends")
       return nil
     }
+    r.context.references[keyPath: uses].append(
+      .init(name: name, path: JSONPath.member(r.path, "name"), position: v.position))
     return name
   }
 
