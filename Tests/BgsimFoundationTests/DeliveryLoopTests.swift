@@ -13,24 +13,61 @@ import Testing
     let loop = DeliveryLoop(queue: queue)
     let firstRunning = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let secondDone = DispatchSemaphore(value: 0)
+    let firstDone = HandOff.makeSignal()
+    let secondDone = HandOff.makeSignal()
     let seen = LockedValues()
-    loop.submit {
-      firstRunning.signal()
-      release.wait()
-    }
+    loop.submit(
+      {
+        firstRunning.signal()
+        release.wait()
+      }, then: firstDone)
     firstRunning.wait()
-    loop.submit {
-      seen.append(OperationQueue.current === queue)
-      secondDone.signal()
-    }
+    loop.submit({ seen.append(OperationQueue.current === queue) }, then: secondDone)
     release.signal()
+    firstDone.wait()
     secondDone.wait()
     #expect(seen.values == [true])
     #expect(loop.isAlive)
     loop.stop()
     queue.waitUntilAllOperationsAreFinished()
     #expect(!loop.isAlive)
+  }
+
+  /// When the app queued an operation of its own during a call, the loop ends so that it runs
+  /// next; the call is still reported finished, and the next call starts a new loop after it.
+  @Test func theLoopStepsAsideForOperationsTheAppQueued() {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    let loop = DeliveryLoop(queue: queue)
+    let order = LockedStrings()
+    let first = HandOff.makeSignal()
+    loop.submit(
+      {
+        order.append("call 1")
+        queue.addOperation { order.append("app's operation") }
+      }, then: first)
+    first.wait()
+    let second = HandOff.makeSignal()
+    loop.submit({ order.append("call 2") }, then: second)
+    second.wait()
+    #expect(order.values == ["call 1", "app's operation", "call 2"])
+    loop.stop()
+    queue.waitUntilAllOperationsAreFinished()
+  }
+}
+
+final class LockedStrings: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func append(_ value: String) {
+    lock.lock()
+    stored.append(value)
+    lock.unlock()
+  }
+  var values: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
   }
 }
 final class LockedValues: @unchecked Sendable {

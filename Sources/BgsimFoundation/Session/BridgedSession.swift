@@ -397,8 +397,11 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     }
   }
 
-  /// The process ended: drop everything this session holds.
+  /// The process ended: drop everything this session holds, and give the delivery loop's thread
+  /// back now rather than after its idle timeout (a loop left waiting holds one of the few
+  /// threads the next process's queues run on).
   func processDied() {
+    deliveryLoop?.stop()
     storedDelegate = nil
     adapter = nil
     engine = nil

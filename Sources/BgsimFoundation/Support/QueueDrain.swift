@@ -26,13 +26,13 @@ enum QueueDrain {
 
   /// True on the main thread or in a block of the main queue.
   static var isOnMainQueue: Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+    MainThread.isCurrent || DispatchQueue.getSpecific(key: mainQueueKey) == true
   }
 
   /// Runs `work` on the main thread, as UIKit runs an app delegate's methods: directly when
   /// already there, otherwise by a synchronous hop to the main queue.
   static func onMain(_ work: () -> Void) {
-    if Thread.isMainThread {
+    if MainThread.isCurrent {
       work()
     } else {
       DispatchQueue.main.sync(execute: work)
@@ -44,7 +44,7 @@ enum QueueDrain {
   /// count covers work the app queued on the queues themselves. Returns false when it gave up.
   @discardableResult
   static func drain(_ queues: () -> [Target], activity: () -> Int) -> Bool {
-    let minimum = Thread.isMainThread ? 1 : minimumPassesOffMain
+    let minimum = MainThread.isCurrent ? 1 : minimumPassesOffMain
     var passes = 0
     var before = activity()
     while passes < maximumPasses {
@@ -71,7 +71,7 @@ enum QueueDrain {
 
   /// Lets every block on the main queue run, and the blocks those queue, until it is empty.
   static func drainMain() {
-    guard Thread.isMainThread else { return DispatchQueue.main.sync {} }
+    guard MainThread.isCurrent else { return DispatchQueue.main.sync {} }
     #if canImport(Darwin)
       let mode = CFRunLoopMode.defaultMode
     #else
@@ -94,14 +94,14 @@ enum QueueDrain {
   /// way `OperationQueue.current` is the delegate queue, as in Foundation); a barrier on a
   /// concurrent one, to come after what is queued.
   static func run(_ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil) {
-    let done = DispatchSemaphore(value: 0)
+    let done = HandOff.makeSignal()
     let block: @Sendable () -> Void = {
       work?()
       done.signal()
     }
     let enqueue = {
-      if let loop, work != nil {
-        loop.submit(block)
+      if let loop, let work {
+        loop.submit(work, then: done)
       } else {
         // Waiting for the queue itself: the loop steps aside for what is queued behind it.
         loop?.stop()
@@ -112,13 +112,16 @@ enum QueueDrain {
         }
       }
     }
-    if Thread.isMainThread {
+    if MainThread.isCurrent {
       // Blocking here holds the main queue back; spin the run loop once the hold is over so
       // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
+      // Asked before the call is handed over: while it runs, the delegate queue's thread takes
+      // the queue's lock, and meeting it there puts this thread to sleep.
+      let suspended = queue.isSuspended
       enqueue()
-      if queue.isSuspended { queue.isSuspended = false }
-      if done.wait(timeout: .now() + mainQueueHold) == .timedOut {
-        while done.wait(timeout: .now()) == .timedOut {
+      if suspended { queue.isSuspended = false }
+      if !done.wait(until: .now() + mainQueueHold) {
+        while !done.wait(until: .now()) {
           _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
         }
       }
@@ -130,8 +133,9 @@ enum QueueDrain {
         _ = release.wait(timeout: .now() + mainQueueHold)
       }
       engaged.wait()
+      let suspended = queue.isSuspended
       enqueue()
-      if queue.isSuspended { queue.isSuspended = false }
+      if suspended { queue.isSuspended = false }
       done.wait()
       release.signal()
     }
