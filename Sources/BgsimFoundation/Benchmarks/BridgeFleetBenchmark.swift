@@ -16,6 +16,10 @@ public enum BridgeFleetBenchmark {
     public var tasksFinished: Int
     public var tasksFailed: Int
     public var backgroundLaunches: Int
+    /// Wall time the app spent in its own file work (`removeItem` and `moveItem` of each
+    /// delivered file): app code running for real, which the engine's app does in memory, so
+    /// `bgsim bench bridge` can tell it apart from the bridge's own cost.
+    public var appFileSeconds: Double
   }
 
   public static func run(tasks count: Int = 10_000, seed: UInt64 = 1) -> Outcome {
@@ -39,7 +43,8 @@ public enum BridgeFleetBenchmark {
     sim.run(until: SimTime(FleetBenchmark.day))
     return Outcome(
       events: sim.processedEvents, tasksCreated: counts.created, tasksFinished: counts.finished,
-      tasksFailed: counts.failed, backgroundLaunches: counts.backgroundLaunches)
+      tasksFailed: counts.failed, backgroundLaunches: counts.backgroundLaunches,
+      appFileSeconds: Double(counts.fileNanoseconds) / 1e9)
   }
 }
 
@@ -49,6 +54,7 @@ final class FleetCounts: @unchecked Sendable {
   var finished = 0
   var failed = 0
   var backgroundLaunches = 0
+  var fileNanoseconds: UInt64 = 0
 }
 
 /// The fleet app as an iOS team would write it: a background session recreated at every launch,
@@ -89,9 +95,11 @@ final class FleetAppDelegate: NSObject, SimulatedAppDelegate, URLSessionDownload
   func urlSession(
     _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
   ) {
+    let start = DispatchTime.now().uptimeNanoseconds
     let target = documents.appendingPathComponent("item")
     try? FileManager.default.removeItem(at: target)
     try? FileManager.default.moveItem(at: location, to: target)
+    counts.fileNanoseconds += DispatchTime.now().uptimeNanoseconds - start
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

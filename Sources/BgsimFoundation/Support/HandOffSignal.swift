@@ -100,7 +100,7 @@ final class SpinningSignal: HandOffSignal, @unchecked Sendable {
     while true {
       for _ in 0..<128 where takeSignal() { return true }
       round += 1
-      if round % 64 == 0 { sched_yield() }
+      if round % 2 == 0 { sched_yield() }
       if DispatchTime.now().uptimeNanoseconds >= end { return takeSignal() }
     }
   }
