@@ -15,7 +15,7 @@ import Testing
     let release = DispatchSemaphore(value: 0)
     let firstDone = HandOff.makeSignal()
     let secondDone = HandOff.makeSignal()
-    let seen = LockedValues()
+    let seen = LockedList<Bool>()
     loop.submit(
       {
         firstRunning.signal()
@@ -39,7 +39,7 @@ import Testing
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1
     let loop = DeliveryLoop(queue: queue)
-    let order = LockedStrings()
+    let order = LockedList<String>()
     let first = HandOff.makeSignal()
     loop.submit(
       {
@@ -56,29 +56,16 @@ import Testing
   }
 }
 
-final class LockedStrings: @unchecked Sendable {
+/// What test threads record, in the order they recorded it.
+final class LockedList<Element>: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: [String] = []
-  func append(_ value: String) {
+  private var stored: [Element] = []
+  func append(_ value: Element) {
     lock.lock()
     stored.append(value)
     lock.unlock()
   }
-  var values: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
-}
-final class LockedValues: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [Bool] = []
-  func append(_ value: Bool) {
-    lock.lock()
-    stored.append(value)
-    lock.unlock()
-  }
-  var values: [Bool] {
+  var values: [Element] {
     lock.lock()
     defer { lock.unlock() }
     return stored

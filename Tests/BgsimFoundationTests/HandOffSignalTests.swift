@@ -60,11 +60,11 @@ import Testing
     let toWorker = Self.make(kind)
     let toCaller = Self.make(kind)
     let rounds = 2_000
-    let counter = LockedCounter()
+    let counter = LockedList<Int>()
     let worker = Thread {
       for round in 0..<rounds {
         toWorker.wait()
-        counter.add()
+        counter.append(round)
         if round % 500 == 0 { Thread.sleep(forTimeInterval: 0.001) }
         toCaller.signal()
       }
@@ -73,22 +73,7 @@ import Testing
     for round in 0..<rounds {
       toWorker.signal()
       #expect(toCaller.wait(until: .now() + .seconds(30)))
-      #expect(counter.value == round + 1)
+      #expect(counter.values.count == round + 1)
     }
-  }
-}
-
-final class LockedCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  func add() {
-    lock.lock()
-    count += 1
-    lock.unlock()
-  }
-  var value: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return count
   }
 }
