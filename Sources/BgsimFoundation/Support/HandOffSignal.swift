@@ -11,9 +11,9 @@ import Synchronization  // platform-api: ok (Atomic is used only under `#availab
 #endif
 
 /// A semaphore for the bridge's hand-offs between the simulation's thread and a delegate queue's
-/// thread: every delegate call is two of them (`bgsim bench bridge`). The bridge signals at most
-/// once per wait, so whether extra signals are kept once (the spinning signal) or counted (the
-/// plain semaphore) never matters to it.
+/// thread: every delegate call is two of them (`bgsim bench bridge`). One thread waits on a
+/// signal at a time, and the bridge signals at most once per wait, so whether extra signals are
+/// kept once (the spinning signal) or counted (the plain semaphore) never matters to it.
 ///
 /// A plain semaphore puts the waiter to sleep, and waking it costs two context switches, tens of
 /// microseconds on a virtual machine, more than the delegate call itself. The other side usually
