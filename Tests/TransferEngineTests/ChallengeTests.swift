@@ -89,6 +89,15 @@ struct ChallengeTests {
     try app.session!.downloadTask(with: url, name: name).resume()
   }
 
+  /// Starts task "p" in `session` to begin a minute from now, and sends the app to the background,
+  /// so that its challenge comes while the app is suspended.
+  static func startLaterInTheBackground(_ session: SimURLSession, _ sim: Simulation) throws {
+    let task = try session.downloadTask(with: url, name: "p")
+    task.earliestBeginDate = SimTime(.minutes(1))
+    task.resume()
+    sim.backgroundApp()
+  }
+
   static func kinds(_ sim: Simulation) -> [String] {
     sim.trace.events.map(\.kind).filter { $0.hasPrefix("task.") || $0.hasPrefix("delegate.") }
   }
@@ -136,10 +145,7 @@ struct ChallengeTests {
   func noMethodNoWake() throws {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(resources: Self.resources(), app: app)
-    let task = try app.sessions["S"]!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.sessions["S"]!, sim)
     sim.run(until: SimTime(.hours(1)))
     #expect(Fixture.events(sim, "delegate.didReceiveChallenge").isEmpty)
     #expect(Fixture.events(sim, "task.finished").first?["status"] == .int(401))
@@ -229,10 +235,7 @@ struct ChallengeTests {
   func backgroundWake() throws {
     let app = ChallengeApp(.background(withIdentifier: "S")) { _ in .useCredential(Self.right) }
     let sim = Self.simulation(app)
-    let task = try app.session!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.session!, sim)
     sim.run(until: SimTime(.hours(1)))
     let kinds = sim.trace.events.map(\.kind).filter {
       [
@@ -256,10 +259,7 @@ struct ChallengeTests {
   func relaunch() throws {
     let app = ChallengeApp(.background(withIdentifier: "S")) { _ in .useCredential(Self.right) }
     let sim = Self.simulation(app)
-    let task = try app.session!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.session!, sim)
     sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
     sim.run(until: SimTime(.hours(1)))
     let launch = try #require(Fixture.events(sim, "app.launch").last)
@@ -276,10 +276,7 @@ struct ChallengeTests {
     var policy = Policy.defaults
     policy.challenge.answerTimeout = .seconds(90)
     let sim = Self.simulation(app, policy: policy)
-    let task = try app.session!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.session!, sim)
     sim.run(until: SimTime(.hours(1)))
     #expect(app.challenges.isEmpty)
     let failed = try #require(Fixture.events(sim, "task.failed").first)
@@ -295,10 +292,7 @@ struct ChallengeTests {
     configuration.sessionSendsLaunchEvents = false
     let app = ChallengeApp(configuration) { _ in .useCredential(Self.right) }
     let sim = Self.simulation(app)
-    let task = try app.session!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.session!, sim)
     sim.schedule(at: SimTime(.minutes(2))) { $0.launchApp() }
     sim.run(until: SimTime(.hours(1)))
     #expect(Fixture.time(sim, "task.challengeAnswered", task: "p") == SimTime(.minutes(2)))
@@ -310,10 +304,7 @@ struct ChallengeTests {
     let app = ChallengeApp(.background(withIdentifier: "S")) { _ in .useCredential(Self.right) }
     app.callsHandlerImmediately = true
     let sim = Self.simulation(app)
-    let task = try app.session!.downloadTask(with: Self.url, name: "p")
-    task.earliestBeginDate = SimTime(.minutes(1))
-    task.resume()
-    sim.backgroundApp()
+    try Self.startLaterInTheBackground(app.session!, sim)
     sim.run(until: SimTime(.hours(1)))
     #expect(app.challenges.isEmpty)
     #expect(Fixture.events(sim, "lint").first?["rule"] == .string("completionHandlerCalledEarly"))
