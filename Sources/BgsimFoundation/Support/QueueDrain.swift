@@ -99,7 +99,12 @@ enum QueueDrain {
       work?()
       done.signal()
     }
+    // Hands the call over, and lets a queue the app suspended run it. `isSuspended` is asked
+    // before the hand-over: while the call runs, the delegate queue's thread takes the queue's
+    // lock, and meeting it there puts this thread to sleep.
     let enqueue = {
+      let suspended = queue.isSuspended
+      defer { if suspended { queue.isSuspended = false } }
       if let loop, let work {
         loop.submit(work, then: done)
       } else {
@@ -115,11 +120,7 @@ enum QueueDrain {
     if MainThread.isCurrent {
       // Blocking here holds the main queue back; spin the run loop once the hold is over so
       // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
-      // Asked before the call is handed over: while it runs, the delegate queue's thread takes
-      // the queue's lock, and meeting it there puts this thread to sleep.
-      let suspended = queue.isSuspended
       enqueue()
-      if suspended { queue.isSuspended = false }
       if !done.wait(until: .now() + mainQueueHold) {
         while !done.wait(until: .now()) {
           _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
@@ -133,9 +134,7 @@ enum QueueDrain {
         _ = release.wait(timeout: .now() + mainQueueHold)
       }
       engaged.wait()
-      let suspended = queue.isSuspended
       enqueue()
-      if suspended { queue.isSuspended = false }
       done.wait()
       release.signal()
     }
