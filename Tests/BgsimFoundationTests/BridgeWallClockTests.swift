@@ -46,6 +46,31 @@ import Testing
     #expect(lint.time == SimTime(.seconds(20)))
   }
 
+  /// A file the live process saved, rewritten with the same size after it was terminated, is a
+  /// change too: the snapshot compares modification times, not only which paths exist.
+  @Test func aFileRewrittenAfterTerminationIsLinted() throws {
+    let sim = Simulation(seed: 1)
+    sim.installApp { PlainAppDelegate($0) }
+    let state = { (sim: Simulation) in
+      sim.appContainerDirectory!.appendingPathComponent("Documents/state.json")
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in try? Data("v1".utf8).write(to: state(sim)) }
+    sim.schedule(at: SimTime(.seconds(10))) { sim in
+      sim.terminateApp()
+      // As a thread of the dead process would, a little later in real time.
+      let written =
+        try? FileManager.default.attributesOfItem(atPath: state(sim).path)[.modificationDate] as? Date
+      while Date() <= (written ?? .distantPast).addingTimeInterval(0.01) { usleep(1_000) }
+      try? Data("v2".utf8).write(to: state(sim))
+    }
+    sim.schedule(at: SimTime(.seconds(20))) { $0.launchApp() }
+    sim.run(until: SimTime(.seconds(30)))
+    #expect(lints(sim) == ["writeAfterTermination"])
+    let lint = try #require(sim.trace.events.first { $0.kind == "lint" })
+    #expect(lint["path"]?.description == "Documents/state.json")
+  }
+
   /// Writes while the process lives, and the bridge's own files after it ended, are not linted.
   @Test func writesByALiveProcessAreNotLinted() {
     let sim = Simulation(seed: 1)
