@@ -63,6 +63,34 @@ import Testing
     #expect(!sim.trace.events.contains { $0.kind == "lint" })
   }
 
+  /// An app that clears its caches deletes the system's delivery folder inside them: the next
+  /// delivery makes it again instead of handing the app a file that is not there.
+  @Test func aDeliveryAfterTheAppClearedItsCachesStillHasItsFile() {
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL("https://example.com/a.bin")!, size: 300_000, etag: "\"v1\""),
+      ServerResource(url: SimURL("https://example.com/b.bin")!, size: 700_000, etag: "\"v1\""),
+    ])
+    let sim = Simulation(seed: 4, device: .wifi, server: server)
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.minutes(1))) { sim in
+      (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload("https://example.com/a.bin")
+    }
+    sim.schedule(at: SimTime(.minutes(2))) { sim in
+      let caches = sim.appContainerDirectory!.appendingPathComponent("Library/Caches")
+      #expect((try? FileManager.default.removeItem(at: caches)) != nil)
+      (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload("https://example.com/b.bin")
+    }
+    var log: [String] = []
+    sim.schedule(at: SimTime(.minutes(5))) { sim in
+      log = (sim.currentAppDelegate as? PlainAppDelegate)?.downloads.log ?? []
+    }
+    sim.run(until: SimTime(.minutes(6)))
+    #expect(
+      log == ["finished a.bin size=300000", "completed 200", "finished b.bin size=700000", "completed 200"])
+    #expect(size(sim.appContainerDirectory!.path + "/Documents/b.bin") == 700_000)
+  }
+
   @Test func thePoolGoesWithTheSimulation() {
     var pool: String?
     do {

@@ -28,30 +28,24 @@ final class AppContainer: @unchecked Sendable {
   /// The files `didFinishDownloadingTo` hands the app.
   private(set) lazy var deliveries = DeliveryFiles(container: url)
 
-  /// A file of `size` bytes that takes no disk space: created (or emptied) and extended, with
-  /// three system calls (this runs once per delivered download). With `unread`, its access time
-  /// is set to the epoch so that `DeliveryFiles.wasTaken(_:)` can tell whether the app read it.
-  static func writeSparseFile(at file: URL, size: Int64, unread: Bool = false) {
-    writeSparseFile(atPath: file.path, size: size, unread: unread)
-  }
-
-  static func writeSparseFile(atPath path: String, size: Int64, unread: Bool = false) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  /// A file of `size` bytes that takes no disk space, created (or emptied) and extended.
+  static func writeSparseFile(at file: URL, size: Int64) {
+    let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return }
     if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
-    if unread {
-      // `UTIME_OMIT` (a C macro Swift does not import): leave the modification time as it is.
-      #if canImport(Darwin)
-        let omit = -2
-      #else
-        let omit = (1 << 30) - 2
-      #endif
-      var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: omit)]
-      _ = futimens(fd, &times)
-    }
     _ = close(fd)
   }
 
-  /// Deletes a file if it is there (one system call; a missing file is no error).
-  static func remove(atPath path: String) { _ = unlink(path) }
+  /// Sets an open file's access time to the epoch and leaves its modification time, so that a
+  /// later look at the access time tells whether anyone read it (`DeliveryFiles.wasTaken(_:)`).
+  static func markUnread(_ fd: Int32) {
+    // `UTIME_OMIT` (a C macro Swift does not import): leave the modification time as it is.
+    #if canImport(Darwin)
+      let omit = -2
+    #else
+      let omit = (1 << 30) - 2
+    #endif
+    var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: omit)]
+    _ = futimens(fd, &times)
+  }
 }

@@ -22,11 +22,19 @@ import Foundation
 /// a delivered file but keeps it open may see it emptied by a later delivery (on a device the
 /// open file keeps its content). Where hard links fail (a file system without them) every
 /// delivery gets a new file, as before.
+///
+/// Both folders are held open and every call names files relative to them (`linkat`, `openat`,
+/// `fstatat`, `unlinkat`): the kernel then walks one name instead of the container's whole path,
+/// at each of the five or so calls a delivery makes. A delivery folder the app deleted (an app
+/// clearing its caches) is made again.
 final class DeliveryFiles: @unchecked Sendable {
   let directory: URL
   private let directoryPath: String
   private let poolPath: String
-  private var directoriesMade = false
+  /// The delivery folder and the pool, open while they are in use (-1 when not open).
+  private var directoryDescriptor: Int32 = -1
+  private var poolDescriptor: Int32 = -1
+  private var foldersMade = false
   private var poolWorks = true
   /// Pool inodes, oldest first; the first few are checked for reuse at each delivery.
   private var pool: [Int] = []
@@ -37,6 +45,12 @@ final class DeliveryFiles: @unchecked Sendable {
   private var poolCount = 0
   private static let reuseChecks = 4
 
+  /// A delivered file: its URL for the app, and its name in the delivery folder for the bridge.
+  struct File {
+    let url: URL
+    let name: String
+  }
+
   init(container: URL) {
     directory = container.appendingPathComponent("Library/Caches/com.apple.nsurlsessiond/Downloads")
     directoryPath = directory.path
@@ -46,24 +60,57 @@ final class DeliveryFiles: @unchecked Sendable {
 
   /// Makes the `number`th delivered file: `size` bytes that take no disk space, access time at
   /// the epoch so that `wasTaken(_:)` can tell whether the app read it.
-  func make(number: Int, size: Int64) -> (url: URL, path: String) {
-    if !directoriesMade {
-      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      poolWorks = mkdir(poolPath, 0o700) == 0 || errno == EEXIST
-      directoriesMade = true
+  func make(number: Int, size: Int64) -> File {
+    let name = "CFNetworkDownload_\(number).tmp"
+    if directoryDescriptor < 0 || !placeInode(named: name) {
+      // The first delivery, or the app deleted the folder: make it (again) and retry once.
+      openFolders()
+      _ = placeInode(named: name)
     }
+    // Empties a reused inode (or the file itself when linking failed) and resizes it.
+    writeSparseFile(named: name, size: size)
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
-    let path = directoryPath + "/CFNetworkDownload_\(number).tmp"
-    if poolWorks, let inode = reusableInode() ?? newInode() {
-      // Where hard links are refused (not merely a leftover file at `path`), stop trying.
-      if link(poolFile(inode), path) != 0 && errno != EEXIST { poolWorks = false }
-    }
-    // Empties a reused inode (or the file at `path` when linking failed) and resizes it.
-    AppContainer.writeSparseFile(atPath: path, size: size, unread: true)
-    return (URL(filePath: path, directoryHint: .notDirectory), path)
+    return File(url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name)
   }
 
-  private func poolFile(_ inode: Int) -> String { poolPath + "/\(inode)" }
+  /// Links a pool inode at `name`. False when the delivery folder is gone.
+  private func placeInode(named name: String) -> Bool {
+    guard poolWorks, let inode = reusableInode() ?? newInode() else { return true }
+    let linked = linkat(poolDescriptor, String(inode), directoryDescriptor, name, 0) == 0
+    if linked || errno == EEXIST { return true }
+    if errno == ENOENT { return false }
+    // Hard links are refused here: every delivery gets a file of its own from now on.
+    poolWorks = false
+    return true
+  }
+
+  /// Creates the delivery folder and the pool if missing, and opens both.
+  private func openFolders() {
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    foldersMade = true
+    if poolWorks && !(mkdir(poolPath, 0o700) == 0 || errno == EEXIST) { poolWorks = false }
+    closeFolders()
+    directoryDescriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    poolDescriptor = poolWorks ? open(poolPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+    if poolDescriptor < 0 { poolWorks = false }
+  }
+
+  private func closeFolders() {
+    if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
+    if poolDescriptor >= 0 { _ = close(poolDescriptor) }
+    directoryDescriptor = -1
+    poolDescriptor = -1
+  }
+
+  /// A file of `size` bytes that takes no disk space, created or emptied, with its access time at
+  /// the epoch: four system calls, once per delivered download.
+  private func writeSparseFile(named name: String, size: Int64) {
+    let fd = openat(directoryDescriptor, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return }
+    if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
+    AppContainer.markUnread(fd)
+    _ = close(fd)
+  }
 
   /// A pool inode only the pool still links to (the app let go of it), moved to the back.
   private func reusableInode() -> Int? {
@@ -71,7 +118,7 @@ final class DeliveryFiles: @unchecked Sendable {
     for step in 0..<min(pool.count, Self.reuseChecks) {
       let index = (poolStart + step) % pool.count
       var info = stat()
-      guard stat(poolFile(pool[index]), &info) == 0 else { continue }
+      guard fstatat(poolDescriptor, String(pool[index]), &info, 0) == 0 else { continue }
       if info.st_nlink == 1 {
         // To the back of the ring: swapped to the front slot, which the start then passes.
         let inode = pool[index]
@@ -88,7 +135,7 @@ final class DeliveryFiles: @unchecked Sendable {
   /// A new, empty pool inode.
   private func newInode() -> Int? {
     let inode = poolCount
-    let fd = open(poolFile(inode), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let fd = openat(poolDescriptor, String(inode), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       poolWorks = false
       return nil
@@ -100,12 +147,12 @@ final class DeliveryFiles: @unchecked Sendable {
   }
 
   /// What became of a delivered file when the call returned: gone (the app moved it) or read
-  /// in place (its access time moved off the epoch) count as taken. One `stat`. Relies on the
+  /// in place (its access time moved off the epoch) count as taken. One `fstatat`. Relies on the
   /// file system updating access times (Linux's default `relatime` does; on a volume mounted
   /// `noatime` a file read in place counts as lost).
-  static func wasTaken(_ path: String) -> Bool {
+  func wasTaken(_ file: File) -> Bool {
     var info = stat()
-    guard stat(path, &info) == 0 else { return true }
+    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
     #if canImport(Darwin)
       return info.st_atimespec.tv_sec != 0
     #else
@@ -113,10 +160,14 @@ final class DeliveryFiles: @unchecked Sendable {
     #endif
   }
 
+  /// Deletes a delivered file if it is still there (a missing file is no error).
+  func remove(_ file: File) { _ = unlinkat(directoryDescriptor, file.name, 0) }
+
   /// The pool goes with the simulation (the bridge's host), even when the container is kept:
   /// the app's own links to its inodes stay, with their content.
   deinit {
-    guard directoriesMade else { return }
+    closeFolders()
+    guard foldersMade else { return }
     try? FileManager.default.removeItem(atPath: poolPath)
   }
 }

@@ -50,22 +50,23 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
-    let (file, path) = host.container.deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
+    let deliveries = host.container.deliveries
+    let file = deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
     let taken = AppAnswer<Bool>()
     with(downloadTask) { s, t in
       if case .download(let handler)? = t.core.handler {
-        handler(file, t.response, nil)
+        handler(file.url, t.response, nil)
       } else if let t = t as? URLSessionDownloadTask {
-        DelegateCalls.didFinishDownloading(s.delegate, s, t, file)
+        DelegateCalls.didFinishDownloading(s.delegate, s, t, file.url)
       }
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      taken.set(DeliveryFiles.wasTaken(path))
-      AppContainer.remove(atPath: path)
+      taken.set(deliveries.wasTaken(file))
+      deliveries.remove(file)
     }
     if taken.value == true { location.move(to: "taken by the app") }
     // The call did not run (the process ended first): the file goes all the same.
-    if taken.value == nil { AppContainer.remove(atPath: path) }
+    if taken.value == nil { deliveries.remove(file) }
   }
 
   /// `urlSession(_:dataTask:didReceive:completionHandler:)`, once per data or upload task made
