@@ -63,6 +63,39 @@ import Testing
     #expect(!sim.trace.events.contains { $0.kind == "lint" })
   }
 
+  /// An inode the app wrote into is emptied before a later delivery reuses it: the new file
+  /// holds zeros only, never the bytes of an earlier one.
+  @Test func aReusedFileTheAppWroteIntoHoldsNoOldBytes() throws {
+    let files: [(String, Int64)] = [
+      ("https://example.com/1/item", 300_000), ("https://example.com/2/item", 700_000),
+      ("https://example.com/3/item", 5_000),
+    ]
+    let server = ServerModel(
+      resources: files.map { ServerResource(url: SimURL($0.0)!, size: $0.1, etag: "\"v1\"") })
+    let sim = Simulation(seed: 4, device: .wifi, server: server)
+    sim.installApp { PlainAppDelegate($0) }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    for (index, file) in files.enumerated() {
+      sim.schedule(at: SimTime(.minutes(Int64(index) + 1))) { sim in
+        if index == 1 {
+          // The first file, kept in Documents, is written into before the next download replaces it.
+          let handle = try? FileHandle(
+            forWritingTo: sim.appContainerDirectory!.appendingPathComponent("Documents/item"))
+          try? handle?.write(contentsOf: Data(repeating: 0x41, count: 8_192))
+          try? handle?.close()
+        }
+        (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload(file.0)
+      }
+    }
+    sim.run(until: SimTime(.minutes(10)))
+    let container = sim.appContainerDirectory!.path
+    // Two inodes served three deliveries: the third reused the one written into.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: container + ".deliveries").count == 2)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: container + "/Documents/item"))
+    #expect(bytes.count == 5_000)
+    #expect(bytes.allSatisfy { $0 == 0 })
+  }
+
   /// An app that clears its caches deletes the system's delivery folder inside them: the next
   /// delivery makes it again instead of handing the app a file that is not there.
   @Test func aDeliveryAfterTheAppClearedItsCachesStillHasItsFile() {
