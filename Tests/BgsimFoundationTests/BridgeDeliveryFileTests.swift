@@ -6,8 +6,11 @@ import Testing
 /// a file the app keeps must never change, and one it lets go of is reused.
 @Suite struct BridgeDeliveryFileTests {
   /// Downloads `files` (URL, size) one a minute, with the app active; the app moves each file to
-  /// Documents under the URL's last path component, replacing what was there.
-  func run(_ files: [(String, Int64)]) -> (Simulation, [String], String) {
+  /// Documents under the URL's last path component, replacing what was there. `beforeDownload`
+  /// gets each download's index just before it starts.
+  func run(
+    _ files: [(String, Int64)], beforeDownload: @escaping (Int, Simulation) -> Void = { _, _ in }
+  ) -> (Simulation, [String], String) {
     let server = ServerModel(
       resources: files.map { ServerResource(url: SimURL($0.0)!, size: $0.1, etag: "\"v1\"") })
     let sim = Simulation(seed: 4, device: .wifi, server: server)
@@ -15,6 +18,7 @@ import Testing
     sim.schedule(at: .zero) { $0.launchApp() }
     for (index, file) in files.enumerated() {
       sim.schedule(at: SimTime(.minutes(Int64(index) + 1))) { sim in
+        beforeDownload(index, sim)
         (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload(file.0)
       }
     }
@@ -70,58 +74,38 @@ import Testing
       ("https://example.com/1/item", 300_000), ("https://example.com/2/item", 700_000),
       ("https://example.com/3/item", 5_000),
     ]
-    let server = ServerModel(
-      resources: files.map { ServerResource(url: SimURL($0.0)!, size: $0.1, etag: "\"v1\"") })
-    let sim = Simulation(seed: 4, device: .wifi, server: server)
-    sim.installApp { PlainAppDelegate($0) }
-    sim.schedule(at: .zero) { $0.launchApp() }
-    for (index, file) in files.enumerated() {
-      sim.schedule(at: SimTime(.minutes(Int64(index) + 1))) { sim in
-        if index == 1 {
-          // The first file, kept in Documents, is written into before the next download replaces it.
-          let handle = try? FileHandle(
-            forWritingTo: sim.appContainerDirectory!.appendingPathComponent("Documents/item"))
-          try? handle?.write(contentsOf: Data(repeating: 0x41, count: 8_192))
-          try? handle?.close()
-        }
-        (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload(file.0)
-      }
+    let (sim, log, container) = run(files) { index, sim in
+      guard index == 1 else { return }
+      // The first file, kept in Documents, is written into before the next download replaces it.
+      let handle = try? FileHandle(
+        forWritingTo: sim.appContainerDirectory!.appendingPathComponent("Documents/item"))
+      try? handle?.write(contentsOf: Data(repeating: 0x41, count: 8_192))
+      try? handle?.close()
     }
-    sim.run(until: SimTime(.minutes(10)))
-    let container = sim.appContainerDirectory!.path
+    #expect(log.count == 6)
     // Two inodes served three deliveries: the third reused the one written into.
     #expect(try FileManager.default.contentsOfDirectory(atPath: container + ".deliveries").count == 2)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: container + "/Documents/item"))
     #expect(bytes.count == 5_000)
     #expect(bytes.allSatisfy { $0 == 0 })
+    withExtendedLifetime(sim) {}
   }
 
   /// An app that clears its caches deletes the system's delivery folder inside them: the next
   /// delivery makes it again instead of handing the app a file that is not there.
   @Test func aDeliveryAfterTheAppClearedItsCachesStillHasItsFile() {
-    let server = ServerModel(resources: [
-      ServerResource(url: SimURL("https://example.com/a.bin")!, size: 300_000, etag: "\"v1\""),
-      ServerResource(url: SimURL("https://example.com/b.bin")!, size: 700_000, etag: "\"v1\""),
-    ])
-    let sim = Simulation(seed: 4, device: .wifi, server: server)
-    sim.installApp { PlainAppDelegate($0) }
-    sim.schedule(at: .zero) { $0.launchApp() }
-    sim.schedule(at: SimTime(.minutes(1))) { sim in
-      (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload("https://example.com/a.bin")
-    }
-    sim.schedule(at: SimTime(.minutes(2))) { sim in
+    let files: [(String, Int64)] = [
+      ("https://example.com/a.bin", 300_000), ("https://example.com/b.bin", 700_000),
+    ]
+    let (sim, log, container) = run(files) { index, sim in
+      guard index == 1 else { return }
       let caches = sim.appContainerDirectory!.appendingPathComponent("Library/Caches")
       #expect((try? FileManager.default.removeItem(at: caches)) != nil)
-      (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload("https://example.com/b.bin")
     }
-    var log: [String] = []
-    sim.schedule(at: SimTime(.minutes(5))) { sim in
-      log = (sim.currentAppDelegate as? PlainAppDelegate)?.downloads.log ?? []
-    }
-    sim.run(until: SimTime(.minutes(6)))
     #expect(
       log == ["finished a.bin size=300000", "completed 200", "finished b.bin size=700000", "completed 200"])
-    #expect(size(sim.appContainerDirectory!.path + "/Documents/b.bin") == 700_000)
+    #expect(size(container + "/Documents/b.bin") == 700_000)
+    withExtendedLifetime(sim) {}
   }
 
   @Test func thePoolGoesWithTheSimulation() {
