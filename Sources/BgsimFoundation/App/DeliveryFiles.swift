@@ -89,17 +89,29 @@ final class DeliveryFiles: @unchecked Sendable {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     foldersMade = true
     if poolWorks && !(mkdir(poolPath, 0o700) == 0 || errno == EEXIST) { poolWorks = false }
-    closeFolders()
-    directoryDescriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    poolDescriptor = poolWorks ? open(poolPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+    // Assigned only when the number changes (from none): the delegate queue may be reading it.
+    let folder = Self.openFolder(directoryPath, replacing: directoryDescriptor)
+    if folder != directoryDescriptor { directoryDescriptor = folder }
+    if poolWorks { poolDescriptor = Self.openFolder(poolPath, replacing: poolDescriptor) }
     if poolDescriptor < 0 { poolWorks = false }
+  }
+
+  /// Opens a folder. One already open under `descriptor` is replaced under the same number
+  /// (`dup2`), never closed: a delivery the delegate queue still answers (`wasTaken`, `remove`)
+  /// may use it meanwhile, and must not meet a closed number, or one reused for another file.
+  private static func openFolder(_ path: String, replacing descriptor: Int32) -> Int32 {
+    let fresh = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return fresh }
+    guard fresh >= 0 else { return descriptor }
+    _ = dup2(fresh, descriptor)
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // `dup2` clears it
+    _ = close(fresh)
+    return descriptor
   }
 
   private func closeFolders() {
     if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
     if poolDescriptor >= 0 { _ = close(poolDescriptor) }
-    directoryDescriptor = -1
-    poolDescriptor = -1
   }
 
   /// A file of `size` bytes that takes no disk space, created or emptied, with its access time at
