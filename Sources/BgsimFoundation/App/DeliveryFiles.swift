@@ -68,7 +68,7 @@ final class DeliveryFiles: @unchecked Sendable {
       _ = placeInode(named: name)
     }
     // Empties a reused inode (or the file itself when linking failed) and resizes it.
-    writeSparseFile(named: name, size: size)
+    AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
     return File(url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name)
   }
@@ -107,21 +107,6 @@ final class DeliveryFiles: @unchecked Sendable {
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // `dup2` clears it
     _ = close(fresh)
     return descriptor
-  }
-
-  private func closeFolders() {
-    if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
-    if poolDescriptor >= 0 { _ = close(poolDescriptor) }
-  }
-
-  /// A file of `size` bytes that takes no disk space, created or emptied, with its access time at
-  /// the epoch: four system calls, once per delivered download.
-  private func writeSparseFile(named name: String, size: Int64) {
-    let fd = openat(directoryDescriptor, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return }
-    if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
-    AppContainer.markUnread(fd)
-    _ = close(fd)
   }
 
   /// A pool inode only the pool still links to (the app let go of it), moved to the back.
@@ -178,7 +163,8 @@ final class DeliveryFiles: @unchecked Sendable {
   /// The pool goes with the simulation (the bridge's host), even when the container is kept:
   /// the app's own links to its inodes stay, with their content.
   deinit {
-    closeFolders()
+    if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
+    if poolDescriptor >= 0 { _ = close(poolDescriptor) }
     guard foldersMade else { return }
     try? FileManager.default.removeItem(atPath: poolPath)
   }

@@ -12,7 +12,8 @@ final class ResumeStore: @unchecked Sendable {
     guard let resume = try? ResumeDataContents(engineData) else { return nil }
     byToken[resume.token] = (resume, engineData)
     let fileName = "CFNetworkDownload_bgsim\(resume.token).tmp"
-    AppContainer.writeSparseFile(at: temporaryDirectory.appendingPathComponent(fileName), size: resume.offset)
+    AppContainer.writeSparseFile(
+      at: temporaryDirectory.appendingPathComponent(fileName).path, size: resume.offset)
     let isDate = !(resume.validator.hasPrefix("\"") || resume.validator.hasPrefix("W/"))
     let record = ResumeDataRecord(
       url: URL(string: resume.url.string) ?? URL(fileURLWithPath: "/"), bytesReceived: resume.offset,
