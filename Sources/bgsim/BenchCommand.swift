@@ -201,7 +201,6 @@ enum BenchCommand {
         ratiosWithoutFiles.append(
           engineTime > 0 ? max(0, bridgeTime - bridgeRun.appFileSeconds) / engineTime : 0)
       }
-      let fixed = { (value: Double, digits: Int) in String(format: "%.\(digits)f", value) }
       return Measurement(
         workload: "bridge", events: outcome?.events ?? 0, wallSeconds: BenchSweep.median(bridgeSeconds),
         peakRSSBytes: ProcessMetrics.peakResidentBytes(),
@@ -209,10 +208,10 @@ enum BenchCommand {
           ("tasksFinished", "\(outcome?.tasksFinished ?? 0)"),
           ("engineTasksFinished", "\(engine?.tasksFinished ?? 0)"),
           ("engineEvents", "\(engine?.events ?? 0)"),
-          ("engineWallSeconds", fixed(BenchSweep.median(engineSeconds), 3)),
-          ("ratio", fixed(BenchSweep.median(ratios), 2)),
-          ("appFileSeconds", fixed(BenchSweep.median(appFileSeconds), 3)),
-          ("ratioWithoutAppFileWork", fixed(BenchSweep.median(ratiosWithoutFiles), 2)),
+          ("engineWallSeconds", BenchSweep.fixed(BenchSweep.median(engineSeconds))),
+          ("ratio", BenchSweep.fixed(BenchSweep.median(ratios), 2)),
+          ("appFileSeconds", BenchSweep.fixed(BenchSweep.median(appFileSeconds))),
+          ("ratioWithoutAppFileWork", BenchSweep.fixed(BenchSweep.median(ratiosWithoutFiles), 2)),
           ("rounds", "\(bridgeRounds)"),
         ])
     }

@@ -66,7 +66,6 @@ enum BenchSweep {
           + String(format: "the %d-job passes got %.2f cores of %d)", jobs, gotCores, jobs)
           + ": the speed-up measures the machine, not bgsim; measure again when it is idle")
     }
-    func fixed(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
     return BenchCommand.Measurement(
       workload: "sweep", events: events, wallSeconds: manyJobs,
       peakRSSBytes: ProcessMetrics.peakResidentBytes(),
@@ -86,6 +85,9 @@ enum BenchSweep {
         ("meaningful", meaningful ? "true" : "false"), ("identicalOutcomes", identical ? "true" : "false"),
       ])
   }
+
+  /// A figure with `digits` decimals, as the benchmarks print them.
+  static func fixed(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
 
   /// The middle value (the lower of the two middle ones for an even count).
   static func median(_ values: [Double]) -> Double {
