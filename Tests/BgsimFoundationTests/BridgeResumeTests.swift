@@ -53,6 +53,38 @@ import Testing
     #expect(resumed != nil)
   }
 
+  /// Foundation resumes only GET downloads: the same cancel gives resume data for a GET request
+  /// and nil for a POST one, whose method the engine's trace records.
+  @Test(arguments: ["GET", "POST"])
+  func onlyAGETDownloadProducesResumeData(method: String) throws {
+    let sim = world()
+    sim.installApp { PlainAppDelegate($0) }
+    final class Outcome: @unchecked Sendable {
+      var called = false
+      var data: Data?
+    }
+    let outcome = Outcome()
+    var task: URLSessionDownloadTask?
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in
+      var request = URLRequest(url: URL(string: Self.episode)!)
+      request.httpMethod = method
+      task = self.delegate(sim)?.session?.downloadTask(with: request)
+      task?.resume()
+    }
+    sim.schedule(at: SimTime(.seconds(21))) { _ in
+      task?.cancel(byProducingResumeData: {
+        outcome.called = true
+        outcome.data = $0
+      })
+    }
+    sim.run(until: SimTime(.seconds(30)))
+    #expect(outcome.called)
+    #expect((outcome.data != nil) == (method == "GET"))
+    let created = sim.trace.events.first { $0.kind == "task.created" }
+    #expect(created?["method"]?.description == (method == "GET" ? nil : "POST"))
+  }
+
   @Test func garbageResumeDataFailsTheTaskWithAnError() throws {
     let sim = world()
     sim.installApp { PlainAppDelegate($0) }

@@ -128,4 +128,27 @@ struct ResumeDataTests {
     #expect(task.error?.code == .cannotWriteToFile)
     #expect(Fixture.events(sim, "task.resumeDataRejected").first?["problem"] == "stale")
   }
+
+  /// Only a GET download can be resumed [A]: the same cancel at 40% gives no resume data when the
+  /// request was a POST, and the task's creation says which method it used.
+  @Test("a download made with a method other than GET produces no resume data", arguments: ["GET", "post"])
+  func onlyGETResumes(method: String) throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 1_000_000)], app: app)
+    let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a", method: method)
+    task.resume()
+    sim.run(until: SimTime(Self.fortyPercent))
+    var data: Data?
+    task.cancel(byProducingResumeData: { data = $0 })
+    let created = try #require(Fixture.events(sim, "task.created").first)
+    if method == "GET" {
+      #expect(data?.resumeOffset == 400_000)
+      #expect(created["method"] == nil)
+    } else {
+      #expect(data == nil)
+      #expect(task.httpMethod == "POST")
+      #expect(created["method"] == "POST")
+    }
+  }
 }

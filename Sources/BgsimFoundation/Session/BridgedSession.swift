@@ -119,8 +119,9 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   override func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
     host?.noteActivity()
+    let method = request.httpMethod ?? "GET"
     let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
-      try session.downloadTask(with: url)
+      try session.downloadTask(with: url, method: method)
     }
     let core = TaskCore(session: self, engine: made.task, request: request, refusal: made.refusal)
     return register(BridgedDownloadTask(core: core), core)
@@ -247,8 +248,9 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     if let refusal = refuseConvenience("downloadTask(with:completionHandler:)", request) {
       return refusedDownload(request, refusal, handler: handler)
     }
+    let method = request.httpMethod ?? "GET"
     let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
-      try session.downloadTask(with: url)
+      try session.downloadTask(with: url, method: method)
     }
     let core = TaskCore(
       session: self, engine: made.task, request: request, refusal: made.refusal, handler: handler)

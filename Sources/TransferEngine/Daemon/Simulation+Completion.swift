@@ -113,7 +113,8 @@ extension Simulation {
   /// Resume data for a download that can resume: a GET whose server sent a validator and
   /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
   func makeResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
-    guard task.isDownload, let validator = task.bytes.fetchingValidator ?? task.resumeFrom?.validator,
+    guard task.isDownload, task.httpMethod == "GET",
+      let validator = task.bytes.fetchingValidator ?? task.resumeFrom?.validator,
       links.server.resource(task.currentURL)?.acceptsRanges == true
     else { return nil }
     return daemon.issueResumeData(

@@ -41,9 +41,13 @@ public final class SimURLSession {
 
   public var identifier: String { configuration.identifier }
 
-  /// `downloadTask(with:)`. `name` is the handle the trace uses (default `<session>#<id>`).
-  public func downloadTask(with url: String, name: String? = nil) throws(SimAPIMisuse) -> SimURLSessionTask {
-    try simulation.makeTask(in: self, kind: .download, url: url, name: name, resumeData: nil)
+  /// `downloadTask(with:)`. `name` is the handle the trace uses (default `<session>#<id>`);
+  /// `method` is the request's HTTP method (a download that is not a `GET` cannot produce
+  /// resume data, and its `task.created` line says which method it used).
+  public func downloadTask(with url: String, name: String? = nil, method: String = "GET") throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    try simulation.makeTask(in: self, kind: .download, url: url, name: name, resumeData: nil, method: method)
   }
 
   /// `dataTask(with:)`: the body comes to the delegate in memory. In a background session it

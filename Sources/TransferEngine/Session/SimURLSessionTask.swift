@@ -71,6 +71,9 @@ public final class SimURLSessionTask {
   private var holdsConnection = false
   /// What the task moved, kept and wasted.
   @exclusivity(unchecked) var bytes = TransferBytes()
+  /// The request's HTTP method, upper case (`GET` unless the app's request says otherwise). Only
+  /// a `GET` download can produce resume data [A].
+  public internal(set) var httpMethod = "GET"
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool

@@ -46,7 +46,7 @@ extension Simulation {
 
   func makeTask(
     in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
-    resumeData: ResumeDataContents?
+    resumeData: ResumeDataContents?, method: String = "GET"
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
     guard lifecycle.state.isRunning else {
       throw SimAPIMisuse(
@@ -66,6 +66,7 @@ extension Simulation {
     let task = SimURLSessionTask(
       uid: daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url, session: record,
       name: name, createdInBackground: lifecycle.state != .foreground, resumeFrom: resumeData)
+    task.httpMethod = method.uppercased()
     record.add(task)
     daemon.addTask(task)
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
@@ -76,6 +77,7 @@ extension Simulation {
       TraceField("taskKind", .string(task.kindName)),
     ]
     if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
+    if kind == .download && task.httpMethod != "GET" { fields.append(TraceField("method", .string(task.httpMethod))) }
     emit(.taskCreated, fields)
     if case .upload(false, _) = kind, record.isBackground {
       lint(
