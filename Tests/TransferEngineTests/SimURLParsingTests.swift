@@ -68,7 +68,9 @@ import Testing
         return (0..<length).map { _ in choice.randomElement(using: &random)! }.joined()
       }
       // Half of them shaped like a URL, so that the later rules are reached.
-      let text = Bool.random(using: &random) ? piecesOf(0...12) : piecesOf(0...2, from: schemePieces) + "://" + piecesOf(0...5)
+      let text =
+        Bool.random(using: &random)
+        ? piecesOf(0...12) : piecesOf(0...2, from: schemePieces) + "://" + piecesOf(0...5)
       let fast = SimURL.asciiParts(of: text)
       #expect(fast != nil)
       let byBytes = fast.flatMap { parts($0) }

@@ -77,7 +77,9 @@ extension Simulation {
       TraceField("taskKind", .string(task.kindName)),
     ]
     if task.isDiscretionary && record.isBackground { fields.append(TraceField("discretionary", .bool(true))) }
-    if kind == .download && task.httpMethod != "GET" { fields.append(TraceField("method", .string(task.httpMethod))) }
+    if kind == .download && task.httpMethod != "GET" {
+      fields.append(TraceField("method", .string(task.httpMethod)))
+    }
     emit(.taskCreated, fields)
     if case .upload(false, _) = kind, record.isBackground {
       lint(
