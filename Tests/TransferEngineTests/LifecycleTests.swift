@@ -117,6 +117,37 @@ struct LifecycleTests {
     #expect(Fixture.events(sim, "app.resume").isEmpty)
   }
 
+  /// The cancellation is not a one-off at the moment the user leaves: a task the app resumes
+  /// while it still runs in the background (its `backgroundRunTime`) is cancelled the same way,
+  /// and never transfers; back in the foreground, tasks run again.
+  @Test(
+    "Background App Refresh off: a task resumed in the background is cancelled at once; in the foreground it runs"
+  )
+  func backgroundAppRefreshOffLaterTasks() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(resources: Self.oneMB, app: app, backgroundAppRefresh: false)
+    sim.run(until: SimTime(.milliseconds(500)))
+    sim.backgroundApp()
+    sim.run(until: SimTime(.seconds(2)))
+    let late = try app.sessions["S"]!.downloadTask(with: "https://example.com/book", name: "late")
+    late.resume()
+    #expect(late.error?.code == .cancelled)
+    #expect(late.error?.cancelReason == .backgroundUpdatesDisabled)
+    sim.run(until: SimTime(.minutes(1)))
+    let cancelled = Fixture.events(sim, "task.cancelled")
+    #expect(cancelled.count == 1)
+    #expect(cancelled.first?["task"] == "late")
+    #expect(cancelled.first?["reason"] == "backgroundUpdatesDisabled")
+    #expect(Fixture.time(sim, "task.started", task: "late") == nil)
+
+    sim.launchApp()
+    let again = try app.sessions["S"]!.downloadTask(with: "https://example.com/book", name: "again")
+    again.resume()
+    sim.run(until: SimTime(.hours(1)))
+    #expect(again.error == nil)
+    #expect(Fixture.time(sim, "task.finished", task: "again") != nil)
+  }
+
   @Test("a default session's transfer pauses while suspended and fails with -1001 past the request timeout")
   func defaultSessionSuspended() throws {
     let app = TestApp([.default(identifier: "D")])

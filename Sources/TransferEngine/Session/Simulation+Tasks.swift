@@ -155,6 +155,12 @@ extension Simulation {
       let timer = scheduler.schedule(.resourceTimeout(uid: task.uid), after: left)
       task.record.resumedByApp(resourceTimer: timer, deadline: now + left)
     }
+    // With Background App Refresh off, a background session's work is cancelled once the app
+    // leaves the foreground [S]: a task resumed after that goes the way of those running then.
+    if task.session.isBackground && !deviceModel.backgroundAppRefresh && lifecycle.state != .foreground {
+      cancelTask(task, produceResumeData: true, reason: .backgroundUpdatesDisabled, admitting: false)
+      return
+    }
     enqueue(task)
   }
 
