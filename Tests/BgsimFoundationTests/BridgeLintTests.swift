@@ -23,6 +23,22 @@ import Testing
 
   func delegate(_ sim: Simulation) -> PlainAppDelegate? { sim.currentAppDelegate as? PlainAppDelegate }
 
+  /// `makeURLSession` with a background configuration and no delegate: nothing could receive
+  /// the session's events, which the run says.
+  @Test func aBackgroundSessionWithoutADelegateIsLinted() {
+    let sim = world()
+    sim.installApp { app in
+      _ = app.makeURLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+      _ = app.makeURLSession(
+        configuration: .simulatedBackground(withIdentifier: "nobody"), delegate: nil, delegateQueue: nil)
+      return PlainAppDelegate(app)
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.run(until: SimTime(.seconds(1)))
+    #expect(lints(sim) == ["backgroundSessionWithoutDelegate"])
+    #expect(sim.trace.events.first { $0.kind == "lint" }?["session"]?.description == "nobody")
+  }
+
   /// Seed 004's sample names its background session `UUID().uuidString`: each launch a new one.
   @Test func aBackgroundIdentifierThatChangesAcrossLaunchesIsLinted() {
     let sim = world()

@@ -83,4 +83,21 @@ struct LintTests {
     sim.run(until: SimTime(.hours(2)))
     #expect(Fixture.events(sim, "delegate.didComplete").count == 1)
   }
+
+  /// A background session needs a delegate; a default one may do without (completion handlers).
+  @Test("a background session made without a delegate is linted; a default one is not")
+  func backgroundSessionWithoutDelegate() throws {
+    let app = TestApp([])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 1_000)], app: app)
+    let context = AppContext(simulation: sim)
+    _ = try context.makeSession(configuration: .default(identifier: "D"), delegate: nil)
+    _ = try context.makeSession(configuration: .background(withIdentifier: "S"), delegate: app)
+    #expect(Fixture.events(sim, "lint").isEmpty)
+    _ = try context.makeSession(configuration: .background(withIdentifier: "N"), delegate: nil)
+    let lints = Fixture.events(sim, "lint")
+    #expect(lints.count == 1)
+    #expect(lints.first?["rule"] == "backgroundSessionWithoutDelegate")
+    #expect(lints.first?["session"] == "N")
+  }
 }

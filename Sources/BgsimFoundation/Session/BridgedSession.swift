@@ -56,6 +56,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       engine = try AppContext(simulation: simulation).makeSession(
         configuration: engineConfiguration, delegate: adapter)
       self.adapter = adapter
+      if engineConfiguration.kind == .background && storedDelegate == nil {
+        simulation.bridgeLint(
+          .backgroundSessionWithoutDelegate,
+          LintRule.sessionWithoutDelegateMessage(engineConfiguration.identifier),
+          [TraceField("session", .string(engineConfiguration.identifier))])
+      }
     } catch {
       simulation.emitNote(
         "bridge.sessionRefused",

@@ -12,6 +12,10 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   case backgroundTaskNotEnded
   /// A data task in a background session: it fails with -997 once the app is suspended.
   case dataTaskInBackgroundSession
+  /// A background session made without a delegate: its events have nowhere to go, and the app
+  /// never learns that its transfers finished. Only Swift apps can do this (the JSON app always
+  /// has a delegate).
+  case backgroundSessionWithoutDelegate
   /// BgsimFoundation: a launch made a background session under a new identifier while an
   /// earlier launch's session with tasks was not recreated (`UUID().uuidString` identifiers).
   case sessionIdentifierChanged
@@ -24,4 +28,13 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: a completion-handler factory (`downloadTask(with:completionHandler:)`, ...)
   /// was called on a background session, which raises an exception on a device.
   case completionHandlerInBackgroundSession
+}
+
+extension LintRule {
+  /// What `backgroundSessionWithoutDelegate` says, the same for the engine's apps and the bridge's.
+  public static func sessionWithoutDelegateMessage(_ identifier: String) -> String {
+    "background session '\(identifier)' was made without a delegate; a background session must have one "
+      + "(its completion, progress and handleEvents calls have nowhere else to go): pass the object that "
+      + "implements URLSessionDownloadDelegate"
+  }
 }

@@ -30,6 +30,11 @@ extension Simulation {
     } else {
       record = daemon.addSession(configuration, simulation: self)
     }
+    if configuration.kind == .background && delegate == nil {
+      lint(
+        .backgroundSessionWithoutDelegate, LintRule.sessionWithoutDelegateMessage(configuration.identifier),
+        [TraceField("session", .string(configuration.identifier))])
+    }
     let session = SimURLSession(
       configuration: configuration, delegate: delegate, record: record, simulation: self)
     record.attach(session)
