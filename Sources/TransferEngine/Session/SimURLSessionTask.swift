@@ -71,9 +71,10 @@ public final class SimURLSessionTask {
   private var holdsConnection = false
   /// What the task moved, kept and wasted.
   @exclusivity(unchecked) var bytes = TransferBytes()
-  /// The request's HTTP method, upper case (`GET` unless the app's request says otherwise). Only
-  /// a `GET` download can produce resume data [A].
-  public internal(set) var httpMethod = "GET"
+  /// A download's request method, upper case (`GET` unless the app's request said otherwise):
+  /// only a `GET` download can produce resume data [A]. Uploads and data tasks keep `GET` here;
+  /// the engine does not model their method.
+  var httpMethod = "GET"
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
   let isDiscretionary: Bool

@@ -71,7 +71,7 @@ extension Simulation {
     let task = SimURLSessionTask(
       uid: daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url, session: record,
       name: name, createdInBackground: lifecycle.state != .foreground, resumeFrom: resumeData)
-    task.httpMethod = method.uppercased()
+    if kind == .download { task.httpMethod = method.uppercased() }
     record.add(task)
     daemon.addTask(task)
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
