@@ -142,6 +142,8 @@ struct ResumeDataTests {
     var data: Data?
     task.cancel(byProducingResumeData: { data = $0 })
     let created = try #require(Fixture.events(sim, "task.created").first)
+    // Every field it carries is one expectations may name.
+    #expect(created.fields.allSatisfy { TraceKind.taskCreated.fieldNames.contains($0.key) })
     if method == "GET" {
       #expect(data?.resumeOffset == 400_000)
       #expect(created["method"] == nil)
