@@ -116,7 +116,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .sessionCreated: return ["session", "sessionKind"]
     case .sessionAllTasks: return ["session", "tasks"]
     case .sessionInvalidated: return ["session", "cancelTasks"]
-    case .taskCreated: return ["task", "session", "taskIdentifier", "url", "taskKind", "discretionary", "method"]
+    case .taskCreated:
+      return ["task", "session", "taskIdentifier", "url", "taskKind", "discretionary", "method"]
     case .taskResume: return ["task", "session"]
     case .taskSuspend: return ["task", "session", "bytes"]
     case .taskResumeDataRejected: return ["task", "session", "problem"]
