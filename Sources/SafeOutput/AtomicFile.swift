@@ -21,21 +21,25 @@ public struct FileWriteError: Error, Sendable, CustomStringConvertible {
   public var description: String { "cannot write '\(TerminalText.escape(path))': \(reason)" }
 }
 
-/// Writes a file so that it is either wholly the new content or left as it was.
+/// Writes an output so that what the path points at is respected.
 ///
-/// The content goes to a temporary file in the target's own folder (so the rename stays on one
-/// file system), is flushed to disk, then renamed over the target. A full disk, a missing
-/// folder or an interrupt therefore never leaves a truncated file under the target's name,
-/// and never destroys the file that was there before.
+/// A regular file (or a missing one) is replaced atomically: the content goes to a temporary
+/// file in the file's own folder (so the rename stays on one file system), is flushed to disk,
+/// then renamed over it. A full disk, a missing folder or an interrupt therefore never leaves
+/// a truncated file under the target's name, and never destroys the file that was there before.
+/// A symbolic link is followed (chains too) and the file it leads to is replaced; the link stays.
+/// Anything else (a FIFO, a terminal or other device, a socket, the file that standard output
+/// or standard error already writes to) is written through, never replaced: renaming over
+/// `/dev/null` as root would replace it for the whole machine.
 public enum AtomicFile {
-  /// Writes `text` as UTF-8 to `path`, replacing any file of that name.
+  /// Writes `text` as UTF-8 to `path` (see the type's rules for what is replaced).
   public static func write(_ text: String, to path: String) throws(FileWriteError) {
     var text = text
     let result: FileWriteError? = text.withUTF8 { write(UnsafeRawBufferPointer($0), to: path) }
     if let result { throw result }
   }
 
-  /// Writes `bytes` to `path`, replacing any file of that name.
+  /// Writes `bytes` to `path` (see the type's rules for what is replaced).
   public static func write(bytes: [UInt8], to path: String) throws(FileWriteError) {
     let result: FileWriteError? = bytes.withUnsafeBytes { write($0, to: path) }
     if let result { throw result }
@@ -46,24 +50,33 @@ public enum AtomicFile {
       FileWriteError(path: path, reason: SystemError.describe(code))
     }
     guard !path.isEmpty else { return FileWriteError(path: path, reason: "the file name is empty") }
-    var status = stat()
-    if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+    switch OutputTarget.of(path) {
+    case .folder:
       return FileWriteError(path: path, reason: "it is a directory; give a file name")
+    case .stream(let fd):
+      return DescriptorWriter.writeAll(fd, bytes).map(failure)
+    case .writeThrough:
+      return WriteThrough.write(bytes, to: path).map(failure)
+    case .replace(let file):
+      return replace(file, with: bytes).map(failure)
+    case .unresolvable(let code):
+      return failure(code)
     }
-    var template = Array((folder(of: path) + "/.bgsim-XXXXXX.tmp").utf8CString)
+  }
+
+  /// Writes `bytes` to a temporary file beside `file`, then renames it over `file`.
+  private static func replace(_ file: String, with bytes: UnsafeRawBufferPointer) -> Int32? {
+    var template = Array((folder(of: file) + "/.bgsim-XXXXXX.tmp").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-    guard fd >= 0 else { return failure(errno) }
+    guard fd >= 0 else { return errno }
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var problem = DescriptorWriter.writeAll(fd, bytes)
     if problem == nil, fchmod(fd, mode_t(0o666) & ~currentUmask) != 0 { problem = errno }
     if problem == nil, fsync(fd) != 0 { problem = errno }
     if close(fd) != 0, problem == nil { problem = errno }
-    if problem == nil, rename(temporary, path) != 0 { problem = errno }
-    if let problem {
-      unlink(temporary)
-      return failure(problem)
-    }
-    return nil
+    if problem == nil, rename(temporary, file) != 0 { problem = errno }
+    if problem != nil { unlink(temporary) }
+    return problem
   }
 
   /// The folder part of `path` (`.` when there is none).

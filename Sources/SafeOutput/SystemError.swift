@@ -27,6 +27,10 @@ public enum SystemError {
     case EBADF: return "it is not open for writing"
     case EIO: return "an input/output error"
     case EXDEV: return "the temporary file is on another file system"
+    case ELOOP: return "too many symbolic links (a loop?)"
+    case ENXIO: return "nothing is reading the other end"
+    case ECONNREFUSED: return "nothing is listening on the socket"
+    case ENOTSOCK, EPROTOTYPE: return "it is a socket that does not take a stream"
     default: return "system error \(code)"
     }
   }
