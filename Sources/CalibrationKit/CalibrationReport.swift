@@ -178,7 +178,7 @@ public enum CalibrationReport {
         try SweepFiles.write(file.text, to: directory + "/" + file.name)
       }
     } catch {
-      throw CalibrationError(error.message)
+      throw CalibrationError(error.message, isOutputFailure: error.isOutputFailure)
     }
   }
 }

@@ -12,12 +12,13 @@ import SafeOutput
 /// folder creation through `SafeOutput.AtomicFile`, and bounded reads of what `sweep-merge`
 /// is given (which may be anything: a FIFO, a huge file, a folder).
 public enum SweepFiles {
-  /// Writes `text` to `path` atomically (a temporary file in the same folder, then a rename).
+  /// Writes `text` to `path` as `AtomicFile` does (a regular file through a temporary file and a
+  /// rename; a FIFO or device written through). A failure is an output failure (exit 74).
   public static func write(_ text: String, to path: String) throws(SweepError) {
     do {
       try AtomicFile.write(text, to: path)
     } catch {
-      throw SweepError(error.description)
+      throw SweepError(error.description, isOutputFailure: true)
     }
   }
 
@@ -26,7 +27,7 @@ public enum SweepFiles {
     do {
       try AtomicFile.createFolder(path)
     } catch {
-      throw SweepError(error.description)
+      throw SweepError(error.description, isOutputFailure: true)
     }
   }
 
@@ -39,7 +40,7 @@ public enum SweepFiles {
   /// Removes the file `path` if it exists; a missing file is not an error.
   public static func remove(_ path: String) throws(SweepError) {
     if unlink(path) != 0, errno != ENOENT {
-      throw SweepError("cannot remove '\(path)': \(SystemError.describe(errno))")
+      throw SweepError("cannot remove '\(path)': \(SystemError.describe(errno))", isOutputFailure: true)
     }
   }
 

@@ -21,6 +21,11 @@ public enum SweepOutput {
     return files
   }
 
+  /// Every file name a sweep, a shard or a merge may write or remove in its output folder.
+  public static var fileNames: [String] {
+    ["runs.csv", "summary.csv", "summary.md", "sweep.json"] + RunTable.metricColumns.map { "chart-\($0).svg" }
+  }
+
   /// Makes `directory` ready before a sweep spends its time: creates it, and removes the
   /// `sweep.json`, summaries and charts an earlier sweep left there, so that a failure from now
   /// on leaves a directory `sweep-merge` refuses instead of an old set beside new rows.

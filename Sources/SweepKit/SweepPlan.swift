@@ -6,7 +6,13 @@ import TransferEngine
 /// a grid over the limit, a shard directory that does not hold what `sweep.json` says.
 public struct SweepError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// True when an output could not be written (a full disk, a file where a folder must go):
+  /// the tool exits 74 for these, 2 for everything the user can fix in the arguments.
+  public var isOutputFailure: Bool
+  public init(_ message: String, isOutputFailure: Bool = false) {
+    self.message = message
+    self.isOutputFailure = isOutputFailure
+  }
   public var description: String { message }
 
   /// `text` for a message, cut to its first 60 characters so that a huge argument or file

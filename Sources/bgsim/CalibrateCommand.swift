@@ -43,7 +43,8 @@ enum CalibrateCommand {
         Writes into DIR: fit.json (a 'policy' section of the identified knobs, ready to paste
         into a scenario, and what the log says about each knob), residuals.csv, and
         observed-vs-simulated.svg; without WORLD.json also world.json.
-        Exit codes: 0 fitted, 1 no candidate matches the log's events, 2 bad input.
+        Exit codes: 0 fitted, 1 no candidate matches the log's events, 2 bad input, 74 DIR
+        could not be written.
         See docs/calibration.md.
         """,
       options: [
@@ -136,6 +137,10 @@ enum CalibrateCommand {
       throw usage(error.message)
     }
     let out = arguments.options["--out"] ?? "calibration-\(world.name)"
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: ["world.json", "fit.json", "residuals.csv", "observed-vs-simulated.svg"].map {
+        ("--out", OutputGuard.inFolder(out, $0))
+      }, inputs: arguments.positionals + [logPath], command: command)
     let request = CalibrationRequest(
       world: world, log: log, knobs: knobs, seeds: seeds, jobs: jobs, tolerance: tolerance)
     let outcome: (Result<CalibrationResult, CalibrationError>, Double) = ProcessMetrics.wallSeconds {
@@ -160,7 +165,7 @@ enum CalibrateCommand {
     do {
       try CalibrationReport.write(files, to: out)
     } catch {
-      throw .unavailable(error.message)
+      throw error.isOutputFailure ? .outputFailed(error.message) : .unavailable(error.message)
     }
     Console.out(
       "searched \(result.simulations) simulations in " + String(format: "%.2f", outcome.1)

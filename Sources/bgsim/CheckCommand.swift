@@ -33,7 +33,8 @@ enum CheckCommand {
           -h, --help       show this help
 
         Exit codes: 0 all passed, 1 an expectation or golden trace failed, 2 an invalid
-        scenario, or a PATH with no scenarios under it.
+        scenario, or a PATH with no scenarios under it; 74 the JUnit file or a golden trace
+        could not be written.
         See docs/scenario-format.md for the format.
         """,
       flags: ["--update-golden", "--quiet"],
@@ -50,6 +51,13 @@ enum CheckCommand {
     let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let update = arguments.flags.contains("--update-golden")
     let quiet = arguments.flags.contains("--quiet")
+    let goldens = files.map(GoldenTrace.path(forScenario:))
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: junit.map { [("--junit", $0)] } ?? [], inputs: files + goldens, command: command)
+    if update {
+      try OutputGuard.refuseOverwritingInputs(
+        outputs: goldens.map { ("--update-golden", $0) }, inputs: files, command: command)
+    }
     var verdicts: [ScenarioVerdict] = []
     for file in files {
       let (verdict, unwritable) = ScenarioVerdict.check(file: file, updateGolden: update)

@@ -1,5 +1,6 @@
 import SafeOutput
 import ScenarioKit
+import SweepKit
 
 /// Everything that can stop a command before it has done its work.
 enum CommandLineError: Error {
@@ -11,6 +12,13 @@ enum CommandLineError: Error {
   case unavailable(String)
   /// An output file could not be written (a full disk, a missing folder); exit 74.
   case cannotWrite(FileWriteError)
+  /// An output could not be written, already said in a sentence (sweeps, calibration); exit 74.
+  case outputFailed(String)
+
+  /// A sweep's error: exit 74 when an output could not be written, else 2.
+  static func sweep(_ error: SweepError) -> CommandLineError {
+    error.isOutputFailure ? .outputFailed(error.message) : .unavailable(error.message)
+  }
 }
 
 /// Turns any `CommandLineError` into its message on standard error and its exit code: the one
@@ -37,6 +45,9 @@ enum ErrorRenderer {
       return ExitCode.invalidInput
     case .cannotWrite(let error):
       Console.error("bgsim: \(error)")
+      return ExitCode.ioError
+    case .outputFailed(let message):
+      Console.error("bgsim: \(message)")
       return ExitCode.ioError
     }
   }

@@ -39,7 +39,8 @@ enum FuzzCommand {
                              budgets without a trap or a broken invariant, twice the same way
           -h, --help         show this help
 
-        Exit codes: 0 nothing found, 1 a failure found, 2 bad arguments.
+        Exit codes: 0 nothing found, 1 a failure found, 2 bad arguments, 74 a failing scenario
+        could not be written (it is still printed).
         See docs/fuzzing.md.
         """,
       flags: ["--minimize", "--loader", "--extreme"],
@@ -54,6 +55,11 @@ enum FuzzCommand {
     func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
     if !arguments.positionals.isEmpty {
       if arguments.flags.contains("--loader") { throw usage("--loader takes no FILE") }
+      let out = arguments.options["--out"] ?? "fuzz-failures"
+      try OutputGuard.refuseOverwritingInputs(
+        outputs: arguments.positionals.map {
+          ("--out", OutputGuard.inFolder(out, baseName($0) + ".min.json"))
+        }, inputs: arguments.positionals, command: command)
       return try checkFiles(
         arguments.positionals, minimize: arguments.flags.contains("--minimize"),
         out: arguments.options["--out"] ?? "fuzz-failures")
@@ -102,13 +108,14 @@ enum FuzzCommand {
     let start = clock.now
     var tried = 0
     var failures = 0
+    var unwritten = false
     var elapsed = 0.0
     for seed in seeds {
       if let budget, elapsed >= budget { break }
       tried += 1
       if let failure = FuzzRunner.check(seed: seed) {
         failures += 1
-        report(failure, seed: seed, minimize: minimize, out: out)
+        if !report(failure, seed: seed, minimize: minimize, out: out) { unwritten = true }
       }
       elapsed = seconds(clock.now - start)
     }
@@ -117,12 +124,14 @@ enum FuzzCommand {
     Console.out(
       "fuzzed \(tried) seeds (\(seeds.lowerBound)-\(last)) in \(String(format: "%.2f", elapsed)) s "
         + "(\(String(format: "%.1f", rate)) seeds/s): \(failures) failing")
+    if unwritten { return ExitCode.ioError }
     return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
 
   /// Checks scenario files with invariants on, twice each; exit 2 if one is invalid.
   static func checkFiles(_ paths: [String], minimize: Bool, out: String) throws(CommandLineError) -> Int32 {
     var failing = 0
+    var unwritten = false
     for path in paths {
       let scenario: Scenario
       do {
@@ -136,39 +145,51 @@ enum FuzzCommand {
         continue
       }
       failing += 1
-      let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      let name = baseName(path)
       Console.out("FAIL  \(TerminalText.escape(path)): \(failure.signature)")
       for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
-      if minimize { shrink(failure, name: name, out: out) }
+      if minimize, !shrink(failure, name: name, out: out) { unwritten = true }
     }
+    if unwritten { return ExitCode.ioError }
     return failing > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
 
-  static func report(_ failure: FuzzFailure, seed: UInt64, minimize: Bool, out: String) {
-    Console.out("FAIL  seed \(seed): \(failure.signature)")
-    for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
-    let path = write(failure.json, to: out, name: "seed-\(seed).json")
-    Console.out("      wrote \(path) (\(failure.scenario.itemCount) items)")
-    if minimize { shrink(failure, name: "seed-\(seed)", out: out) }
+  /// NAME of a FILE argument: its minimised scenario is written as DIR/NAME.min.json.
+  static func baseName(_ path: String) -> String {
+    URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
   }
 
-  static func shrink(_ failure: FuzzFailure, name: String, out: String) {
+  /// Prints a failing seed and writes its scenario (and its minimised one); false when a file
+  /// could not be written.
+  static func report(_ failure: FuzzFailure, seed: UInt64, minimize: Bool, out: String) -> Bool {
+    Console.out("FAIL  seed \(seed): \(failure.signature)")
+    for line in failure.details.split(separator: "\n") { Console.out("      \(line)") }
+    guard let path = write(failure.json, to: out, name: "seed-\(seed).json") else { return false }
+    Console.out("      wrote \(path) (\(failure.scenario.itemCount) items)")
+    return minimize ? shrink(failure, name: "seed-\(seed)", out: out) : true
+  }
+
+  /// Minimises a failure and writes the result; false when it could not be written.
+  static func shrink(_ failure: FuzzFailure, name: String, out: String) -> Bool {
     var minimizer = Minimizer(signature: failure.signature)
     let small = minimizer.minimize(failure)
-    let minPath = write(small.json, to: out, name: "\(name).min.json")
+    guard let minPath = write(small.json, to: out, name: "\(name).min.json") else { return false }
     Console.out(
       "      minimised in \(minimizer.attempts) runs to \(minPath) (\(small.scenario.itemCount) items): "
         + (small.details.split(separator: "\n").first.map(String.init) ?? ""))
+    return true
   }
 
-  /// Writes `text` to DIR/name, creating DIR; returns the path (or says why it could not).
-  static func write(_ text: String, to directory: String, name: String) -> String {
+  /// Writes `text` to DIR/name, creating DIR; returns the path, or nil after saying why it could
+  /// not be written (the run goes on, and ends with exit 74).
+  static func write(_ text: String, to directory: String, name: String) -> String? {
     let path = directory + "/" + name
     do throws(FileWriteError) {
       try AtomicFile.createFolder(directory)
       try AtomicFile.write(text, to: path)
     } catch {
       Console.error("bgsim: \(error)")
+      return nil
     }
     return path
   }
@@ -180,6 +201,7 @@ enum FuzzCommand {
     var tried = 0
     var stopped = 0
     var failures = 0
+    var unwritten = false
     for seed in seeds {
       tried += 1
       switch ExtremeScenarios.outcome(seed: seed) {
@@ -191,14 +213,18 @@ enum FuzzCommand {
         for line in failure.details.split(separator: "\n") {
           Console.out("      \(TerminalText.escape(String(line)))")
         }
-        let path = write(failure.json, to: out, name: "extreme-\(seed).json")
-        Console.out("      wrote \(TerminalText.escape(path))")
+        if let path = write(failure.json, to: out, name: "extreme-\(seed).json") {
+          Console.out("      wrote \(TerminalText.escape(path))")
+        } else {
+          unwritten = true
+        }
       }
     }
     let elapsed = seconds(clock.now - start)
     Console.out(
       "extreme: \(tried) seeds (\(seeds.lowerBound)-\(seeds.upperBound)) in \(String(format: "%.2f", elapsed)) s, "
         + "\(stopped) stopped by a budget: \(failures) failing")
+    if unwritten { return ExitCode.ioError }
     return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
 
@@ -208,11 +234,13 @@ enum FuzzCommand {
       Console.error(
         "  \(so.iterations) inputs, slowest \(String(format: "%.1f", so.slowestSeconds * 1e3)) ms")
     }
+    var unwritten = false
     for finding in report.findings {
       let path = write(
         String(decoding: finding.input, as: UTF8.self), to: out,
         name: "loader-\(seed)-\(finding.iteration).json")
-      Console.out("FAIL  input \(finding.iteration): \(finding.problem) (wrote \(path))")
+      if path == nil { unwritten = true }
+      Console.out("FAIL  input \(finding.iteration): \(finding.problem) (wrote \(path ?? "nothing"))")
     }
     let rate = report.totalSeconds > 0 ? Double(report.iterations) / report.totalSeconds : 0
     Console.out(
@@ -220,6 +248,7 @@ enum FuzzCommand {
         + "\(String(format: "%.2f", report.totalSeconds)) s (\(String(format: "%.0f", rate)) inputs/s), "
         + "slowest \(String(format: "%.2f", report.slowestSeconds * 1e3)) ms: \(report.findings.count) failing"
     )
+    if unwritten { return ExitCode.ioError }
     return report.findings.isEmpty ? ExitCode.ok : ExitCode.expectationFailed
   }
 

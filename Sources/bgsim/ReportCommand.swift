@@ -17,7 +17,9 @@ enum ReportCommand {
         assets) with lanes for the app state, network, power and rate-limiter delay, one bar per
         task coloured by phase (waiting and why, transferring, done, failed), the wakes, the
         expectation results and the lints. DIR/index.html links them all. Invalid scenarios are
-        reported and skipped.
+        reported and skipped. A page belongs to its scenario file: reporting the file again
+        replaces it, and another file's scenario of the same name gets <name>-2.html (never a
+        name already used in DIR). Reports run at once into one DIR lock it in turn.
 
         Options:
           --out DIR     where to write; pages already there stay listed in its index.html
@@ -27,7 +29,8 @@ enum ReportCommand {
         The shipped reports are regenerated with:
           swift run bgsim report Scenarios --out Reports/scenarios
 
-        Exit codes: 0 written, 2 an invalid scenario or usage error (the valid ones are still written).
+        Exit codes: 0 written, 2 an invalid scenario or usage error (the valid ones are still
+        written), 74 the report could not be written.
         """,
       options: [.init(name: "--out", valueName: "DIR")], run: run)
   }
@@ -38,6 +41,14 @@ enum ReportCommand {
     }
     let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let directory = arguments.options["--out"] ?? freshFolder()
+    // The index files, and any input that is an .html file in DIR (a page could take its name).
+    let outputs =
+      ["index.html", "index.jsonl"]
+      + files.map { ($0 as NSString).lastPathComponent }
+      .filter { $0.lowercased().hasSuffix(".html") }
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: outputs.map { ("--out", OutputGuard.inFolder(directory, $0)) }, inputs: files, command: command
+    )
     var status = ExitCode.ok
     var results: [(file: String, result: RunResult)] = []
     for file in files {

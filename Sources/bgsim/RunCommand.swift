@@ -44,8 +44,10 @@ enum RunCommand {
       }
       seed = value
     }
-    if let traceOut = arguments.options["--trace-out"], traceOut.isEmpty {
-      throw .usage("--trace-out needs a file name", command: command.name)
+    if let traceOut = arguments.options["--trace-out"] {
+      if traceOut.isEmpty { throw .usage("--trace-out needs a file name", command: command.name) }
+      try OutputGuard.refuseOverwritingInputs(
+        outputs: [("--trace-out", traceOut)], inputs: [file], command: command)
     }
     let budget = try BudgetOptions.budget(arguments, command: command)
     var scenario: Scenario

@@ -37,6 +37,9 @@ enum SweepCommand {
         the scenario's SHA-256, bgsim's version, jobs and wall time), written last: a sweep that
         fails or is interrupted leaves no sweep.json. At most 1,000,000 runs (grid points x
         seeds). Progress goes to standard error when it is a terminal. See docs/sweeps.md.
+
+        Exit codes: 0 written, 2 usage or an invalid scenario, 74 DIR could not be written (a
+        full disk, a file in its place).
         """,
       options: [
         .init(name: "--param", valueName: "KEY=V1,V2,...", repeatable: true),
@@ -88,12 +91,15 @@ enum SweepCommand {
       throw usage(error.message)
     }
     let out = arguments.options["--out"] ?? "sweep-\(scenario.name)"
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: SweepOutput.fileNames.map { ("--out", OutputGuard.inFolder(out, $0)) }, inputs: [file],
+      command: command)
     // Before the runs: a folder that cannot be written fails now, and an earlier sweep's
     // sweep.json is gone, so an interrupted sweep never looks finished.
     do {
       try SweepOutput.prepare(out)
     } catch {
-      throw .unavailable(error.message)
+      throw .sweep(error)
     }
     let progress = isatty(STDERR_FILENO) == 1 ? ProgressLine() : nil
     let (table, seconds): (RunTable, Double) = ProcessMetrics.wallSeconds {
@@ -107,7 +113,7 @@ enum SweepCommand {
     do {
       try SweepOutput.write(manifest: manifest, table: table, to: out)
     } catch {
-      throw .unavailable(error.message)
+      throw .sweep(error)
     }
     let names = SweepOutput.files(manifest: manifest, table: table).map(\.name).sorted()
     let what = shard.map { "shard \($0) of " } ?? ""

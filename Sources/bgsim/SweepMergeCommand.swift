@@ -22,6 +22,9 @@ enum SweepMergeCommand {
         N, each once. Every field of sweep.json and every row of runs.csv is checked. The merged
         runs.csv, summaries and charts are byte for byte those of the same sweep run without
         --shard; its sweep.json lists the shards and how each ran instead of one execution.
+
+        Exit codes: 0 merged, 2 usage or shards that do not make one sweep, 74 DIR could not be
+        written (a full disk, a file in its place).
         """,
       options: [.init(name: "--out", valueName: "DIR")], run: run)
   }
@@ -38,10 +41,15 @@ enum SweepMergeCommand {
       throw .unavailable(error.message)
     }
     let out = arguments.options["--out"] ?? "sweep-\(manifest.name)"
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: SweepOutput.fileNames.map { ("--out", OutputGuard.inFolder(out, $0)) },
+      inputs: arguments.positionals.flatMap { shard in
+        ["sweep.json", "runs.csv"].map { OutputGuard.inFolder(shard, $0) }
+      }, command: command)
     do {
       try SweepOutput.write(manifest: manifest, table: table, to: out)
     } catch {
-      throw .unavailable(error.message)
+      throw .sweep(error)
     }
     let names = SweepOutput.files(manifest: manifest, table: table).map(\.name).sorted()
     Console.out(

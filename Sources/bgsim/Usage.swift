@@ -27,7 +27,8 @@ enum Usage {
         -h, --help     show this help, or a command's help after its name
         -V, --version  print the version
 
-      Exit codes: 0 ok, 1 an expectation failed, 2 invalid input or usage.
+      Exit codes: 0 ok, 1 an expectation failed, 2 invalid input or usage (an output that is
+      the same file as an input too), 74 an output could not be written.
       See 'bgsim <command> --help' for the options of a command.
       """
   }
