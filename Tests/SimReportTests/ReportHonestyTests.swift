@@ -91,10 +91,28 @@ import Testing
     #expect(
       Self.bars(of: "region", in: ReportScenarios.timeline(etag)).contains(
         "transferring [from 0B, 20MB wasted]"))
+    // An upload that cannot resume restarts from zero: its bar says what was thrown away too.
+    let (upload, uploadPage) = try Self.library("resumable-upload-wifi-lost")
+    #expect(
+      Self.bars(of: "plain", in: ReportScenarios.timeline(uploadPage)).contains(
+        "transferring [from 0B, 29.47MB wasted]"))
+    #expect(upload.bytesWastedByTask["plain"] == 29_470_000)
     let (_, resumed) = try Self.library("seed002-pause-and-resume")
     #expect(
       Self.bars(of: "movie-resumed", in: ReportScenarios.timeline(resumed)).first
         == "transferring [resumed at 40MB of 100MB]")
+  }
+
+  /// The header and the index print the simulated time as `bgsim run` does (to the
+  /// millisecond), not the trace's exact nanoseconds.
+  @Test func simulatedTimeReadsAsRunPrintsIt() throws {
+    let (result, page) = try Self.library("seed001-photo-upload-from-file")
+    #expect(result.endTime.sinceStart.formatted == "2m29.080533334s")
+    #expect(page.contains(" · simulated time 2m29.081s · "))
+    #expect(!page.contains("simulated time 2m29.080533334s"))
+    let entry = ReportIndex.Entry(
+      name: "n", description: "", passed: true, simulatedTime: result.endTime, link: "n.html", file: "n.json")
+    #expect(ReportIndex.render([entry]).contains("<td>2m29.081s</td>"))
   }
 
   @Test func endedInTheDaemonIsDrawnApartFromDeliveredToTheApp() throws {

@@ -38,7 +38,7 @@ public enum HTMLReport {
     out += "<h1>\(esc(name))<span class=\"badge badge-\(result.passed ? "pass" : "fail")\">"
     out += "\(result.passed ? "PASS" : "FAIL")</span></h1>\n"
     out += "<p class=\"meta\"><code>\(esc(file))</code> · seed \(result.seed) · simulated time "
-    out += "\(result.endTime) · \(result.trace.count) trace events</p>\n"
+    out += "\(result.endTime.sinceStart.readable) · \(result.trace.count) trace events</p>\n"
     if !description.isEmpty { out += "<p class=\"description\">\(esc(description))</p>\n" }
     if let error = result.runError {
       out += "<p class=\"error\" id=\"run-error\"><strong>Run error:</strong> \(esc(error))</p>\n"

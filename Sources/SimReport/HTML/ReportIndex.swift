@@ -40,7 +40,7 @@ public enum ReportIndex {
     for entry in entries {
       out += "<tr><td><a href=\"\(esc(entry.link))\">\(esc(entry.name))</a></td>"
       out += entry.passed ? "<td class=\"ok\">pass</td>" : "<td class=\"bad\">FAIL</td>"
-      out += "<td>\(entry.simulatedTime)</td><td>\(esc(entry.description))</td>"
+      out += "<td>\(entry.simulatedTime.sinceStart.readable)</td><td>\(esc(entry.description))</td>"
       out += "<td><code>\(esc(entry.file))</code></td></tr>\n"
     }
     out += "</table>\n</body>\n</html>\n"

@@ -73,14 +73,16 @@ struct TaskBar: Equatable {
   }
 
   /// The bytes the task had reached after `event`: progress and interruption counts raise it,
-  /// a new attempt starts it again at its offset.
+  /// a new attempt starts it again at its offset. A restart from zero leaves it as it was, so
+  /// the retry that follows (an upload that cannot resume) shows the bytes thrown away, as a
+  /// download's does.
   static func progress(after event: TraceEvent, before: Int64) -> Int64 {
     switch event.traceKind {
     case .delegateDidWriteData?: return int(event["totalBytesWritten"]) ?? before
     case .taskInterrupted?, .taskStalled?, .taskFlowing?, .taskFinished?: return int(event["bytes"]) ?? before
     case .taskRetry?: return int(event["offset"]) ?? before
     case .delegateDidResumeAtOffset?: return int(event["offset"]) ?? before
-    case .taskStarted?, .taskRestartedFromZero?: return 0
+    case .taskStarted?: return 0
     default: return before
     }
   }
