@@ -47,6 +47,21 @@ import Testing
     #expect(result.status == 2)
     #expect(
       result.stderr.hasPrefix("bgsim: one.json: the run created no task named 'A'; did you mean 'a'?\n"))
+    // Five photos: photo-6 is nearest photo-5, not the first of the equally-spelled names.
+    let downloads = (1...5).map {
+      "{\"at\": \"1s\", \"do\": \"download\", \"session\": \"S\", \"url\": \"https://example.com/a\", \"name\": \"photo-\($0)\"}"
+    }
+    try box.write(
+      "photos.json",
+      """
+      {"name": "photos", "seed": 1, "duration": "1h",
+       "server": {"resources": [{"url": "https://example.com/a", "size": "1KB"}]},
+       "app": {"sessions": [{"identifier": "S"}]},
+       "timeline": [{"at": "0s", "do": "launch"}, \(downloads.joined(separator: ", "))]}
+      """)
+    let photo = try box.run(["explain", "photos.json", "photo-6"])
+    #expect(photo.status == 2)
+    #expect(photo.stderr.contains("no task named 'photo-6'; did you mean 'photo-5'?\n"), "\(photo.stderr)")
     let missing = try box.run(["explain", "one.json"])
     #expect(missing.status == 2)
     #expect(missing.stderr.hasPrefix("bgsim: expected a scenario FILE and a TASK name\n"))

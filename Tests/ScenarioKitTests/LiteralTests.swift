@@ -151,6 +151,11 @@ import TransferEngine
       ("forcequit", ["launch", "forceQuit"], "forceQuit"), ("dwnload", ["download", "upload"], "download"),
       ("xyz", ["download", "upload"], nil), ("hodl", ["hold", "fleet"], "hold"), ("", ["a"], nil),
       ("MySesion", ["MySession", "Other"], "MySession"),
+      // Equally far by edits: the nearest number, then the nearest character, then the first.
+      ("photo-6", ["photo-1", "photo-2", "photo-3", "photo-4", "photo-5"], "photo-5"),
+      ("photo-0", ["photo-1", "photo-2"], "photo-1"),
+      ("photo-12", ["photo-19", "photo-11", "photo-13"], "photo-11"),
+      ("task-c", ["task-a", "task-b", "task-x"], "task-b"), ("sesion", ["session", "sessions"], "session"),
     ] as [(String, [String], String?)])
   func suggestions(word: String, candidates: [String], expected: String?) {
     #expect(Suggestion.didYouMean(word, among: candidates) == expected)
