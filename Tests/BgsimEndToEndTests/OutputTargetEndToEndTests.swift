@@ -47,20 +47,20 @@ import Testing
     return (try String(contentsOf: err, encoding: .utf8), process.terminationStatus)
   }
 
-  @Test func aTraceIntoAFIFOReachesItsReaderAndTheFIFOStays() async throws {
+  @Test func aTraceIntoAFIFOReachesItsReaderAndTheFIFOStays() throws {
     let sandbox = try BgsimSandbox()
     defer { sandbox.remove() }
     try sandbox.write("s.json", Self.scenario)
     let fifo = sandbox.directory.appendingPathComponent("trace.fifo").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    let reader = Task.detached { () -> String in
+    let reader = ThreadResult { () -> String in
       guard let handle = FileHandle(forReadingAtPath: fifo) else { return "<no reader>" }
       defer { try? handle.close() }
       return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
     let result = try sandbox.run(["run", "s.json", "--quiet", "--trace-out", "trace.fifo"])
     #expect(result.status == 0, "\(result.stderr)")
-    let trace = await reader.value
+    let trace = reader.wait()
     #expect(
       trace.hasPrefix("{\"t\": 0, \"at\": \"0s\", ") && trace.contains("\"kind\": \"app.launch\""),
       "\(trace.prefix(200))")
@@ -164,18 +164,40 @@ import Testing
   }
 
   /// A trace into `/dev/stdout` when standard output is a pipe.
-  @Test func traceToDevStdoutThroughAPipe() async throws {
+  @Test func traceToDevStdoutThroughAPipe() throws {
     let sandbox = try BgsimSandbox()
     defer { sandbox.remove() }
     try sandbox.write("s.json", Self.scenario)
     let pipe = Pipe()
-    let reader = Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }
+    let reading = pipe.fileHandleForReading
+    let reader = ThreadResult { reading.readDataToEndOfFile() }
     let result = try Self.run(
       sandbox, ["run", "s.json", "--quiet", "--trace-out", "/dev/stdout"], stdout: pipe.fileHandleForWriting)
     try pipe.fileHandleForWriting.close()
     #expect(result.status == 0, "\(result.stderr)")
-    let text = String(decoding: await reader.value, as: UTF8.self)
+    let text = String(decoding: reader.wait(), as: UTF8.self)
     #expect(text.contains("\"kind\": \"app.launch\""))
     #expect(text.contains("1 of 1 expectations hold"))
+  }
+}
+
+/// Runs `body` on a thread of its own and hands its result back: a reader that must be waiting
+/// while the code under test writes cannot be a task, since tests blocked in synchronous waits
+/// can hold every thread of the concurrency pool, and the writer would wait for it forever.
+final class ThreadResult<T>: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var value: T?
+
+  init(_ body: @escaping @Sendable () -> T) {
+    Thread {
+      self.value = body()
+      self.done.signal()
+    }.start()
+  }
+
+  /// The result, once `body` has returned.
+  func wait() -> T {
+    done.wait()
+    return value!
   }
 }

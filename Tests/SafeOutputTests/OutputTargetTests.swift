@@ -43,19 +43,19 @@ import Testing
     #expect(inode(dir + "/out.txt") != before)
   }
 
-  @Test func aFIFOIsWrittenThroughToItsReaderAndStaysAFIFO() async throws {
+  @Test func aFIFOIsWrittenThroughToItsReaderAndStaysAFIFO() throws {
     let dir = try folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let fifo = dir + "/pipe"
     #expect(mkfifo(fifo, 0o600) == 0)
     // The reader opens the FIFO (blocking until the writer does) and reads to the end.
-    let reader = Task.detached { () -> String in
+    let reader = ThreadResult { () -> String in
       guard let handle = FileHandle(forReadingAtPath: fifo) else { return "<no reader>" }
       defer { try? handle.close() }
       return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
     try AtomicFile.write("through the pipe\n", to: fifo)
-    #expect(await reader.value == "through the pipe\n")
+    #expect(reader.wait() == "through the pipe\n")
     #expect(kind(fifo) == S_IFIFO)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["pipe"])
   }
@@ -149,14 +149,14 @@ import Testing
     #expect(kind(full) == S_IFCHR)
   }
 
-  @Test func aUnixSocketIsConnectedToAndWrittenThrough() async throws {
+  @Test func aUnixSocketIsConnectedToAndWrittenThrough() throws {
     let dir = try folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let path = dir + "/s"
     let listener = try TestSocketListener(path: path)
-    let received = Task.detached { listener.acceptAndReadAll() }
+    let received = ThreadResult { listener.acceptAndReadAll() }
     try AtomicFile.write("over the socket\n", to: path)
-    #expect(await received.value == "over the socket\n")
+    #expect(received.wait() == "over the socket\n")
     #expect(kind(path) == S_IFSOCK)
   }
 
@@ -211,5 +211,26 @@ final class TestSocketListener: @unchecked Sendable {
       bytes += chunk[..<n]
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// Runs `body` on a thread of its own and hands its result back: a reader that must be waiting
+/// while the code under test writes cannot be a task, since tests blocked in synchronous waits
+/// can hold every thread of the concurrency pool, and the writer would wait for it forever.
+final class ThreadResult<T>: @unchecked Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private var value: T?
+
+  init(_ body: @escaping @Sendable () -> T) {
+    Thread {
+      self.value = body()
+      self.done.signal()
+    }.start()
+  }
+
+  /// The result, once `body` has returned.
+  func wait() -> T {
+    done.wait()
+    return value!
   }
 }
