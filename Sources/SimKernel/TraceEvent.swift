@@ -44,7 +44,7 @@ extension TraceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 public struct TraceField: Hashable, Sendable {
   /// The field's name, from the kind's field list.
   public var key: String
-  /// The field's value.
+  /// The value, typed so it is written to JSON as a string, number, Boolean or duration.
   public var value: TraceValue
   /// A field `key` holding `value`.
   public init(_ key: String, _ value: TraceValue) {

@@ -48,7 +48,7 @@ public struct JSONMember: Sendable {
   public var key: String
   /// Where the key was written, for messages about it.
   public var keyPosition: JSONPosition
-  /// The member's value.
+  /// The value after the colon, with its own position.
   public var value: JSONValue
 
   /// A member `key` with `value`.
@@ -80,7 +80,7 @@ public struct JSONValue: Sendable {
     case object([JSONMember])
   }
 
-  /// The value, by JSON type.
+  /// What the value is: null, a Boolean, a number, a string, an array or an object.
   public var content: Content
   /// Where the value starts.
   public var position: JSONPosition

@@ -6,7 +6,7 @@ import TransferEngine
 public struct LiteralError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was wrong with the literal and what would be accepted.
   public var message: String
-  /// An error saying `message`.
+  /// An error whose description is `message`.
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 }

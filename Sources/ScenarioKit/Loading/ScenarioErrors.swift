@@ -20,7 +20,7 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
     case unsupported
   }
 
-  /// What sort of problem.
+  /// What sort of problem (a missing key, a bad value, a dangling reference, ...).
   public var kind: Kind
   /// The file as it was named to the loader.
   public var file: String
@@ -63,7 +63,7 @@ public struct ScenarioErrors: Error, Sendable, CustomStringConvertible {
   /// The exit code of `bgsim` for an invalid scenario.
   public static let exitCode: Int32 = 2
 
-  /// The errors of one file.
+  /// The errors listing `problems`, all found in one file.
   public init(_ problems: [ScenarioProblem]) { self.problems = problems }
 
   /// One line per problem, in file order; what `bgsim` prints to standard error.

@@ -14,7 +14,7 @@ public struct DelayedRequestAnswer: Sendable {
 
   /// Task name pattern with `*` wildcards; nil matches every task.
   public var task: String?
-  /// The answer given.
+  /// How the scripted app answers a matching task's `willBeginDelayedRequest`.
   public var answer: Disposition
   /// `useNewRequest` only: the new request's URL; may hold `{task}`.
   public var url: String?

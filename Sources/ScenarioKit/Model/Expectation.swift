@@ -65,7 +65,7 @@ public struct Expectation: Sendable {
     case lint(rule: String, present: Bool)
   }
 
-  /// What must hold.
+  /// What must be true at the end of the run, and about which task, counter or trace lines.
   public var form: Form
   /// JSON path in the file (`expect[2]`), for messages.
   public var path: String

@@ -210,7 +210,7 @@ public enum ResumeFallback: String, Sendable, CaseIterable {
 public struct TimelineEntry: Sendable {
   /// When the entry happens.
   public var at: SimTime
-  /// What happens.
+  /// The user's, the system's or the app's action at `at`.
   public var action: TimelineAction
   /// JSON path of the entry in the file (`timeline[3]`), for messages.
   public var path: String

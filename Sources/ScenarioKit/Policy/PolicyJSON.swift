@@ -5,7 +5,7 @@ import TransferEngine
 public struct PolicySettingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was refused and what the setting accepts.
   public var message: String
-  /// An error saying `message`.
+  /// An error whose description is `message`.
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 }
