@@ -17,6 +17,8 @@ FROM ${SWIFT_IMAGE} AS build
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# Package.swift names the command plugin's target, so its folder must be there for the manifest.
+COPY Plugins ./Plugins
 COPY Tests ./Tests
 COPY scripts/build-static.sh ./scripts/
 RUN scripts/build-static.sh /out

@@ -25,6 +25,8 @@ let package = Package(
     .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
     // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
     .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
+    // `swift package bgsim check Scenarios` in a package that depends on this one.
+    .plugin(name: "BgsimCommand", targets: ["BgsimCommand"]),
   ],
   dependencies: [],
   targets: [
@@ -51,6 +53,15 @@ let package = Package(
         "SafeOutput",
       ] + (portable ? [] : ["BgsimFoundation"]),
       swiftSettings: portable ? [.define("BGSIM_PORTABLE")] : []),
+    // Runs the tool above with the user's arguments. It declares no permission, so reading
+    // commands (`check`, `run`, `validate`) run without a prompt, in CI too; on macOS, where
+    // plugins run in a sandbox, writing a file (`--junit`, `report --out`) into the package needs
+    // `--allow-writing-to-package-directory` (README, "Getting bgsim").
+    .plugin(
+      name: "BgsimCommand",
+      capability: .command(
+        intent: .custom(verb: "bgsim", description: "Run bgsim (check, run, report, ...) in this package")),
+      dependencies: ["bgsim"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "SafeOutputTests", dependencies: ["SafeOutput"]),
     .testTarget(name: "TransferEngineTests", dependencies: ["TransferEngine", "SimKernel"]),

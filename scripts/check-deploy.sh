@@ -4,14 +4,25 @@
 #   unknown fields fail; the schemas ship inside the PyPI package, no cluster or network needed
 #   once it is installed);
 # - the ConfigMap holds exactly Scenarios/podcast-feed-one-per-wake.json;
-# - deploy/github-actions/sweep.yml against GitHub's workflow schema (check-jsonschema's
-#   bundled copy);
+# - deploy/github-actions/sweep.yml and .github/workflows/ci.yml against GitHub's workflow
+#   schema, and action.yml (the reusable action) against GitHub's action schema
+#   (check-jsonschema's bundled copies);
+# - deploy/homebrew/bgsim.rb parses (ruby -c) and loads in scripts/testdata/homebrew-harness.rb,
+#   a stand-in for Homebrew's DSL: its tag is the version bgsim prints, its install builds the
+#   bgsim product in release (portable on Linux);
 # - the shell of the Slurm and Kubernetes scripts parses (bash -n);
 # - deploy/kubernetes/run.sh against a fake kubectl (scripts/testdata/fake-kubectl.sh): it
 #   refuses the placeholder digest, merges a sweep that completes, and stops at once, naming
 #   the failed indexes and creating no merge Job, when the sweep Job fails.
-# Installs python3-venv (apt) and the two validators (pip, in a throwaway venv) when missing.
+# - with a bgsim binary (CI passes the release build): action.yml's shell steps run as a runner
+#   would (scripts/testdata/action-harness.py), and the formula's `test do` block runs against it.
+#
+#   scripts/check-deploy.sh [BGSIM_BINARY]
+#
+# Installs python3-venv and ruby (apt) and the two validators (pip, in a throwaway venv) when
+# missing.
 set -euo pipefail
+binary="${1:-}"
 cd "$(dirname "$0")/.."
 
 venv="${TMPDIR:-/tmp}/bgsim-deploy-venv"
@@ -54,11 +65,29 @@ with tempfile.TemporaryDirectory() as tmp:
     failed = failed or result.returncode != 0
 sys.exit(1 if failed else 0)
 PY
-"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows deploy/github-actions/sweep.yml >/dev/null
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows deploy/github-actions/sweep.yml \
+  .github/workflows/ci.yml >/dev/null
+"$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml >/dev/null
 for script in deploy/slurm/sweep.sbatch deploy/slurm/merge.sbatch deploy/kubernetes/run.sh scripts/slurm-smoke.sh; do
   bash -n "$script"
 done
-echo "check-deploy: Kubernetes manifests valid (strict, $("$venv/bin/kubernetes-validate" --version) schemas), ConfigMap current, GitHub workflow valid, scripts parse"
+echo "check-deploy: Kubernetes manifests valid (strict, $("$venv/bin/kubernetes-validate" --version) schemas), ConfigMap current, GitHub workflows and action valid, scripts parse"
+
+# The Homebrew formula: Ruby's own parser, then the DSL stand-in (and its test block when there
+# is a binary to run it against).
+if ! command -v ruby >/dev/null; then
+  echo "installing ruby" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ruby >/dev/null
+fi
+ruby -c deploy/homebrew/bgsim.rb >/dev/null
+version="$(sed -n 's/.*SweepBuild.current(version: "\([^"]*\)").*/\1/p' Sources/bgsim/Usage.swift)"
+ruby scripts/testdata/homebrew-harness.rb deploy/homebrew/bgsim.rb "$version" ${binary:+"$binary"}
+if [[ -n "$binary" ]]; then
+  "$venv/bin/python" scripts/testdata/action-harness.py "$binary"
+else
+  echo "check-deploy: no bgsim binary given, so action.yml's steps and the formula's test were not run" >&2
+fi
 
 # run.sh against a fake kubectl: a sweep that completes is merged; one that fails stops the
 # wait at once (no merge Job), with the failed indexes named; the placeholder digest is refused.

@@ -3,7 +3,7 @@
 # no API missing on iOS in the library targets, and nothing Linux-only, so the package keeps
 # building where iOS engineers work even though CI compiles on Linux only.
 #
-#   scripts/check-platform-apis.sh            audit Sources/ and Tests/
+#   scripts/check-platform-apis.sh            audit Sources/, Tests/ and Plugins/
 #   scripts/check-platform-apis.sh --self-test prove each pattern catches a sample line
 #
 # The lists are of known APIs, not every API: add a line when you find a new one. A use that is
@@ -78,7 +78,7 @@ if [[ "${1:-}" == "--self-test" ]]; then
   exit 0
 fi
 
-mapfile -t all_swift < <(find Sources Tests -name '*.swift' | sort)
+mapfile -t all_swift < <(find Sources Tests Plugins -name '*.swift' | sort)
 mapfile -t library_swift < <(find Sources -name '*.swift' -not -path 'Sources/bgsim/*' | sort)
 scan "newer than macOS 13/iOS 16" newer_apis "${all_swift[@]}"
 scan "not available on iOS" not_on_ios "${library_swift[@]}"

@@ -12,7 +12,9 @@ import Foundation
 public final class BgsimRecorder: @unchecked Sendable {
   /// Where time comes from: the wall clock in nanoseconds since 1970 (a test may drive its own).
   public struct Clock: Sendable {
+    /// Nanoseconds since 1970 now; called once per recorded event.
     public var nanosecondsSince1970: @Sendable () -> Int64
+    /// A clock that reads `nanosecondsSince1970`.
     public init(nanosecondsSince1970: @escaping @Sendable () -> Int64) {
       self.nanosecondsSince1970 = nanosecondsSince1970
     }
@@ -27,6 +29,7 @@ public final class BgsimRecorder: @unchecked Sendable {
     public var description: String
   }
 
+  /// The log file, appended to by every launch of the app.
   public let fileURL: URL
   private let clock: Clock
   private let lock = NSLock()
@@ -136,7 +139,12 @@ public final class BgsimRecorder: @unchecked Sendable {
 
   /// The `taskKind` of `task.created`, as the simulation's trace names it.
   public enum TaskKind: String, Sendable {
-    case download, upload, data
+    /// A download task.
+    case download
+    /// An upload task.
+    case upload
+    /// A data task (body in memory).
+    case data
   }
 
   /// A task the app created (before `resume()`).
@@ -157,6 +165,7 @@ public final class BgsimRecorder: @unchecked Sendable {
       kind: isUpload ? .upload : .download)
   }
 
+  /// `didWriteData`: a download's progress, as `delegate.didWriteData`.
   public func didWriteData(task: String, totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
     record(
       "delegate.didWriteData",
@@ -166,16 +175,19 @@ public final class BgsimRecorder: @unchecked Sendable {
       ])
   }
 
+  /// `didFinishDownloadingTo`: the file the download delivered, its size and the task's description.
   public func didFinishDownloading(task: String, bytes: Int64, description: String?) {
     var fields: [(String, RecordedValue)] = [("task", .string(task)), ("bytes", .int(bytes))]
     if let description { fields.append(("description", .string(description))) }
     record("delegate.didFinishDownloading", fields)
   }
 
+  /// A data task's body (or an upload's response body), `bytes` in all, as `delegate.didReceiveData`.
   public func didReceiveData(task: String, bytes: Int64) {
     record("delegate.didReceiveData", [("task", .string(task)), ("bytes", .int(bytes))])
   }
 
+  /// `didResumeAtOffset`: a download continued from resume data.
   public func didResumeAtOffset(task: String, offset: Int64, expectedTotalBytes: Int64) {
     record(
       "delegate.didResumeAtOffset",
@@ -204,10 +216,12 @@ public final class BgsimRecorder: @unchecked Sendable {
     record("delegate.didBecomeInvalid", fields)
   }
 
+  /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: the woken session's events are all delivered.
   public func didFinishEvents(session: String) {
     record("delegate.didFinishEvents", [("session", .string(session))])
   }
 
+  /// `urlSession(_:taskIsWaitingForConnectivity:)`: the task waits for a network it may use.
   public func taskIsWaitingForConnectivity(task: String) {
     record("delegate.taskIsWaitingForConnectivity", [("task", .string(task))])
   }
@@ -253,19 +267,23 @@ public final class BgsimRecorder: @unchecked Sendable {
 
 /// The field name of a task's kind (`download`/`upload`) in `task.created`, as the trace names it.
 public enum RecorderFields {
+  /// `taskKind`, the key the simulator's trace uses for a task's kind.
   public static let taskKind = "taskKind"
 }
 
 /// An error as `didComplete` records it: the `URLError.Code` name, its code, and what the
 /// error's user info says.
 public struct RecordedError: Sendable, Hashable {
+  /// The `URLError.Code` case name (`networkConnectionLost`), as the trace's `error`.
   public var name: String
+  /// The error's code (-1005), as the trace's `code`.
   public var code: Int
   /// `NSURLErrorBackgroundTaskCancelledReasonKey` as a name (`userForceQuitApplication`).
   public var cancelReason: String?
   /// Bytes the resume data says were received, when the error carries resume data.
   public var resumeDataOffset: Int64?
 
+  /// An error named `name` with `code`, and what its user info says.
   public init(name: String, code: Int, cancelReason: String? = nil, resumeDataOffset: Int64? = nil) {
     self.name = name
     self.code = code

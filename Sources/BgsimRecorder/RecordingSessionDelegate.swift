@@ -23,6 +23,7 @@ import Foundation
 public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, URLSessionDataDelegate,
   @unchecked Sendable
 {
+  /// The recorder each callback is written to.
   public let recorder: BgsimRecorder
   /// The app's delegate; held strongly, as `URLSession` holds its delegate.
   public let wrapped: URLSessionDelegate?
@@ -31,6 +32,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
   /// pairs tasks by session and `taskIdentifier`, so names need not match a scenario's.
   public let taskName: @Sendable (URLSession, URLSessionTask) -> String
 
+  /// A proxy recording to `recorder` and forwarding to `delegate`; `taskName` names tasks in the log.
   public init(
     recorder: BgsimRecorder, wrapping delegate: URLSessionDelegate?,
     taskName: @escaping @Sendable (URLSession, URLSessionTask) -> String = RecordingSessionDelegate
@@ -46,6 +48,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     session.configuration.identifier ?? session.sessionDescription ?? "default"
   }
 
+  /// `SESSION#TASKIDENTIFIER`, the name bgsim gives a task its app did not name.
   public static func defaultTaskName(_ session: URLSession, _ task: URLSessionTask) -> String {
     "\(sessionName(session))#\(task.taskIdentifier)"
   }
@@ -77,6 +80,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   // MARK: Download delegate
 
+  /// Records the delivered file, then forwards the call (the app moves the file there).
   public func urlSession(
     _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
   ) {
@@ -87,6 +91,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
       session, downloadTask: downloadTask, didFinishDownloadingTo: location)
   }
 
+  /// Records the progress, then forwards the call.
   public func urlSession(
     _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
     totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
@@ -105,6 +110,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     #endif
   }
 
+  /// Records the resumption, then forwards the call.
   public func urlSession(
     _ session: URLSession, downloadTask: URLSessionDownloadTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64
@@ -155,6 +161,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   // MARK: Task delegate
 
+  /// Records the completion (and a data task's summed body first), then forwards the call.
   public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
     let status = (task.response as? HTTPURLResponse)?.statusCode
     let body = takeBody(task)
@@ -168,6 +175,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     #endif
   }
 
+  /// Records the wait, then forwards the call.
   public func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask) {
     recorder.taskIsWaitingForConnectivity(task: taskName(session, task))
     #if canImport(ObjectiveC)
@@ -179,6 +187,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 
   // MARK: Session delegate
 
+  /// Records the end of the session's events, then forwards the call, so the app calls its completion handler.
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
     recorder.didFinishEvents(session: Self.sessionName(session))
     #if canImport(ObjectiveC)
@@ -189,6 +198,7 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
     #endif
   }
 
+  /// Records the invalidation, then forwards the call.
   public func urlSession(_ session: URLSession, didBecomeInvalidWithError error: Error?) {
     recorder.didBecomeInvalid(
       session: Self.sessionName(session), error: error.map(RecordedError.init(urlError:)))
@@ -221,12 +231,14 @@ public final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegat
 /// Where Foundation does not declare `urlSessionDidFinishEvents(forBackgroundURLSession:)`
 /// (Linux), a delegate that has it declares this conformance so the proxy forwards it.
 public protocol RecorderBackgroundEventsForwarding: AnyObject {
+  /// The app's own `urlSessionDidFinishEvents(forBackgroundURLSession:)`, forwarded to by the proxy.
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
 }
 
 /// Where Foundation does not declare `urlSession(_:taskIsWaitingForConnectivity:)` (Linux), a
 /// delegate that has it declares this conformance so the proxy forwards it.
 public protocol RecorderConnectivityForwarding: AnyObject {
+  /// The app's own `urlSession(_:taskIsWaitingForConnectivity:)`, forwarded to by the proxy.
   func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
 }
 

@@ -90,8 +90,10 @@ public struct EventQueue<Payload> {
   /// Number of scheduled events not yet fired or cancelled.
   @inlinable public var count: Int { liveCount }
 
+  /// Whether no event is waiting to fire.
   @inlinable public var isEmpty: Bool { liveCount == 0 }
 
+  /// An empty queue.
   @inlinable public init() {}
 
   /// Schedules `payload` at `time`; events at equal times fire in scheduling order.

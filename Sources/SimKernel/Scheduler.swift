@@ -8,6 +8,7 @@ public struct Scheduler<Event> {
   @inlinable public var now: SimTime { current }
   @usableFromInline var queue = EventQueue<Event>()
 
+  /// A scheduler at time zero with no events.
   public init() {}
 
   /// Number of pending events.
@@ -30,6 +31,7 @@ public struct Scheduler<Event> {
   @inlinable @discardableResult
   public mutating func cancel(_ handle: EventHandle) -> Bool { queue.cancel(handle) }
 
+  /// Whether the event is still waiting: neither fired nor cancelled.
   @inlinable public func isPending(_ handle: EventHandle) -> Bool { queue.isLive(handle) }
 
   /// The time of the next pending event, if any.

@@ -3,25 +3,36 @@
 /// Durations are what the scenario format writes as `"1h30m"` or `"250ms"`; `description`
 /// renders the same canonical form (see `SimDuration.formatted`).
 public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The length in nanoseconds; negative only as the difference of two instants.
   public var nanoseconds: Int64
 
+  /// A duration of `nanoseconds` nanoseconds.
   @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+  /// No time at all.
   public static let zero = SimDuration(nanoseconds: 0)
+  /// One second in nanoseconds, the unit the conversions use.
   public static let nanosecondsPerSecond: Int64 = 1_000_000_000
 
+  /// `n` nanoseconds, the resolution of simulated time.
   @inlinable public static func nanoseconds(_ n: Int64) -> SimDuration { SimDuration(nanoseconds: n) }
+  /// `n` microseconds.
   @inlinable public static func microseconds(_ n: Int64) -> SimDuration {
     SimDuration(nanoseconds: n * 1_000)
   }
+  /// `n` milliseconds.
   @inlinable public static func milliseconds(_ n: Int64) -> SimDuration {
     SimDuration(nanoseconds: n * 1_000_000)
   }
+  /// `n` whole seconds.
   @inlinable public static func seconds(_ n: Int64) -> SimDuration {
     SimDuration(nanoseconds: n * 1_000_000_000)
   }
+  /// `n` minutes.
   @inlinable public static func minutes(_ n: Int64) -> SimDuration { .seconds(n * 60) }
+  /// `n` hours.
   @inlinable public static func hours(_ n: Int64) -> SimDuration { .seconds(n * 3_600) }
+  /// `n` days of 24 hours.
   @inlinable public static func days(_ n: Int64) -> SimDuration { .seconds(n * 86_400) }
 
   /// A duration from fractional seconds, rounded up to the next nanosecond so that a
@@ -36,12 +47,15 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
   @inlinable public var seconds: Double { Double(nanoseconds) / 1e9 }
 
   @inlinable public static func < (a: SimDuration, b: SimDuration) -> Bool { a.nanoseconds < b.nanoseconds }
+  /// The sum of two durations.
   @inlinable public static func + (a: SimDuration, b: SimDuration) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &+ b.nanoseconds)
   }
+  /// The difference of two durations.
   @inlinable public static func - (a: SimDuration, b: SimDuration) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &- b.nanoseconds)
   }
+  /// The duration `k` times over, capped at the largest duration rather than overflowing.
   @inlinable public static func * (a: SimDuration, k: Int64) -> SimDuration {
     SimDuration(
       nanoseconds: a.nanoseconds.multipliedReportingOverflow(by: k).overflow
@@ -117,22 +131,29 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
 
 /// An instant of simulated time: nanoseconds since the scenario's start.
 public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Nanoseconds since the scenario's start.
   public var nanoseconds: Int64
 
+  /// The instant `nanoseconds` after the start.
   @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+  /// The instant `sinceStart` after the start: `SimTime(.minutes(5))`.
   @inlinable public init(_ sinceStart: SimDuration) { self.nanoseconds = sinceStart.nanoseconds }
 
+  /// The start of the run.
   public static let zero = SimTime(nanoseconds: 0)
   /// Later than any instant a scenario can name; used for "never".
   public static let distantFuture = SimTime(nanoseconds: Int64.max)
 
+  /// The time from the start of the run to this instant.
   @inlinable public var sinceStart: SimDuration { SimDuration(nanoseconds: nanoseconds) }
 
   @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.nanoseconds < b.nanoseconds }
+  /// The instant `d` later, capped at `distantFuture` rather than overflowing.
   @inlinable public static func + (a: SimTime, d: SimDuration) -> SimTime {
     let (v, o) = a.nanoseconds.addingReportingOverflow(d.nanoseconds)
     return SimTime(nanoseconds: o ? Int64.max : v)
   }
+  /// The time from `b` to `a` (negative when `a` is earlier).
   @inlinable public static func - (a: SimTime, b: SimTime) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &- b.nanoseconds)
   }

@@ -1,9 +1,14 @@
 /// One value in a trace event's fields.
 public enum TraceValue: Hashable, Sendable, CustomStringConvertible {
+  /// Text, such as a task's name or a URL.
   case string(String)
+  /// A whole number, such as a byte count or a status.
   case int(Int64)
+  /// A fraction, such as a battery level.
   case double(Double)
+  /// A flag, such as `expensive`.
   case bool(Bool)
+  /// A span of simulated time, written in the canonical form (`1m30s`).
   case duration(SimDuration)
 
   /// The value as a pattern in `expect` and the text timeline sees it (no quotes).
@@ -37,8 +42,11 @@ extension TraceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 
 /// One named field of a trace event; fields keep the order they were given in.
 public struct TraceField: Hashable, Sendable {
+  /// The field's name, from the kind's field list.
   public var key: String
+  /// The value, typed so it is written to JSON as a string, number, Boolean or duration.
   public var value: TraceValue
+  /// A field `key` holding `value`.
   public init(_ key: String, _ value: TraceValue) {
     self.key = key
     self.value = value
@@ -47,10 +55,14 @@ public struct TraceField: Hashable, Sendable {
 
 /// One thing that happened, at one instant: a kind such as `task.started` and its fields.
 public struct TraceEvent: Hashable, Sendable {
+  /// When it happened.
   public var time: SimTime
+  /// What happened, such as `task.finished` (the engine's kinds are `TraceKind`).
   public var kind: String
+  /// The details, in the order the engine writes them.
   public var fields: [TraceField]
 
+  /// An event of `kind` at `time` with `fields`.
   public init(time: SimTime, kind: String, fields: [TraceField] = []) {
     self.time = time
     self.kind = kind
@@ -76,13 +88,17 @@ public struct TraceEvent: Hashable, Sendable {
 
 /// The events of one run, in the order they happened.
 public struct TraceLog: Sendable {
+  /// The recorded events, oldest first (empty when not recording).
   public private(set) var events: [TraceEvent] = []
   /// When false, events are counted but not kept (benchmarks of the engine alone).
   public var isRecording: Bool
+  /// Events appended, recorded or not.
   public private(set) var count: Int = 0
 
+  /// An empty log that keeps its events unless `isRecording` is false.
   public init(isRecording: Bool = true) { self.isRecording = isRecording }
 
+  /// Records `event` after the others (only counts it when not recording).
   public mutating func append(_ event: TraceEvent) {
     count += 1
     if isRecording { events.append(event) }

@@ -10,11 +10,17 @@ import TransferEngine
 /// from the same seed) driven by an app written against Foundation through the bridge, so that
 /// its wall time over `FleetBenchmark`'s is the bridge's own overhead.
 public enum BridgeFleetBenchmark {
+  /// What one run did, in the same counts as `FleetBenchmark.Outcome`, so the two can be compared.
   public struct Outcome: Hashable, Sendable {
+    /// Engine events handled (`Simulation.processedEvents`).
     public var events: Int
+    /// Tasks the Foundation app created over the day.
     public var tasksCreated: Int
+    /// Tasks that completed without a transport error.
     public var tasksFinished: Int
+    /// Tasks that completed with a transport error.
     public var tasksFailed: Int
+    /// Relaunches by the system in the background (wakes).
     public var backgroundLaunches: Int
     /// Wall time the app spent in its own file work (`removeItem` and `moveItem` of each
     /// delivered file): app code running for real, which the engine's app does in memory, so
@@ -22,6 +28,7 @@ public enum BridgeFleetBenchmark {
     public var appFileSeconds: Double
   }
 
+  /// Runs the fleet's day with `count` tasks through the bridge, from `seed`.
   public static func run(tasks count: Int = 10_000, seed: UInt64 = 1) -> Outcome {
     var random = SeededGenerator(seed: seed)
     let resources = FleetBenchmark.makeResources(count: count, random: &random)

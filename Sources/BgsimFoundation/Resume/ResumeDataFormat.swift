@@ -24,6 +24,7 @@ public struct ResumeDataRecord: Hashable, Sendable {
   /// `BgsimSessionIdentifier`: the session the download belonged to.
   public var sessionIdentifier: String
 
+  /// A record with every key the format writes.
   public init(
     url: URL, bytesReceived: Int64, tempFileName: String, entityTag: String?, serverDownloadDate: String?,
     token: Int, sessionIdentifier: String

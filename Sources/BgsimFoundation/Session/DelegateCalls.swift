@@ -8,11 +8,14 @@ import Foundation
 /// macOS). App code written for iOS has them; a test adapter adds the conformance where the
 /// platform lacks it: `extension MyDelegate: URLSessionBackgroundEventsDelegate {}`.
 public protocol URLSessionBackgroundEventsDelegate: AnyObject {
+  /// Every event queued for the woken background session has been delivered: call the
+  /// completion handler from `handleEventsForBackgroundURLSession` now (as on iOS).
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession)
 }
 
 /// `urlSession(_:taskIsWaitingForConnectivity:)`, which swift-corelibs-foundation lacks.
 public protocol URLSessionConnectivityDelegate: AnyObject {
+  /// The task waits for an allowed interface (`waitsForConnectivity`), as on Darwin.
   func urlSession(_ session: URLSession, taskIsWaitingForConnectivity task: URLSessionTask)
 }
 

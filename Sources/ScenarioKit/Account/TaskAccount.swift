@@ -66,8 +66,11 @@ public struct TaskAccount: Hashable, Sendable {
 
   /// One stretch of a task's life, `start ..< end`, with the trace events behind it.
   public struct Interval: Hashable, Sendable {
+    /// When the interval began.
     public var start: SimTime
+    /// When it ended.
     public var end: SimTime
+    /// What the task was doing (or waiting for) meanwhile.
     public var activity: Activity
     /// What the opening event adds: the missing conditions of a discretionary wait, an
     /// interruption's reason, a rate limiter's `until`; empty when nothing.
@@ -77,22 +80,35 @@ public struct TaskAccount: Hashable, Sendable {
     /// Index in the trace of the event that ended it; nil when it lasted to the end of the run.
     public var closing: Int?
 
+    /// How long the interval lasted.
     public var duration: SimDuration { end - start }
   }
 
   /// How the task ended in the daemon.
   public enum Outcome: String, Hashable, Sendable {
-    case finished, failed, cancelled, lost
+    /// The daemon got the whole response (`task.finished`).
+    case finished
+    /// It failed with a transport error (`task.failed`).
+    case failed
+    /// The app, the user or the system cancelled it (`task.cancelled`).
+    case cancelled
+    /// It vanished with its process (`task.lost`).
+    case lost
     /// Still unfinished when the run ended.
     case unfinished
   }
 
+  /// The task's name in the trace.
   public var task: String
+  /// The identifier of its session.
   public var session: String
+  /// When the app made it.
   public var created: SimTime
+  /// When it first moved bytes; nil if it never did.
   public var firstStarted: SimTime?
   /// When it ended in the daemon (`task.finished`, `.failed`, `.cancelled`, `.lost`).
   public var ended: SimTime?
+  /// How it ended in the daemon, or `unfinished`.
   public var outcome: Outcome
   /// When the app was told (`delegate.didComplete`); nil when it never was.
   public var delivered: SimTime?

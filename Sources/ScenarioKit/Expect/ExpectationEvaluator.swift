@@ -7,6 +7,7 @@ public struct ExpectationResult: Sendable {
   public var path: String
   /// What was expected, in words.
   public var expected: String
+  /// Whether the expectation held.
   public var passed: Bool
   /// What happened instead (empty when it passed).
   public var found: String
@@ -20,11 +21,13 @@ public struct ExpectationEvaluator {
   let events: [TraceEvent]
   let endTime: SimTime
 
+  /// An evaluator of `trace`, a run that ended at `endTime`.
   public init(trace: TraceLog, endTime: SimTime) {
     self.events = trace.events
     self.endTime = endTime
   }
 
+  /// The verdict on each expectation, in order.
   public func evaluate(_ expectations: [Expectation]) -> [ExpectationResult] {
     expectations.map(evaluate)
   }

@@ -3,7 +3,9 @@ import SimKernel
 /// A trace pattern of `expect`: an event kind followed by `key=value` pairs that must match the
 /// event's fields; `*` matches any run of characters in the kind or a value.
 public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
+  /// The event kind to match, possibly with `*`.
   public let kind: String
+  /// The `key=value` pairs the event's fields must match, in order written.
   public let fields: [(key: String, value: String)]
   public let description: String
 
@@ -21,6 +23,7 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
     description = text
   }
 
+  /// Whether `event` has the kind and every field the pattern names.
   public func matches(_ event: TraceEvent) -> Bool {
     guard Self.wildcardMatch(kind, event.kind) else { return false }
     for (key, value) in fields {

@@ -1,5 +1,6 @@
 /// Why a text is not JSON that the loader can read; `description` is the message shown to users.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What kind of problem, with where it is.
   public enum Kind: Hashable, Sendable {
     /// Not JSON: the message says what was expected at the position.
     case syntax(String, JSONPosition)
@@ -11,8 +12,10 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     case tooDeep(limit: Int, JSONPosition)
   }
 
+  /// What went wrong and where.
   public var kind: Kind
 
+  /// An error of `kind`.
   public init(_ kind: Kind) { self.kind = kind }
 
   /// Where the problem is, when it has a line and column.

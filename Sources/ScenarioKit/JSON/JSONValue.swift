@@ -1,8 +1,11 @@
 /// A place in a JSON text: 1-based line and column (columns count Unicode scalars).
 public struct JSONPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The line, from 1.
   public var line: Int
+  /// The column, from 1, in Unicode scalars.
   public var column: Int
 
+  /// The position at `line` and `column`.
   public init(line: Int, column: Int) {
     self.line = line
     self.column = column
@@ -26,6 +29,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   /// True when written without a fraction or exponent.
   public var isInteger: Bool
 
+  /// A number written as `text`.
   public init(text: String, isInteger: Bool) {
     self.text = text
     self.isInteger = isInteger
@@ -40,10 +44,14 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
 /// One `"key": value` of an object, in file order, with where the key was written.
 public struct JSONMember: Sendable {
+  /// The key, unescaped.
   public var key: String
+  /// Where the key was written, for messages about it.
   public var keyPosition: JSONPosition
+  /// The value after the colon, with its own position.
   public var value: JSONValue
 
+  /// A member `key` with `value`.
   public init(key: String, keyPosition: JSONPosition, value: JSONValue) {
     self.key = key
     self.keyPosition = keyPosition
@@ -56,44 +64,59 @@ public struct JSONMember: Sendable {
 /// Written here instead of using Foundation's decoders because scenario messages need the
 /// position of every value, integers distinct from floats, and duplicate keys rejected.
 public struct JSONValue: Sendable {
+  /// The value itself, by JSON type.
   public enum Content: Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, kept as written.
     case number(JSONNumber)
+    /// A string, unescaped.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, its members in file order.
     case object([JSONMember])
   }
 
+  /// What the value is: null, a Boolean, a number, a string, an array or an object.
   public var content: Content
   /// Where the value starts.
   public var position: JSONPosition
 
+  /// A value with `content`, written at `position`.
   public init(_ content: Content, at position: JSONPosition) {
     self.content = content
     self.position = position
   }
 
+  /// The string, if the value is one.
   public var string: String? {
     if case .string(let s) = content { return s }
     return nil
   }
+  /// The Boolean, if the value is one.
   public var bool: Bool? {
     if case .bool(let b) = content { return b }
     return nil
   }
+  /// The number, if the value is one.
   public var number: JSONNumber? {
     if case .number(let n) = content { return n }
     return nil
   }
+  /// The elements, if the value is an array.
   public var array: [JSONValue]? {
     if case .array(let a) = content { return a }
     return nil
   }
+  /// The members in file order, if the value is an object.
   public var members: [JSONMember]? {
     if case .object(let m) = content { return m }
     return nil
   }
+  /// Whether the value is `null`.
   public var isNull: Bool {
     if case .null = content { return true }
     return false

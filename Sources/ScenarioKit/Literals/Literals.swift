@@ -4,7 +4,9 @@ import TransferEngine
 /// Why a literal (duration, size, rate) could not be read; the message quotes it and says
 /// what would be accepted.
 public struct LiteralError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was wrong with the literal and what would be accepted.
   public var message: String
+  /// An error whose description is `message`.
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 }
@@ -41,7 +43,9 @@ public enum Literals {
 
   /// What a duration looks like, for "expected ..." messages.
   public static let durationExample = "a duration like \"30s\", \"250ms\" or \"1h30m\""
+  /// What a size looks like, for "expected ..." messages.
   public static let sizeExample = "a size like 1024 (bytes), \"50MB\" or \"1.5GiB\""
+  /// What a rate looks like, for "expected ..." messages.
   public static let rateExample = "a rate like \"20Mbps\", \"500kbps\" or \"2MB/s\""
 
   /// `"1h30m"`, `"2m0.5s"`, `"250ms"`: a sum of `<number><unit>` parts, units ns us ms s m h d.

@@ -8,7 +8,9 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
     case file
     /// A value of the wrong JSON type.
     case type
+    /// A required key is missing.
     case missingKey
+    /// A key the format does not have (usually a typo; the message names the closest).
     case unknownKey
     /// A value of the right type that is not allowed (negative duration, unknown unit, ...).
     case value
@@ -18,6 +20,7 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
     case unsupported
   }
 
+  /// What sort of problem (a missing key, a bad value, a dangling reference, ...).
   public var kind: Kind
   /// The file as it was named to the loader.
   public var file: String
@@ -28,6 +31,7 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
   /// What was found, what was expected, and how to fix it.
   public var message: String
 
+  /// A problem at `path` in `file`.
   public init(kind: Kind, file: String, path: String, position: JSONPosition?, message: String) {
     self.kind = kind
     self.file = file
@@ -53,11 +57,13 @@ public struct ScenarioProblem: Hashable, Sendable, CustomStringConvertible {
 
 /// Every problem found in a scenario file; thrown by `ScenarioLoader` so one run shows them all.
 public struct ScenarioErrors: Error, Sendable, CustomStringConvertible {
+  /// Every problem, in file order.
   public var problems: [ScenarioProblem]
 
   /// The exit code of `bgsim` for an invalid scenario.
   public static let exitCode: Int32 = 2
 
+  /// The errors listing `problems`, all found in one file.
   public init(_ problems: [ScenarioProblem]) { self.problems = problems }
 
   /// One line per problem, in file order; what `bgsim` prints to standard error.

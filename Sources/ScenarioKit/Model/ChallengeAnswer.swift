@@ -8,10 +8,12 @@ public struct ChallengeAnswer: Sendable {
   /// The entry answers at most this many challenges (nil: every one); later ones fall to the
   /// next entry that matches.
   public var times: Int?
+  /// The answer given, as `URLSession.AuthChallengeDisposition` with its credential.
   public var answer: SimAuthChallengeDisposition
   /// JSON path of the entry, for run-time messages.
   public var path: String
 
+  /// An entry answering `answer` for tasks matching `task`, found at `path`.
   public init(task: String? = nil, times: Int? = nil, answer: SimAuthChallengeDisposition, path: String) {
     self.task = task
     self.times = times

@@ -4,17 +4,24 @@
 public struct DelayedRequestAnswer: Sendable {
   /// `URLSession.DelayedRequestDisposition`, as the format names it.
   public enum Disposition: String, Sendable, CaseIterable {
-    case continueLoading, useNewRequest, cancel
+    /// Start the task with its original request.
+    case continueLoading
+    /// Start it with a new request, to `url`.
+    case useNewRequest
+    /// Cancel the task (-999).
+    case cancel
   }
 
   /// Task name pattern with `*` wildcards; nil matches every task.
   public var task: String?
+  /// How the scripted app answers a matching task's `willBeginDelayedRequest`.
   public var answer: Disposition
   /// `useNewRequest` only: the new request's URL; may hold `{task}`.
   public var url: String?
   /// JSON path of the entry, for run-time messages.
   public var path: String
 
+  /// An entry answering `answer` for tasks matching `task`, found at `path`.
   public init(task: String? = nil, answer: Disposition, url: String? = nil, path: String) {
     self.task = task
     self.answer = answer

@@ -3,10 +3,14 @@ import TransferEngine
 
 /// A numeric comparison in an expectation: `equals`, `atLeast`, `atMost`.
 public enum Comparison: Hashable, Sendable {
+  /// The value must equal this.
   case equals(Int64)
+  /// The value must be this or more.
   case atLeast(Int64)
+  /// The value must be this or less.
   case atMost(Int64)
 
+  /// Whether `value` satisfies the comparison.
   public func holds(_ value: Int64) -> Bool {
     switch self {
     case .equals(let v): return value == v
@@ -18,11 +22,23 @@ public enum Comparison: Hashable, Sendable {
 
 /// Final state of a task, as `expect` names it.
 public enum ExpectedTaskState: String, Hashable, Sendable, CaseIterable {
-  case completed, failed, cancelled, running, waiting, suspended
+  /// Ended without a transport error (an HTTP error status included).
+  case completed
+  /// Ended with a transport error.
+  case failed
+  /// Ended by a cancellation, or lost with its process.
+  case cancelled
+  /// Resumed and moving bytes when the run ended.
+  case running
+  /// Resumed but waiting (deferred, backing off) when the run ended.
+  case waiting
+  /// Never resumed by the end of the run.
+  case suspended
 }
 
 /// One item of `expect`: something that must hold at the end of the run.
 public struct Expectation: Sendable {
+  /// The kinds of expectation the format has, each with what it compares.
   public enum Form: Sendable {
     /// `{"task": "book", "state": "completed", "by": "2h"}`
     case taskState(task: String, state: ExpectedTaskState, by: SimTime?)
@@ -49,6 +65,7 @@ public struct Expectation: Sendable {
     case lint(rule: String, present: Bool)
   }
 
+  /// What must be true at the end of the run, and about which task, counter or trace lines.
   public var form: Form
   /// JSON path in the file (`expect[2]`), for messages.
   public var path: String
@@ -56,6 +73,7 @@ public struct Expectation: Sendable {
   /// (`"all": true`) or at least one (`"any": true`) must satisfy it.
   public var quantifier: TaskQuantifier?
 
+  /// An expectation of `form`, found at `path`.
   public init(_ form: Form, path: String, quantifier: TaskQuantifier? = nil) {
     self.form = form
     self.path = path
@@ -89,7 +107,10 @@ extension Expectation.Form {
 
 /// How a task expectation with a `*` pattern combines the tasks it matches.
 public enum TaskQuantifier: String, Hashable, Sendable, CaseIterable {
-  case all, any
+  /// Every task the pattern matches must satisfy the expectation (and at least one must match).
+  case all
+  /// At least one matching task must satisfy it.
+  case any
 }
 
 /// Counters of the app's life that `{"app": NAME, ...}` expectations read from the trace.

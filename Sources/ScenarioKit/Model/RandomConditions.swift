@@ -16,6 +16,7 @@ public struct RandomConditions: Sendable, Hashable {
   /// The system terminating the app at random instants.
   public var terminations: Recurrence?
 
+  /// A `random` section drawing any of the three.
   public init(
     network: Alternation<NetworkState>? = nil, power: Alternation<PowerState>? = nil,
     terminations: Recurrence? = nil
@@ -64,9 +65,13 @@ public enum DurationDistribution: Sendable, Hashable {
 
 /// A condition that alternates between an `on` and an `off` state, each lasting a random time.
 public struct Alternation<State: Sendable & Hashable>: Sendable, Hashable {
+  /// The state while on (Wi-Fi up, on the charger).
   public var on: State
+  /// The state while off.
   public var off: State
+  /// How long each on period lasts.
   public var onFor: DurationDistribution
+  /// How long each off period lasts.
   public var offFor: DurationDistribution
   /// The state at `from`; nil draws it, `on` with probability mean(onFor) / (mean(onFor) + mean(offFor)).
   public var startsOn: Bool?
@@ -75,6 +80,7 @@ public struct Alternation<State: Sendable & Hashable>: Sendable, Hashable {
   /// When the alternation stops drawing (the last state then holds); nil: the scenario's duration.
   public var until: SimTime?
 
+  /// An alternation between `on` and `off`.
   public init(
     on: State, off: State, onFor: DurationDistribution, offFor: DurationDistribution, startsOn: Bool? = nil,
     from: SimTime = .zero, until: SimTime? = nil
@@ -130,10 +136,14 @@ public struct Alternation<State: Sendable & Hashable>: Sendable, Hashable {
 /// Events at random instants: the gap before each is drawn from `every` (exponential gaps make a
 /// Poisson process).
 public struct Recurrence: Sendable, Hashable {
+  /// The gap before each event.
   public var every: DurationDistribution
+  /// When the first gap starts.
   public var from: SimTime
+  /// When events stop; nil: the scenario's duration.
   public var until: SimTime?
 
+  /// Events `every` apart from `from` on.
   public init(every: DurationDistribution, from: SimTime = .zero, until: SimTime? = nil) {
     self.every = every
     self.from = from

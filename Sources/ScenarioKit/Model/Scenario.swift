@@ -9,24 +9,33 @@ import TransferEngine
 public struct Scenario: Sendable {
   /// The file it came from, for messages.
   public var file: String
+  /// The scenario's `name`, used for its golden trace, its report page and in every message.
   public var name: String
+  /// The `description`: the story the scenario tells, printed before a run.
   public var description: String
+  /// The seed a run uses unless given another (`bgsim run --seed`).
   public var seed: UInt64
   /// Bound on simulated time; the run ends earlier once nothing is pending.
   public var duration: SimDuration
   /// `startsAt`: the local date and time the run starts (`2026-03-01T21:00:00`), which lets
   /// instants be written as times of day; nil when the scenario counts from zero only.
   public var startsAt: String?
+  /// The device: its network and power over time, Background App Refresh, the clock.
   public var device: DeviceModel
+  /// The server: its resources, their changes over time, and faults.
   public var server: ServerModel
+  /// The `policy` knobs, behavior.md's defaults overridden by the file.
   public var policy: Policy
+  /// The scripted app: its sessions and how it behaves.
   public var app: AppSpec
   /// Sorted by time, stable for equal times (file order).
   public var timeline: [TimelineEntry]
+  /// The `expect` items checked against the trace at the end of the run.
   public var expectations: [Expectation]
   /// The `random` section: conditions drawn from the run's seed (see `RandomConditions`).
   public var random: RandomConditions?
 
+  /// A scenario with every part given; `ScenarioLoader` makes them from files.
   public init(
     file: String, name: String, description: String = "", seed: UInt64 = 0, duration: SimDuration = .days(7),
     device: DeviceModel = .wifi, server: ServerModel = .init(), policy: Policy = .defaults,
@@ -50,8 +59,11 @@ public struct Scenario: Sendable {
 
 /// The app under test as the scenario scripts it.
 public struct AppSpec: Sendable {
+  /// The sessions the app makes at each launch, in order.
   public var sessions: [SessionConfiguration]
+  /// How the app answers the system: what it does right, what it gets wrong, its reactions.
   public var behavior: AppBehavior
+  /// An app with these sessions and this behaviour.
   public init(sessions: [SessionConfiguration] = [], behavior: AppBehavior = .init()) {
     self.sessions = sessions
     self.behavior = behavior
@@ -70,13 +82,18 @@ public struct AppBehavior: Sendable {
     case never
   }
 
+  /// The app makes its sessions again at every launch (false: a background launch finds none).
   public var recreatesSessionsOnLaunch: Bool
+  /// The app keeps the `handleEvents` completion handler (false: it drops it and cannot call it).
   public var storesCompletionHandler: Bool
+  /// When the app calls the completion handler.
   public var callsCompletionHandler: CompletionHandlerTiming
+  /// `didFinishDownloadingTo` moves the file (false: the system deletes it, and the run lints `downloadedFileLost`).
   public var movesDownloadedFile: Bool
   /// The expiration handler of a background task ends it (correct); false plays the app that
   /// leaks it, which the watchdog kills.
   public var endsBackgroundTasksOnExpiry: Bool
+  /// The app's `on` reactions to delegate calls.
   public var reactions: [Reaction]
   /// `willBeginDelayedRequest`: nil plays a delegate without the method (a delayed task starts
   /// without asking); a list, one that answers with the first entry matching the task, else
@@ -86,6 +103,7 @@ public struct AppBehavior: Sendable {
   /// with the first entry that matches the task; nil plays a delegate without them.
   public var challengeAnswers: [ChallengeAnswer]?
 
+  /// A behaviour; the defaults play a correct app.
   public init(
     recreatesSessionsOnLaunch: Bool = true, storesCompletionHandler: Bool = true,
     callsCompletionHandler: CompletionHandlerTiming = .afterEvents, movesDownloadedFile: Bool = true,
@@ -104,7 +122,16 @@ public struct AppBehavior: Sendable {
 public struct Reaction: Sendable {
   /// Delegate callbacks a reaction can follow.
   public enum Event: String, Sendable, CaseIterable {
-    case didFinishDownloading, didComplete, didFinishEvents, handleEvents, didLaunch
+    /// `didFinishDownloadingTo`: a download's file was handed over.
+    case didFinishDownloading
+    /// `didCompleteWithError`: a task ended (filter the outcome with `error`).
+    case didComplete
+    /// `urlSessionDidFinishEvents`: a woken session's events were all delivered.
+    case didFinishEvents
+    /// `handleEventsForBackgroundURLSession`: the system woke the app for a session.
+    case handleEvents
+    /// The app finished launching, by the user or in the background.
+    case didLaunch
     /// `didBecomeInvalidWithError`, after the app invalidated a session (error nil).
     case didBecomeInvalid
 
@@ -113,9 +140,11 @@ public struct Reaction: Sendable {
       .didFinishEvents, .handleEvents, .didLaunch, .didBecomeInvalid,
     ]
   }
+  /// The delegate call the reaction follows.
   public var event: Event
   /// Task name pattern with `*` wildcards; nil matches every task.
   public var task: String?
+  /// What the app does then, in order.
   public var actions: [AppAction]
   /// JSON path of the reaction, for run-time messages (`app.behavior.on[0]`).
   public var path: String
@@ -126,6 +155,7 @@ public struct Reaction: Sendable {
   /// `didComplete` only: the outcome the reaction follows (nil: any).
   public var error: ErrorFilter?
 
+  /// A reaction to `event` for tasks matching `task`.
   public init(
     event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
     times: Int? = nil, error: ErrorFilter? = nil
@@ -178,10 +208,13 @@ public enum ResumeFallback: String, Sendable, CaseIterable {
 
 /// One entry of the timeline.
 public struct TimelineEntry: Sendable {
+  /// When the entry happens.
   public var at: SimTime
+  /// The user's, the system's or the app's action at `at`.
   public var action: TimelineAction
   /// JSON path of the entry in the file (`timeline[3]`), for messages.
   public var path: String
+  /// An entry doing `action` at `at`, found at `path` in the file.
   public init(at: SimTime, action: TimelineAction, path: String) {
     self.at = at
     self.action = action
@@ -191,20 +224,28 @@ public struct TimelineEntry: Sendable {
 
 /// What happens at a timeline entry: a user or system action, or an app action.
 public enum TimelineAction: Sendable {
+  /// The user opens the app.
   case launch
+  /// The user leaves the app (it goes to the background).
   case background
+  /// The system ends the app's process (memory pressure); background transfers go on.
   case terminate
+  /// The user force-quits the app: its background tasks are cancelled.
   case forceQuit
   /// The device restarts (behavior.md, "Device restart").
   case reboot
+  /// Something the app does (it must be running).
   case app(AppAction)
 }
 
 /// When a task may begin: an instant, or a duration after the action that creates it (`+30s`).
 public enum InstantSpec: Hashable, Sendable {
+  /// At this instant of the run.
   case absolute(SimTime)
+  /// This long after the action that creates the task.
   case relative(SimDuration)
 
+  /// The instant this stands for, for an action performed at `now`.
   public func resolve(now: SimTime) -> SimTime {
     switch self {
     case .absolute(let t): return t
@@ -215,12 +256,17 @@ public enum InstantSpec: Hashable, Sendable {
 
 /// The fields shared by `download` and `upload`.
 public struct TaskRequest: Sendable {
+  /// The name of the session (its identifier) that makes the task.
   public var session: String
+  /// The URL, one of `server.resources`; may hold `{n}` for numbered tasks.
   public var url: String
   /// The scenario's handle for the task; may contain `{n}` inside reactions.
   public var name: String
+  /// `earliestBeginDate`: no start before then (background sessions).
   public var earliestBegin: InstantSpec?
+  /// `countOfBytesClientExpectsToSend`, passed to the task.
   public var expectsToSend: Int64?
+  /// `countOfBytesClientExpectsToReceive`, passed to the task.
   public var expectsToReceive: Int64?
   /// `taskDescription`.
   public var description: String?
@@ -232,6 +278,7 @@ public struct TaskRequest: Sendable {
   /// The number `{n}` takes for the first of the `count` tasks (default 1).
   public var firstNumber: Int
 
+  /// A request to `url` in `session`, named `name` in the trace.
   public init(
     session: String, url: String, name: String, earliestBegin: InstantSpec? = nil,
     expectsToSend: Int64? = nil,
@@ -253,13 +300,19 @@ public struct TaskRequest: Sendable {
 
 /// Where an upload's body comes from.
 public enum UploadSource: String, Sendable, CaseIterable {
-  case file, data
+  /// From a file: the upload survives the app's process.
+  case file
+  /// From data in memory: in a background session it fails once the process is gone (a lint).
+  case data
 }
 
 /// Actions of the app; valid only while the app is running.
 public enum AppAction: Sendable {
+  /// Makes a download task and resumes it.
   case download(TaskRequest)
+  /// Makes an upload of `size` bytes from a file or from data, and resumes it.
   case upload(TaskRequest, from: UploadSource, size: Int64)
+  /// Cancels a task; with `produceResumeData`, as `cancel(byProducingResumeData:)`.
   case cancel(task: String, produceResumeData: Bool)
   /// `suspend()` on a task: it stops (no traffic, no timeouts) until a `resume` balances it.
   case suspend(task: String)
@@ -270,7 +323,9 @@ public enum AppAction: Sendable {
   case resumeFromData(
     task: String, name: String, withoutResumeData: ResumeFallback = .skip, count: Int = 1,
     firstNumber: Int = 1)
+  /// `getAllTasks` on the session; the trace lists the tasks it returns.
   case getAllTasks(session: String)
+  /// Invalidates the session: `invalidateAndCancel` when `cancelTasks`, else `finishTasksAndInvalidate`.
   case invalidate(session: String, cancelTasks: Bool)
   /// `beginBackgroundTask(withName:expirationHandler:)`: keep running in the background.
   case beginBackgroundTask(name: String)

@@ -3,7 +3,9 @@ import TransferEngine
 
 /// Why a `name=value` policy setting was refused.
 public struct PolicySettingError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was refused and what the setting accepts.
   public var message: String
+  /// An error whose description is `message`.
   public init(_ message: String) { self.message = message }
   public var description: String { message }
 }

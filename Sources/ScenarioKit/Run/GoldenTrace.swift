@@ -12,7 +12,9 @@ public enum GoldenTrace {
     public var line: Int
     /// The simulated time (`at`) of the first differing line, when either line has one.
     public var at: String?
+    /// The golden trace's line, or nil past its end.
     public var expected: String?
+    /// The run's line, or nil past its end.
     public var actual: String?
 
     public var description: String {

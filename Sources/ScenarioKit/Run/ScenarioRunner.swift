@@ -3,11 +3,15 @@ import TransferEngine
 
 /// What one run of a scenario produced.
 public struct RunResult: Sendable {
+  /// The scenario that ran.
   public var scenario: Scenario
+  /// The seed the run used.
   public var seed: UInt64
+  /// Everything that happened, in order.
   public var trace: TraceLog
   /// Simulated time when the run ended.
   public var endTime: SimTime
+  /// The verdict on each `expect` item, in order.
   public var expectations: [ExpectationResult]
   /// A timeline or reaction entry that could not be played (app not running, unknown task...).
   public var runError: String?
@@ -34,6 +38,8 @@ public struct RunResult: Sendable {
 /// Plays a validated scenario on the engine: builds the simulation, installs the scripted app,
 /// schedules the timeline, runs to `duration` (or until nothing is pending) and checks `expect`.
 public enum ScenarioRunner {
+  /// Runs `scenario` with its scripted app, from `seed` (default the scenario's), with the
+  /// engine's invariants checked when asked and within `budget`.
   public static func run(
     _ scenario: Scenario, seed: UInt64? = nil, checksInvariants: Bool = false, budget: RunBudget = .defaults
   ) -> RunResult {

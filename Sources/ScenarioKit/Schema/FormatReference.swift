@@ -20,6 +20,7 @@ public enum FormatReference {
     "<!-- generated: \(name) (do not edit; BGSIM_UPDATE_DOCS=1 swift test --filter FormatReferenceTests) -->"
   }
 
+  /// The line that closes a generated block.
   public static let closingMarker = "<!-- end of generated block -->"
 
   /// The page with every generated block replaced by the current text.

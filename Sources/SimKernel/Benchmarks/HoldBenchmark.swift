@@ -3,8 +3,11 @@
 public enum HoldBenchmark {
   /// What one run did; `checksum` depends on every event so the work cannot be optimised away.
   public struct Outcome: Sendable {
+    /// Events fired.
     public var events: Int
+    /// Simulated time of the last event.
     public var finalTime: SimTime
+    /// A value mixed from every fired event, printed so the work cannot be optimised away.
     public var checksum: UInt64
   }
 

@@ -1,13 +1,21 @@
 extension SimURLSessionTask {
   /// Why a resumed task is not moving bytes right now (the `reason` of `task.deferred`).
   public enum WaitReason: Hashable, Sendable {
+    /// Its `earliestBeginDate` has not come.
     case earliestBegin
+    /// Created while the app was not in the foreground; the rate limiter's delay has not run out.
     case rateLimiter
+    /// A discretionary task waiting for conditions; `missing` names those that fail (`wifi`, `charging`, `lowPowerModeOff`).
     case discretionary(missing: [String])
+    /// No interface is up.
     case connectivity
+    /// Only cellular is up and the session does not allow it.
     case cellularNotAllowed
+    /// The interface is expensive and the session does not allow expensive access.
     case expensiveNotAllowed
+    /// The interface is in Low Data Mode and the session does not allow constrained access.
     case constrainedNotAllowed
+    /// Its session already has `httpMaximumConnectionsPerHost` connections to the host.
     case connectionLimit
     /// Between an interruption and its automatic retry.
     case retryBackoff
@@ -20,14 +28,37 @@ extension SimURLSessionTask {
 
     /// The reason without its data: the one list of wait-reason names.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
-      case earliestBegin, rateLimiter, discretionary, connectivity, cellularNotAllowed, expensiveNotAllowed
-      case constrainedNotAllowed, connectionLimit, retryBackoff, appSuspended, deviceLocked, delayedRequest
+      /// ``SimURLSessionTask/WaitReason/earliestBegin``.
+      case earliestBegin
+      /// ``SimURLSessionTask/WaitReason/rateLimiter``.
+      case rateLimiter
+      /// ``SimURLSessionTask/WaitReason/discretionary(missing:)``, without the missing conditions.
+      case discretionary
+      /// ``SimURLSessionTask/WaitReason/connectivity``.
+      case connectivity
+      /// ``SimURLSessionTask/WaitReason/cellularNotAllowed``.
+      case cellularNotAllowed
+      /// ``SimURLSessionTask/WaitReason/expensiveNotAllowed``.
+      case expensiveNotAllowed
+      /// ``SimURLSessionTask/WaitReason/constrainedNotAllowed``.
+      case constrainedNotAllowed
+      /// ``SimURLSessionTask/WaitReason/connectionLimit``.
+      case connectionLimit
+      /// ``SimURLSessionTask/WaitReason/retryBackoff``.
+      case retryBackoff
+      /// ``SimURLSessionTask/WaitReason/appSuspended``.
+      case appSuspended
+      /// ``SimURLSessionTask/WaitReason/deviceLocked``.
+      case deviceLocked
+      /// ``SimURLSessionTask/WaitReason/delayedRequest``.
+      case delayedRequest
 
       /// The reasons `task.deferred` carries, in order. `retryBackoff` is not among them: the
       /// wait after an interruption is traced by `task.interrupted` and ends with `task.retry`.
       public static var deferrable: [Kind] { allCases.filter { $0 != .retryBackoff } }
     }
 
+    /// The reason's name, without its data, as `task.deferred` writes it.
     public var kind: Kind {
       switch self {
       case .earliestBegin: return .earliestBegin

@@ -40,6 +40,7 @@ public protocol SimURLSessionDelegate: AnyObject {
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   )
+  /// A data task's body (or an upload's response body) arrived: `bytes` of it, all at once.
   func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64)
   /// An upload's body going out: at most once per tenth of it while the app runs (as
   /// `didWriteData`), and once when it is all sent if the app runs then. Not traced.
@@ -47,15 +48,20 @@ public protocol SimURLSessionDelegate: AnyObject {
     _ session: SimURLSession, task: SimURLSessionTask, didSendBodyData bytesSent: Int64,
     totalBytesSent: Int64,
     totalBytesExpectedToSend: Int64)
+  /// The download continues from resume data at `fileOffset` of `expectedTotalBytes`.
   func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64)
+  /// The task ended: `error` is nil on success (HTTP error statuses included), else the transport error.
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
+  /// The task waits for an allowed interface (default sessions with `waitsForConnectivity`).
   func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask)
   /// Default sessions only: background sessions always follow redirects without asking [A].
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool
+  /// Every event the system queued for a woken background session has been delivered: call the
+  /// completion handler from `handleEventsForBackgroundURLSession` now.
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession)
   /// True plays a delegate that implements `willBeginDelayedRequest`. URLSession asks only a
   /// delegate that responds to the method, so with the default, false, a delayed task starts
@@ -96,6 +102,7 @@ extension SimURLSessionDelegate {
   public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didFinishDownloadingTo location: DownloadedFile
   ) {}
+  /// Ignores the body by default.
   public func urlSession(_ session: SimURLSession, dataTask: SimURLSessionTask, didReceiveData bytes: Int64) {
   }
   public func urlSession(
@@ -103,17 +110,21 @@ extension SimURLSessionDelegate {
     totalBytesSent: Int64,
     totalBytesExpectedToSend: Int64
   ) {}
+  /// Ignores the resumption by default.
   public func urlSession(
     _ session: SimURLSession, downloadTask: SimURLSessionTask, didResumeAtOffset fileOffset: Int64,
     expectedTotalBytes: Int64
   ) {}
+  /// Ignores the completion by default.
   public func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?
   ) {}
+  /// Ignores the wait by default.
   public func urlSession(_ session: SimURLSession, taskIsWaitingForConnectivity task: SimURLSessionTask) {}
   public func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, willPerformHTTPRedirectionTo url: SimURL
   ) -> Bool { true }
+  /// Does nothing by default, so an app that forgets the handler is caught by the lints.
   public func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {}
   public var answersDelayedRequests: Bool { false }
   public func urlSession(
@@ -132,8 +143,11 @@ extension SimURLSessionDelegate {
 /// The temporary file `didFinishDownloadingTo` hands over; it is deleted when the call returns
 /// unless the app moved it.
 public final class DownloadedFile {
+  /// The download task the file belongs to.
   public let task: SimURLSessionTask
+  /// The file's size: the bytes the task received.
   public let bytes: Int64
+  /// Where the app moved the file in its container, or nil if it left it to be deleted.
   public private(set) var movedTo: String?
   init(task: SimURLSessionTask, bytes: Int64) {
     self.task = task
@@ -146,10 +160,12 @@ public final class DownloadedFile {
 /// The completion handler `handleEventsForBackgroundURLSession` hands over. Calling it tells the
 /// system the app is done with the session's events; the system then suspends the app.
 public final class BackgroundCompletionHandler {
+  /// The identifier of the background session whose events were handed over.
   public let identifier: String
   /// Which wake it belongs to; a stale handler's call is still counted but changes nothing.
   let wakeNumber: Int
   unowned let simulation: Simulation
+  /// How many times the app called it.
   public private(set) var callCount = 0
 
   init(identifier: String, wakeNumber: Int, simulation: Simulation) {
@@ -158,6 +174,7 @@ public final class BackgroundCompletionHandler {
     self.simulation = simulation
   }
 
+  /// Tells the system the app has handled the session's events, as calling the real handler does.
   public func callAsFunction() {
     callCount += 1
     simulation.completionHandlerCalled(self)

@@ -27,10 +27,13 @@ public enum FleetBenchmark {
   public struct Outcome: Hashable, Sendable {
     /// Engine events handled (`Simulation.processedEvents`).
     public var events: Int
+    /// Tasks the app created over the day.
     public var tasksCreated: Int
     /// Tasks that completed without a transport error.
     public var tasksFinished: Int
+    /// Tasks that completed with a transport error.
     public var tasksFailed: Int
+    /// Times the system terminated the app.
     public var terminations: Int
     /// Launches by the user after the first.
     public var userRelaunches: Int
@@ -42,7 +45,9 @@ public enum FleetBenchmark {
 
   /// Simulated length of the run.
   public static let day = SimDuration.days(1)
+  /// Length of one cycle of the fleet's day: open the app, start downloads, leave, be terminated.
   public static let cycle = SimDuration.minutes(28)
+  /// Cycles in the day (50 of `cycle` each).
   public static let cycles = 50
 
   /// Runs the fleet with 10,000 tasks.

@@ -22,7 +22,9 @@ public enum ShareBenchmark {
     public var transfers: Int
     /// Engine events handled (`Simulation.processedEvents`).
     public var events: Int
+    /// Tasks the run created.
     public var tasksCreated: Int
+    /// Tasks that finished by the end of the run.
     public var tasksFinished: Int
     /// Network steps applied (each re-rates every running transfer).
     public var linkChanges: Int

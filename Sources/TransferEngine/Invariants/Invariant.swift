@@ -55,12 +55,16 @@ public enum Invariant: String, CaseIterable, Hashable, Sendable {
 
 /// An invariant a run broke: which, when, what, and the trace lines that led to it.
 public struct InvariantViolation: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The rule that broke.
   public var invariant: Invariant
+  /// Simulated time of the event after which it was found broken.
   public var time: SimTime
+  /// What was wrong, with the task or session concerned.
   public var message: String
   /// The last trace events before the violation, as JSON lines, oldest first.
   public var lastTrace: [String]
 
+  /// A violation of `invariant` found at `time`.
   public init(invariant: Invariant, time: SimTime, message: String, lastTrace: [String]) {
     self.invariant = invariant
     self.time = time

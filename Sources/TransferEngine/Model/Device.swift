@@ -2,14 +2,25 @@ import SimKernel
 
 /// The kind of network interface the device is on.
 public enum InterfaceKind: String, CaseIterable, Hashable, Sendable {
-  case wifi, cellular, wired, none
+  /// Wi-Fi: neither expensive nor constrained unless the scenario says so.
+  case wifi
+  /// Cellular: expensive by default, and refused by sessions that disallow it.
+  case cellular
+  /// A wired connection (Ethernet through an adapter).
+  case wired
+  /// No interface: the device is offline.
+  case none
 }
 
 /// A transfer rate, kept in bits per second (the unit networks are quoted in).
 public struct DataRate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The rate in bits per second.
   public var bitsPerSecond: Double
+  /// A rate of `bitsPerSecond` bits per second.
   public init(bitsPerSecond: Double) { self.bitsPerSecond = bitsPerSecond }
+  /// A rate of `v` megabits (10^6 bits) per second, as networks are quoted.
   public static func megabitsPerSecond(_ v: Double) -> DataRate { DataRate(bitsPerSecond: v * 1e6) }
+  /// The rate in bytes per second, what transfers of a size in bytes divide by.
   public var bytesPerSecond: Double { bitsPerSecond / 8 }
   public static func < (a: DataRate, b: DataRate) -> Bool { a.bitsPerSecond < b.bitsPerSecond }
   /// `50Mbps`, `500kbps`, `1.5Mbps`, `800bps`: the form the scenario format reads.
@@ -24,8 +35,11 @@ public struct DataRate: Hashable, Comparable, Sendable, CustomStringConvertible 
 
 /// The network as the device sees it during one step of the scenario's network timeline.
 public struct NetworkState: Hashable, Sendable {
+  /// Wi-Fi, cellular, wired, or none (offline).
   public var interface: InterfaceKind
+  /// Download rate, shared by the transfers receiving on the interface.
   public var down: DataRate
+  /// Upload rate, shared by the transfers sending on the interface.
   public var up: DataRate
   /// One-way latency; each start or retry costs two of these (one round trip) before bytes flow.
   public var latency: SimDuration
@@ -34,6 +48,8 @@ public struct NetworkState: Hashable, Sendable {
   /// Low Data Mode (`allowsConstrainedNetworkAccess`).
   public var constrained: Bool
 
+  /// A network on `interface`; what is left out takes the interface's defaults
+  /// (`interfaceDefaults(_:)`; cellular is expensive).
   public init(
     interface: InterfaceKind, down: DataRate? = nil, up: DataRate? = nil, latency: SimDuration? = nil,
     expensive: Bool? = nil, constrained: Bool = false
@@ -49,6 +65,7 @@ public struct NetworkState: Hashable, Sendable {
 
   /// No interface at all.
   public static let offline = NetworkState(interface: .none)
+  /// Whether some interface is up.
   public var isUp: Bool { interface != .none }
 
   /// Rates and latency used when a scenario names only the interface. [S]: typical values,
@@ -67,10 +84,13 @@ public struct NetworkState: Hashable, Sendable {
 
 /// Power as the device sees it during one step of the power timeline.
 public struct PowerState: Hashable, Sendable {
+  /// On external power (a discretionary condition).
   public var charging: Bool
   /// Battery level from 0 to 1.
   public var battery: Double
+  /// Low Power Mode is on (discretionary tasks wait while it is, by default).
   public var lowPowerMode: Bool
+  /// A power state; the defaults are on battery, full, Low Power Mode off.
   public init(charging: Bool = false, battery: Double = 1.0, lowPowerMode: Bool = false) {
     self.charging = charging
     self.battery = battery
@@ -80,8 +100,11 @@ public struct PowerState: Hashable, Sendable {
 
 /// A value that holds from `at` until the next step of its timeline.
 public struct Step<Value: Hashable & Sendable>: Hashable, Sendable {
+  /// When the step begins.
   public var at: SimTime
+  /// The value from `at` until the next step.
   public var value: Value
+  /// A step to `value` at `at`.
   public init(at: SimTime, _ value: Value) {
     self.at = at
     self.value = value
@@ -104,6 +127,8 @@ public struct DeviceModel: Hashable, Sendable {
   /// 2026-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise.
   public static let defaultClockAtStart: Int64 = 1_767_225_600
 
+  /// A device; by default on Wi-Fi with the default rates from time 0, on battery, Background App
+  /// Refresh on, the clock at `defaultClockAtStart`.
   public init(
     network: [Step<NetworkState>] = [Step(at: .zero, NetworkState(interface: .wifi))],
     power: [Step<PowerState>] = [Step(at: .zero, PowerState())], backgroundAppRefresh: Bool = true,

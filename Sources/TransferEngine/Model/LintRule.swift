@@ -1,12 +1,26 @@
 /// A documented rule an app can break; the run reports each break as a `lint` trace event.
 public enum LintRule: String, CaseIterable, Hashable, Sendable {
+  /// The app did not call a `handleEvents` completion handler within `completionHandlerTimeout`;
+  /// the system suspends it anyway.
   case completionHandlerNeverCalled
+  /// The app called the completion handler before `urlSessionDidFinishEvents`, while events
+  /// were still being delivered: the system suspends it with work undone.
   case completionHandlerCalledEarly
+  /// The system woke the app for a background session the app did not recreate, so the
+  /// session's events stay queued.
   case sessionNotRecreated
+  /// `didFinishDownloadingTo` returned without the file being moved: the system deletes it.
   case downloadedFileLost
+  /// An upload from data in a background session: it fails once the app's process is gone;
+  /// upload from a file instead.
   case uploadFromData
+  /// A second background session was made with the identifier of one that exists; keep one
+  /// session object per identifier.
   case duplicateSessionIdentifier
+  /// Resume data was handed back a second time; it is single use, so the task restarts from 0.
   case resumeDataReused
+  /// The app starts one task per background wake: each wake raises the rate limiter's delay,
+  /// so a queue of downloads takes ever longer. Start them together.
   case oneTaskPerWake
   /// A background-task assertion was still open when its time ran out: the watchdog killed the app.
   case backgroundTaskNotEnded

@@ -3,7 +3,9 @@ import SimKernel
 /// The knobs of the simulated system. Every default comes from behavior.md; rules tagged [S]
 /// there are assumptions, which is why they are knobs.
 public struct Policy: Hashable, Sendable {
+  /// The per-app rate limiter that spaces out background wakes.
   public var rateLimiter: RateLimiterPolicy
+  /// When discretionary tasks may start.
   public var discretionary: DiscretionaryPolicy
   /// How long a backgrounded app runs before the system suspends it.
   public var backgroundRunTime: SimDuration
@@ -13,8 +15,11 @@ public struct Policy: Hashable, Sendable {
   public var completionHandlerTimeout: SimDuration
   /// `httpMaximumConnectionsPerHost` when a session does not set its own.
   public var maxConnectionsPerHost: Int
+  /// Automatic retries of interrupted background transfers.
   public var retry: RetryPolicy
+  /// What a device restart does to background transfers.
   public var reboot: RebootPolicy
+  /// Whether the system wakes the app to answer `willBeginDelayedRequest`.
   public var delayedRequest: DelayedRequestPolicy
   /// The device's URLSession speaks the resumable upload draft (iOS 17 and later); false plays
   /// iOS 16 and earlier, where every interrupted upload starts again from zero.
@@ -22,6 +27,7 @@ public struct Policy: Hashable, Sendable {
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
 
+  /// A policy; every default is behavior.md's.
   public init(
     rateLimiter: RateLimiterPolicy = .init(), discretionary: DiscretionaryPolicy = .init(),
     backgroundRunTime: SimDuration = .seconds(5), completionHandlerTimeout: SimDuration = .seconds(30),
@@ -42,6 +48,7 @@ public struct Policy: Hashable, Sendable {
     self.retry = retry
   }
 
+  /// Every knob at behavior.md's default (`bgsim policy --defaults` prints them).
   public static let defaults = Policy()
 }
 
@@ -60,6 +67,7 @@ public struct RateLimiterPolicy: Hashable, Sendable {
   /// Reset when no wake happens within `idleResetFactor x delay` of the wake that set it.
   public var idleResetFactor: Double
 
+  /// A rate limiter; the defaults are the iOS 12.4 observation (0, then 60 s, doubling, no cap).
   public init(
     initialDelay: SimDuration = .zero, firstDelay: SimDuration = .seconds(60), growth: Double = 2.0,
     maxDelay: SimDuration? = nil, resetOnForeground: Bool = true, idleResetFactor: Double = 2.0
@@ -88,6 +96,7 @@ public struct DiscretionaryPolicy: Hashable, Sendable {
   /// Wait while Low Power Mode is on.
   public var avoidLowPowerMode: Bool
 
+  /// The defaults: Wi-Fi and charging required, Low Power Mode avoided.
   public init(requires: [DiscretionaryCondition] = [.wifi, .charging], avoidLowPowerMode: Bool = true) {
     self.requires = requires
     self.avoidLowPowerMode = avoidLowPowerMode
@@ -101,6 +110,7 @@ public struct RetryPolicy: Hashable, Sendable {
   /// Cap on the retry wait.
   public var maxBackoff: SimDuration
 
+  /// The defaults: 10 s, doubling up to 10 minutes.
   public init(backoff: SimDuration = .seconds(10), maxBackoff: SimDuration = .minutes(10)) {
     self.backoff = backoff
     self.maxBackoff = maxBackoff
@@ -116,6 +126,7 @@ public struct RebootPolicy: Hashable, Sendable {
   /// From the restart to the user's first unlock (a user `launch` unlocks earlier).
   public var unlockAfter: SimDuration
 
+  /// The defaults: tasks survive the restart and wait a minute for the first unlock.
   public init(keepsBackgroundTasks: Bool = true, unlockAfter: SimDuration = .minutes(1)) {
     self.keepsBackgroundTasks = keepsBackgroundTasks
     self.unlockAfter = unlockAfter

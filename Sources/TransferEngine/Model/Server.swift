@@ -5,8 +5,11 @@ import SimKernel
 /// Written here rather than using Foundation's `URL` so that parsing is identical everywhere
 /// and the rules are visible: scheme, host (with optional port) and the rest.
 public struct SimURL: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The URL as written.
   public let string: String
+  /// The scheme, lowercased; URLSession's daemon takes only `http` and `https`.
   public let scheme: String
+  /// The host, lowercased, without the port: what connection limits and host faults match.
   public let host: String
 
   /// Parses `scheme://host[:port][/path...]`; nil when the text is not of that shape.
@@ -111,10 +114,13 @@ public struct SimURL: Hashable, Comparable, Sendable, CustomStringConvertible {
 
 /// A resource the simulated server holds: something to download, or an upload target.
 public struct ServerResource: Hashable, Sendable {
+  /// Where the resource is; tasks name it by this URL.
   public var url: SimURL
   /// Body size in bytes (for upload targets, the size of what the server stores; unused).
   public var size: Int64
+  /// The `ETag` the server sends; a change makes resume data stale and restarts transfers from 0.
   public var etag: String?
+  /// The `Last-Modified` the server sends, the validator when there is no ETag.
   public var lastModified: String?
   /// Whether the server honours `Range` requests (needed for resume data).
   public var acceptsRanges: Bool
@@ -133,6 +139,7 @@ public struct ServerResource: Hashable, Sendable {
   /// the resource needs no credential (behavior.md, "Authentication challenges").
   public var auth: [ProtectionSpace]
 
+  /// A resource of `size` bytes at `url`, answered with 200 and accepting ranges unless told otherwise.
   public init(
     url: SimURL, size: Int64, etag: String? = nil, lastModified: String? = nil, acceptsRanges: Bool = true,
     status: Int = 200, redirectTo: SimURL? = nil, responseBody: Int64 = 0, method: String = "GET",
@@ -153,15 +160,24 @@ public struct ServerResource: Hashable, Sendable {
 
 /// A change to a resource at a moment in time (a new version of a file, a new status).
 public struct ServerChange: Hashable, Sendable {
+  /// When the change happens.
   public var at: SimTime
+  /// The resource it changes.
   public var url: SimURL
+  /// The new ETag: nil leaves it, `.some(nil)` removes it.
   public var etag: String??
+  /// The new Last-Modified: nil leaves it, `.some(nil)` removes it.
   public var lastModified: String??
+  /// The new size in bytes; nil leaves it.
   public var size: Int64?
+  /// The new HTTP status; nil leaves it.
   public var status: Int?
+  /// Whether range requests are honoured from now on; nil leaves it.
   public var acceptsRanges: Bool?
+  /// The new redirect target: nil leaves it, `.some(nil)` removes the redirect.
   public var redirectTo: SimURL??
 
+  /// A change of `url` at `at`; each field left nil stays as it was.
   public init(
     at: SimTime, url: SimURL, etag: String?? = nil, lastModified: String?? = nil, size: Int64? = nil,
     status: Int? = nil, acceptsRanges: Bool? = nil, redirectTo: SimURL?? = nil
@@ -179,9 +195,12 @@ public struct ServerChange: Hashable, Sendable {
 
 /// What a fault applies to: one URL or every URL of a host.
 public enum FaultTarget: Hashable, Sendable {
+  /// Exactly this URL.
   case url(SimURL)
+  /// Every URL on this host.
   case host(String)
 
+  /// Whether the fault applies to requests for `url`.
   public func matches(_ url: SimURL) -> Bool {
     switch self {
     case .url(let u): return u == url
@@ -204,11 +223,14 @@ public enum ServerFault: Hashable, Sendable {
 
 /// The simulated server: resources, their changes over time, and faults.
 public struct ServerModel: Hashable, Sendable {
+  /// What the server holds; a URL not among them is answered with 404.
   public var resources: [ServerResource]
   /// Sorted by time.
   public var changes: [ServerChange]
+  /// Misbehaviour injected at given times (dropped connections, error statuses, stalls).
   public var faults: [ServerFault]
 
+  /// A server with these resources, changes over time and faults.
   public init(resources: [ServerResource] = [], changes: [ServerChange] = [], faults: [ServerFault] = []) {
     self.resources = resources
     self.changes = changes

@@ -4,16 +4,25 @@ import SimKernel
 public struct SessionConfiguration: Hashable, Sendable {
   /// `background` sessions run in the system daemon; `default` sessions run in the app's process.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// Transfers run in the system daemon and outlive the app's process.
     case background
+    /// Transfers run in the app's process: they pause while it is suspended and end with it.
     case `default`
   }
 
+  /// `identifier`: background sessions with the same one, in a new process, get the old one's tasks and events.
   public var identifier: String
+  /// Background or default.
   public var kind: Kind
+  /// `isDiscretionary`: the system starts tasks only when conditions are good (Wi-Fi, power).
   public var isDiscretionary: Bool
+  /// `sessionSendsLaunchEvents`: the system relaunches the app when the session's tasks end.
   public var sessionSendsLaunchEvents: Bool
+  /// `allowsCellularAccess`: tasks may use cellular.
   public var allowsCellularAccess: Bool
+  /// `allowsExpensiveNetworkAccess`: tasks may use expensive interfaces (cellular, hotspots).
   public var allowsExpensiveNetworkAccess: Bool
+  /// `allowsConstrainedNetworkAccess`: tasks may run in Low Data Mode.
   public var allowsConstrainedNetworkAccess: Bool
   /// Idle timeout, reset whenever data moves (default 60 s).
   public var timeoutIntervalForRequest: SimDuration
@@ -25,6 +34,7 @@ public struct SessionConfiguration: Hashable, Sendable {
   /// Background sessions always wait [A].
   public var waitsForConnectivity: Bool
 
+  /// A configuration; the defaults are `URLSessionConfiguration`'s.
   public init(
     identifier: String, kind: Kind, isDiscretionary: Bool = false, sessionSendsLaunchEvents: Bool = true,
     allowsCellularAccess: Bool = true, allowsExpensiveNetworkAccess: Bool = true,

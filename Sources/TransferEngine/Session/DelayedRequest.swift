@@ -35,5 +35,6 @@ public struct DelayedRequestPolicy: Hashable, Sendable {
   /// authentication challenge; false: the question waits until the app runs for another reason.
   public var wakesApp: Bool
 
+  /// The default wakes the app, as for an authentication challenge.
   public init(wakesApp: Bool = true) { self.wakesApp = wakesApp }
 }

@@ -10,6 +10,7 @@
 public struct ResumeDataContents: Hashable, Sendable {
   /// Which production of resume data this is in its simulation (resume data is single use).
   public let token: Int
+  /// The URL the download was for; resume data for another URL is refused.
   public let url: SimURL
   /// Bytes already on disk.
   public let offset: Int64

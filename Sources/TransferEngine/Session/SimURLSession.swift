@@ -9,7 +9,9 @@ import SimKernel
 /// Mirrors `URLSession`: the app's handle on a session. For a background session the work lives
 /// in the daemon; this object is the app's view of it and dies with the app's process.
 public final class SimURLSession {
+  /// A copy of the configuration the session was made with.
   public let configuration: SessionConfiguration
+  /// The delegate, held strongly until the session is invalidated, as URLSession holds it.
   public private(set) weak var delegate: SimURLSessionDelegate?
   /// Keeps the delegate alive as URLSession does (it retains its delegate until invalidated).
   private var retainedDelegate: SimURLSessionDelegate?
@@ -22,6 +24,7 @@ public final class SimURLSession {
     }
     return owner
   }
+  /// Whether the app invalidated the session; an invalidated session makes no tasks.
   public private(set) var isInvalidated = false
   /// Invalidated with tasks still running: `didBecomeInvalidWithError` follows the last one.
   private(set) var awaitsTasksBeforeInvalid = false
@@ -39,6 +42,7 @@ public final class SimURLSession {
     self.owner = simulation
   }
 
+  /// The configuration's identifier, the key of a background session across processes.
   public var identifier: String { configuration.identifier }
 
   /// `downloadTask(with:)`. `name` is the handle the trace uses (default `<session>#<id>`);

@@ -5,11 +5,19 @@ import SimKernel
 public final class SimURLSessionTask {
   /// `URLSessionTask.State`.
   public enum State: String, Sendable {
-    case running, suspended, canceling, completed
+    /// Resumed and not ended, whether moving bytes or waiting to.
+    case running
+    /// Made and not yet resumed, or stopped by the app's `suspend()`.
+    case suspended
+    /// Cancelled, with the cancellation not yet delivered.
+    case canceling
+    /// Ended: finished, failed or cancelled.
+    case completed
   }
 
   /// What kind of transfer.
   public enum Kind: Hashable, Sendable {
+    /// A download to a file, handed over by `didFinishDownloadingTo`.
     case download
     /// An upload of `size` bytes, from a file (survives the app) or from data in memory.
     case upload(fromFile: Bool, size: Int64)
@@ -19,20 +27,31 @@ public final class SimURLSessionTask {
 
   // MARK: URLSessionTask's public face
 
+  /// Numbered from 1 in each session, as URLSession does.
   public let taskIdentifier: Int
+  /// Download, upload or data.
   public let kind: Kind
+  /// The URL the task was made with.
   public let originalURL: SimURL
+  /// The URL now being fetched: the last redirect's target, else `originalURL`.
   public var currentURL: SimURL { record.currentURL }
   /// App data that survives relaunches (seed 003 keeps JSON here).
   public var taskDescription: String?
+  /// No start before this time (background sessions); nil starts when possible.
   public var earliestBeginDate: SimTime?
+  /// The app's estimate of the bytes it will send, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToSend: Int64?
+  /// The app's estimate of the bytes it will receive, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToReceive: Int64?
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
   public var priority: Double = 0.5
+  /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
   public var state: State { record.state }
+  /// Bytes of the body received so far, counting those a resumed download started with.
   public var countOfBytesReceived: Int64 { bytes.received }
+  /// Bytes of an upload's body sent so far.
   public var countOfBytesSent: Int64 { bytes.sent }
+  /// The body's size once the response gives it; -1 before (`NSURLSessionTransferSizeUnknown`).
   public var countOfBytesExpectedToReceive: Int64 { bytes.expectedToReceive }
   /// The HTTP status of the response, once there is one.
   public var statusCode: Int? { record.statusCode }
@@ -44,6 +63,7 @@ public final class SimURLSessionTask {
 
   /// The scenario's handle for the task (trace `task=`); defaults to `<session>#<taskIdentifier>`.
   public let name: String
+  /// The identifier of the session the task belongs to.
   public var sessionIdentifier: String { session.identifier }
 
   // MARK: The daemon's record

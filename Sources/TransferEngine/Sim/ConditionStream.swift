@@ -7,8 +7,11 @@ import SimKernel
 /// A change due at the same instant as engine events runs before them, in the order the
 /// streams were added, exactly as the same changes listed as device steps would.
 public struct ConditionStream {
+  /// One change a stream makes to the device or the app.
   public enum Change: Sendable {
+    /// The network becomes this state.
     case network(NetworkState)
+    /// Power becomes this state.
     case power(PowerState)
     /// The system terminates the app (memory pressure).
     case terminate
@@ -18,6 +21,7 @@ public struct ConditionStream {
   /// the stream has ended.
   public var next: () -> (at: SimTime, change: Change)?
 
+  /// A stream whose changes come from `next`, called each time the previous one is applied.
   public init(next: @escaping () -> (at: SimTime, change: Change)?) { self.next = next }
 }
 

@@ -16,6 +16,8 @@ public struct RunBudget: Hashable, Sendable {
   /// Events recorded in the trace (the trace is kept in memory for the expectations).
   public var maxTraceEvents: Int
 
+  /// A budget; the defaults (2,000,000 events, 200,000 tasks, 100,000 events at one instant,
+  /// 1,000,000 trace events) are far beyond any sensible scenario.
   public init(
     maxEvents: Int = 2_000_000, maxTasks: Int = 200_000, maxEventsAtOneInstant: Int = 100_000,
     maxTraceEvents: Int = 1_000_000
@@ -26,6 +28,7 @@ public struct RunBudget: Hashable, Sendable {
     self.maxTraceEvents = maxTraceEvents
   }
 
+  /// The limits a run has unless told otherwise.
   public static let defaults = RunBudget()
   /// No limits, for benchmarks that measure the engine itself.
   public static let unlimited = RunBudget(
@@ -34,8 +37,16 @@ public struct RunBudget: Hashable, Sendable {
 
 /// Which budget a run used up, when, and what it was doing: the run stopped there.
 public struct BudgetExceeded: Hashable, Sendable, CustomStringConvertible {
+  /// Which of the four limits ran out.
   public enum Limit: String, Hashable, Sendable {
-    case events, tasks, eventsAtOneInstant, traceEvents
+    /// ``RunBudget/maxEvents``.
+    case events
+    /// ``RunBudget/maxTasks``.
+    case tasks
+    /// ``RunBudget/maxEventsAtOneInstant``.
+    case eventsAtOneInstant
+    /// ``RunBudget/maxTraceEvents``.
+    case traceEvents
 
     /// The `bgsim run` option that raises it.
     public var option: String {
@@ -48,6 +59,7 @@ public struct BudgetExceeded: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The limit that ran out.
   public var limit: Limit
   /// The budget's value.
   public var value: Int

@@ -6,8 +6,11 @@ import SimKernel
 /// the engine acts through `schedule(at:_:)` callbacks and the URLSession-like API that
 /// `AppContext` hands to the installed `AppUnderTest`.
 public final class Simulation {
+  /// The knobs the run follows, fixed when the simulation is made.
   public let policy: Policy
+  /// The device's network and power over time, and its clock.
   public let deviceModel: DeviceModel
+  /// The seed of `random`: the same seed and inputs give the same trace.
   public let seed: UInt64
   @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Everything that happened, in order.

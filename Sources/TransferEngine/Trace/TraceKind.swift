@@ -12,6 +12,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// The network changed; `down`, `up`, `latency`, `expensive`, `constrained` only when an
   /// interface is up.
   case networkChange = "network.change"
+  /// Power changed: `charging`, `battery` (0 to 1) and `lowPowerMode`.
   case powerChange = "power.change"
   /// A scheduled server change; each of `etag`, `size`, `status` only when the change sets it.
   case serverChange = "server.change"
@@ -19,11 +20,15 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case deviceReboot = "device.reboot"
   /// The first unlock after a restart.
   case deviceUnlock = "device.unlock"
+  /// The app made a session (`sessionKind` is `background` or `default`).
   case sessionCreated = "session.created"
+  /// The app asked for a session's tasks (`getAllTasks`); `tasks` names those it got.
   case sessionAllTasks = "session.allTasks"
+  /// The app invalidated a session; `cancelTasks` says whether its tasks were cancelled too.
   case sessionInvalidated = "session.invalidated"
   /// `discretionary` only for a discretionary task of a background session.
   case taskCreated = "task.created"
+  /// The app called `resume()` on a task.
   case taskResume = "task.resume"
   /// The app's `suspend()` stopped a resumed task; `bytes` it had moved (received, or sent for
   /// an upload). The next `task.resume` continues it.
@@ -34,8 +39,11 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// Why a resumed task is not moving bytes (`reason` is a `WaitReason.Kind`); `until` for
   /// `earliestBegin` and `rateLimiter`, `missing` for `discretionary`.
   case taskDeferred = "task.deferred"
+  /// A task connected and began moving bytes (each start after a wait or a retry).
   case taskStarted = "task.started"
+  /// A task's automatic retry after an interruption: its `attempt` and the byte `offset` it continues from.
   case taskRetry = "task.retry"
+  /// The server redirected a task `from` one URL `to` another.
   case taskRedirect = "task.redirect"
   /// The server asked for a credential (a 401 with a protection space): `level` is `task` or
   /// `session`, `method` an `AuthenticationMethod`.
@@ -47,21 +55,32 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case taskAuthenticated = "task.authenticated"
   /// No answer came within `challenge.answerTimeout`; the task fails with `timedOut`.
   case taskChallengeTimedOut = "task.challengeTimedOut"
+  /// A transfer started over from byte 0 (`reason`: `resourceChanged` for resume data whose resource
+  /// changed, `uploadNotResumable` for an upload the server cannot continue).
   case taskRestartedFromZero = "task.restartedFromZero"
+  /// A stall fault stopped a transfer's bytes; `bytes` it had moved so far.
   case taskStalled = "task.stalled"
+  /// A stalled transfer's bytes move again.
   case taskFlowing = "task.flowing"
+  /// The network dropped or changed under a running transfer; it waits for a retry.
   case taskInterrupted = "task.interrupted"
+  /// A default session's transfer paused because its app was suspended (`reason`).
   case taskPaused = "task.paused"
+  /// The daemon has the whole response (`status`, `bytes`); delivery to the app comes later.
   case taskFinished = "task.finished"
   /// `resumeDataOffset` only when the error carries resume data.
   case taskFailed = "task.failed"
   /// `reason` only for a system cancellation; `resumeDataOffset` only with resume data.
   case taskCancelled = "task.cancelled"
+  /// A task that vanished without a delegate call, such as a default session's task when its
+  /// process ended (`reason`).
   case taskLost = "task.lost"
   /// The app's `willBeginDelayedRequest` answer (`disposition` is a
   /// `URLSession.DelayedRequestDisposition` name); `url` only for `useNewRequest`.
   case taskDelayedRequestAnswered = "task.delayedRequestAnswered"
+  /// `urlSession(_:taskIsWaitingForConnectivity:)` was called.
   case delegateTaskIsWaitingForConnectivity = "delegate.taskIsWaitingForConnectivity"
+  /// A default session's delegate was asked whether to follow a redirect `to` a URL.
   case delegateWillPerformHTTPRedirection = "delegate.willPerformHTTPRedirection"
   /// A background task with an `earliestBeginDate` is ready; its delegate is asked (`url`: the
   /// request's).
@@ -69,25 +88,37 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// `urlSession(_:task:didReceive:completionHandler:)`, or the session delegate's method for a
   /// session-level challenge.
   case delegateDidReceiveChallenge = "delegate.didReceiveChallenge"
+  /// `didResumeAtOffset`: a download resumed from resume data at `offset` of `total` bytes.
   case delegateDidResumeAtOffset = "delegate.didResumeAtOffset"
+  /// Download progress delivered to the app (`didWriteData`), at most once per tenth of the body.
   case delegateDidWriteData = "delegate.didWriteData"
   /// `description` only when the task has a `taskDescription`.
   case delegateDidFinishDownloading = "delegate.didFinishDownloading"
+  /// A data task's body (or an upload's response body) delivered to the app.
   case delegateDidReceiveData = "delegate.didReceiveData"
   /// `error` is `none` on success; then `status`. On error `code`, and `reason`,
   /// `resumeDataOffset` when they apply.
   case delegateDidComplete = "delegate.didComplete"
+  /// `urlSessionDidFinishEvents(forBackgroundURLSession:)`: the woken session's queued events are all delivered.
   case delegateDidFinishEvents = "delegate.didFinishEvents"
   /// `didBecomeInvalidWithError` after the app's own invalidation: `error` is always `none`
   /// (nil), as Apple documents for an explicit invalidation.
   case delegateDidBecomeInvalid = "delegate.didBecomeInvalid"
+  /// `handleEventsForBackgroundURLSession`: the system hands the app a session's events and a completion handler.
   case delegateHandleEvents = "delegate.handleEvents"
+  /// The app's process started; `reason` is `user` or `background` (a wake).
   case appLaunch = "app.launch"
+  /// The user brought the app to the foreground.
   case appForeground = "app.foreground"
+  /// The app left the foreground; it runs for `backgroundRunTime`, then is suspended.
   case appBackground = "app.background"
+  /// The system suspended the app: no code runs until it is resumed or relaunched.
   case appSuspend = "app.suspend"
+  /// The system resumed the suspended app in the background (`reason`).
   case appResume = "app.resume"
+  /// The process ended (`reason`: `system`, `forceQuit`, `watchdog`, `reboot`).
   case appTerminate = "app.terminate"
+  /// The app called a session's `handleEvents` completion handler.
   case appCompletionHandlerCalled = "app.completionHandlerCalled"
   /// Recorded by a scenario's scripted app: `resumeFromData` named a task that left no resume data.
   case appResumeDataUnavailable = "app.resumeDataUnavailable"
@@ -97,7 +128,9 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case appEndBackgroundTask = "app.endBackgroundTask"
   /// The assertion's background time ran out: its expiration handler is called.
   case appBackgroundTaskExpired = "app.backgroundTaskExpired"
+  /// The rate limiter let the app be woken: the `delay` it had set, and the wake's number.
   case rateLimiterWake = "ratelimiter.wake"
+  /// The rate limiter's delay went back to its initial value (`reason`: `foreground` or `idle`).
   case rateLimiterReset = "ratelimiter.reset"
   /// An app error (`rule` is a `LintRule`); `session` or `task` names what it concerns.
   case lint = "lint"
