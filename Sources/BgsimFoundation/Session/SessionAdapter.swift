@@ -62,8 +62,9 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
       taken.set(deliveries.wasTaken(file))
-      if let moved = deliveries.movedIdentity(file), let number = s.process?.number,
-        host.filesOutside.shouldCheck(process: number)
+      // The first deliveries of each process only: the check walks the container.
+      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number),
+        let moved = deliveries.movedIdentity(file)
       {
         host.filesOutside.check(
           moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
