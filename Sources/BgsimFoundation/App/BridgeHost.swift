@@ -20,6 +20,8 @@ final class BridgeHost: @unchecked Sendable {
   private let activityLock = NSLock()
   private var activityCount = 0
   let resumeStore = ResumeStore()
+  /// Where requests of the `async` methods meet `Simulation.run(awaiting:)`.
+  let asyncMeeting = AsyncMeeting()
   /// Where delivered files went, for the `fileOutsideContainer` lint.
   let filesOutside = FilesOutsideContainer()
   /// Tasks made and not yet resumed, for the `taskNeverResumed` lint.
