@@ -171,7 +171,8 @@ final class DeliveryFiles: @unchecked Sendable {
     var info = stat()
     guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
     guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink >= 2 else { return nil }
-    return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    return FileIdentity(
+      device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   /// Deletes a delivered file if it is still there (a missing file is no error).

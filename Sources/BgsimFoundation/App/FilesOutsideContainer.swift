@@ -23,7 +23,7 @@ struct FileIdentity: Hashable {
   init?(path: String) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
-    self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    self.init(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 }
 
@@ -86,7 +86,12 @@ final class FilesOutsideContainer: @unchecked Sendable {
         let path = folder + "/" + name
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
-        if UInt64(info.st_ino) == identity.inode && UInt64(info.st_dev) == identity.device { return path }
+        if FileIdentity(
+          device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+          == identity
+        {
+          return path
+        }
         if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
       }
     }

@@ -80,8 +80,11 @@ extension Simulation {
   public func run<T: Sendable>(awaiting operation: @escaping @Sendable () async throws -> T) async throws -> T
   {
     guard let host = BridgeRegistry.host(for: self) else { return try await operation() }
-    let (events, continuation) = AsyncStream<AsyncEvent>.makeStream()
-    guard host.asyncMeeting.open(continuation) else { return try await operation() }
+    // `AsyncStream.makeStream()` needs iOS 17 / macOS 14: the initializer's block hands the
+    // continuation over at once.
+    var made: AsyncStream<AsyncEvent>.Continuation?
+    let events = AsyncStream<AsyncEvent> { made = $0 }
+    guard let continuation = made, host.asyncMeeting.open(continuation) else { return try await operation() }
     defer { host.asyncMeeting.close() }
     let work = Task { () -> Result<T, Error> in
       defer { continuation.yield(.finished) }
