@@ -13,5 +13,14 @@ import TransferEngine
     #expect(bridged.tasksFailed == engine.tasksFailed)
     #expect(bridged.backgroundLaunches == engine.backgroundLaunches)
     #expect(bridged.tasksFinished > 100)
+    // Every finished or failed task was at least a didFinishDownloadingTo or a completion call.
+    #expect(bridged.delegateCalls >= bridged.tasksFinished + bridged.tasksFailed)
+  }
+
+  /// The floor `bench bridge` compares the per-call cost with: a hand-off between two threads.
+  @Test func theHandOffFloorIsMeasured() {
+    let seconds = HandOffFloor.measure(handOffs: 2_000, rounds: 1)
+    #expect(seconds > 0)
+    #expect(seconds < 0.01)
   }
 }

@@ -14,8 +14,8 @@ import Testing
       try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any])
   }
 
-  @Test func writesDarwinKeysAsABinaryPlist() throws {
-    let data = ResumeDataFormat.encode(record)
+  @Test func writesDarwinKeysAsABinaryPlistForIOS11() throws {
+    let data = ResumeDataFormat.encode(record, encoding: .forIOS(majorVersion: 11))
     #expect(Array(data.prefix(8)) == Array("bplist00".utf8))
     let dict = try plist(data)
     #expect(ResumeDataFormat.integer(dict["NSURLSessionResumeInfoVersion"]) == 2)
@@ -26,6 +26,12 @@ import Testing
     #expect(dict["NSURLSessionResumeServerDownloadDate"] == nil)
     #expect(dict["NSURLSessionResumeCurrentRequest"] is Data)
     #expect(dict["NSURLSessionResumeOriginalRequest"] is Data)
+  }
+
+  @Test func theNewestIOSWritesAKeyedArchive() throws {
+    let dict = try plist(ResumeDataFormat.encode(record))
+    #expect(dict["$archiver"] as? String == "NSKeyedArchiver")
+    #expect(ResumeDataFormat.decode(ResumeDataFormat.encode(record)) == .success(record))
   }
 
   @Test func roundTripsThroughDisk() throws {
@@ -55,7 +61,7 @@ import Testing
 
   @Test func everyBrokenKeyIsNamed() throws {
     func mutated(_ change: (inout [String: Any]) -> Void) throws -> Data {
-      var dict = try plist(ResumeDataFormat.encode(record))
+      var dict = try plist(ResumeDataFormat.encode(record, encoding: .propertyList))
       change(&dict)
       return try PropertyListSerialization.data(fromPropertyList: dict, format: .binary, options: 0)
     }
@@ -84,9 +90,10 @@ import Testing
         == .failure(.notFromSimulation))
   }
 
-  @Test func randomBytesNeverTrap() {
+  @Test(arguments: ResumeDataEncoding.allCases)
+  func randomBytesNeverTrap(encoding: ResumeDataEncoding) {
     var generator = SplitMix64(seed: 11)
-    let good = ResumeDataFormat.encode(record)
+    let good = ResumeDataFormat.encode(record, encoding: encoding)
     for _ in 0..<300 {
       var bytes = [UInt8](good)
       for _ in 0..<4 {

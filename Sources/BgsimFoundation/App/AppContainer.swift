@@ -25,6 +25,60 @@ final class AppContainer: @unchecked Sendable {
     try? FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
   }
 
+  /// Where the app's `NSTemporaryDirectory()` points: the host's, since an in-process
+  /// simulation cannot change it for one simulation without changing it for every test.
+  let hostTemporaryDirectory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+  private let partialFilesLock = NSLock()
+  /// Partial files also reachable in `hostTemporaryDirectory`, by name.
+  private var hostPartialFiles: Set<String> = []
+
+  /// The name of the partial file of resume data `token`: unique to this simulation (its
+  /// container's name is a UUID), so that simulations running side by side never share one in
+  /// the host's temporary directory.
+  func partialFileName(token: Int) -> String {
+    "CFNetworkDownload_bgsim\(token)-\(url.lastPathComponent).tmp"
+  }
+
+  /// False for a partial file name of another simulation's container (its own UUID in the name).
+  func ownsPartialFileName(_ name: String) -> Bool {
+    guard name.hasPrefix("CFNetworkDownload_bgsim"), name.hasSuffix(".tmp"), name.count > 41 else {
+      return true
+    }
+    let id = name.dropLast(4).suffix(36)
+    guard UUID(uuidString: String(id)) != nil else { return true }
+    return id == url.lastPathComponent
+  }
+
+  /// Writes the partial file resume data names: a sparse file of `size` bytes in the
+  /// container's `tmp`, and the same file (a hard link, or a second sparse file where links
+  /// fail) at `NSTemporaryDirectory()` plus its name, where apps that check resume data look
+  /// for it as on a device.
+  func writePartialFile(named name: String, size: Int64) {
+    ensureTemporaryDirectory()
+    let inContainer = temporaryDirectory.appendingPathComponent(name).path
+    Self.writeSparseFile(at: inContainer, size: size)
+    let inHost = hostTemporaryDirectory.appendingPathComponent(name).path
+    _ = unlink(inHost)
+    if link(inContainer, inHost) != 0 { Self.writeSparseFile(at: inHost, size: size) }
+    partialFilesLock.lock()
+    hostPartialFiles.insert(name)
+    partialFilesLock.unlock()
+  }
+
+  /// Deletes a partial file in both places (its resume data was consumed).
+  func removePartialFile(named name: String) {
+    _ = unlink(temporaryDirectory.appendingPathComponent(name).path)
+    partialFilesLock.lock()
+    let known = hostPartialFiles.remove(name) != nil
+    partialFilesLock.unlock()
+    if known { _ = unlink(hostTemporaryDirectory.appendingPathComponent(name).path) }
+  }
+
+  /// The host's copies go with the simulation: a device has no partial file once its app is gone.
+  deinit {
+    for name in hostPartialFiles { _ = unlink(hostTemporaryDirectory.appendingPathComponent(name).path) }
+  }
+
   /// The files `didFinishDownloadingTo` hands the app.
   private(set) lazy var deliveries = DeliveryFiles(container: url)
 

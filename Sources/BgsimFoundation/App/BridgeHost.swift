@@ -20,10 +20,18 @@ final class BridgeHost: @unchecked Sendable {
   private let activityLock = NSLock()
   private var activityCount = 0
   let resumeStore = ResumeStore()
+  /// Where requests of the `async` methods meet `Simulation.run(awaiting:)`.
+  let asyncMeeting = AsyncMeeting()
+  /// Where delivered files went, for the `fileOutsideContainer` lint.
+  let filesOutside = FilesOutsideContainer()
+  /// Tasks made and not yet resumed, for the `taskNeverResumed` lint.
+  let neverResumed = NeverResumedTasks()
   /// Background session identifiers each launch created, for the identifier-change lint.
   var identifiersByLaunch: [Int: [String]] = [:]
   var identifierChangeLinted = false
   private var deliveries = 0
+  /// Delegate calls made on the simulation's thread (`bgsim bench bridge` divides by it).
+  var delegateCalls = 0
 
   init(
     simulation: Simulation, container: AppContainer,
@@ -88,7 +96,28 @@ final class BridgeHost: @unchecked Sendable {
   }
 
   /// Marks the current thread as the simulation's (every engine call into the bridge does).
-  func enteredFromEngine() { runThread = Thread.current }
+  func enteredFromEngine() {
+    neverResumed.check(simulation, processEnded: false)
+    runThread = Thread.current
+    lastEntry = BridgeHost.entryClock.next()
+  }
+
+  /// When the engine last entered this bridge, on a process-wide count: of two simulations run
+  /// on the same thread, the later one is the one running (`SimulatedApplication.shared`).
+  private(set) var lastEntry = 0
+  private static let entryClock = EntryClock()
+
+  /// A process-wide counter, locked.
+  private final class EntryClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func next() -> Int {
+      lock.lock()
+      defer { lock.unlock() }
+      count += 1
+      return count
+    }
+  }
 
   /// The delegate of the live process, if the app is running or suspended.
   var currentDelegate: SimulatedAppDelegate? { process?.delegate }

@@ -32,6 +32,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   var isDead: Bool { liveHost == nil }
 
   deinit {
+    host?.neverResumed.check(host?.simulation, processEnded: true)
     for session in sessions { session.processDied() }
     host?.processEnded()
   }
@@ -93,8 +94,10 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     drainDepth += 1
     defer { drainDepth -= 1 }
     QueueDrain.onMain {
-      for timer in due { timer() }
-      work()
+      BridgeRegistry.runningOnMain(host) {
+        for timer in due { timer() }
+        work()
+      }
     }
     settle(host)
   }

@@ -49,6 +49,8 @@ final class DeliveryFiles: @unchecked Sendable {
   struct File {
     let url: URL
     let name: String
+    /// The pool inode linked at `name`, nil where hard links fail.
+    let poolInode: Int?
   }
 
   init(container: URL) {
@@ -62,21 +64,25 @@ final class DeliveryFiles: @unchecked Sendable {
   /// the epoch so that `wasTaken(_:)` can tell whether the app read it.
   func make(number: Int, size: Int64) -> File {
     let name = "CFNetworkDownload_\(number).tmp"
-    if directoryDescriptor < 0 || !placeInode(named: name) {
+    var inode: Int?
+    if directoryDescriptor < 0 || !placeInode(named: name, placed: &inode) {
       // The first delivery, or the app deleted the folder: make it (again) and retry once.
       openFolders()
-      _ = placeInode(named: name)
+      _ = placeInode(named: name, placed: &inode)
     }
     // Empties a reused inode (or the file itself when linking failed) and resizes it.
     AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
-    return File(url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name)
+    return File(
+      url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
+      poolInode: poolWorks ? inode : nil)
   }
 
   /// Links a pool inode at `name`. False when the delivery folder is gone.
-  private func placeInode(named name: String) -> Bool {
+  private func placeInode(named name: String, placed: inout Int?) -> Bool {
     guard poolWorks, let inode = reusableInode() ?? newInode() else { return true }
     let linked = linkat(poolDescriptor, String(inode), directoryDescriptor, name, 0) == 0
+    if linked { placed = inode }
     if linked || errno == EEXIST { return true }
     if errno == ENOENT { return false }
     // Hard links are refused here: every delivery gets a file of its own from now on.
@@ -155,6 +161,18 @@ final class DeliveryFiles: @unchecked Sendable {
     #else
       return info.st_atim.tv_sec != 0
     #endif
+  }
+
+  /// Where a delivered file the app moved away now is: its device and inode, when the app keeps
+  /// a link to it on this file system (a rename, which a move within the container always is);
+  /// nil when it is still in place, was deleted or was copied to another file system.
+  func movedIdentity(_ file: File) -> FileIdentity? {
+    guard let inode = file.poolInode else { return nil }
+    var info = stat()
+    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
+    guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink >= 2 else { return nil }
+    return FileIdentity(
+      device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 
   /// Deletes a delivered file if it is still there (a missing file is no error).

@@ -44,6 +44,37 @@ enum BridgeRegistry {
     entries[ObjectIdentifier(simulation)] = Entry(simulation: simulation, host: host)
   }
 
+  /// The host whose app code the main thread runs now. The main queue is serial, so at most one
+  /// simulation's app code runs there at a time, whatever thread each simulation runs on.
+  nonisolated(unsafe) private static var mainThreadHost: BridgeHost?
+
+  /// Runs `work` (on the main thread) as `host`'s app code, for `SimulatedApplication.shared`.
+  static func runningOnMain(_ host: BridgeHost, _ work: () -> Void) {
+    lock.lock()
+    let outer = mainThreadHost
+    mainThreadHost = host
+    lock.unlock()
+    work()
+    lock.lock()
+    mainThreadHost = outer
+    lock.unlock()
+  }
+
+  /// The host whose app code runs on the main thread now, if the caller is on it.
+  static var hostRunningOnMain: BridgeHost? {
+    guard QueueDrain.isOnMainQueue else { return nil }
+    lock.lock()
+    defer { lock.unlock() }
+    return mainThreadHost
+  }
+
+  /// The hosts whose simulation is alive, for `SimulatedApplication.shared`.
+  static func hosts() -> [BridgeHost] {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries.values.compactMap { $0.simulation == nil ? nil : $0.host }
+  }
+
   static func host(for simulation: Simulation) -> BridgeHost? {
     lock.lock()
     defer { lock.unlock() }

@@ -26,6 +26,9 @@ public enum BridgeFleetBenchmark {
     /// delivered file): app code running for real, which the engine's app does in memory, so
     /// `bgsim bench bridge` can tell it apart from the bridge's own cost.
     public var appFileSeconds: Double
+    /// Delegate calls the bridge made (each a hand-off to the delegate queue and a wait for it),
+    /// the divisor of the bridge's cost per call.
+    public var delegateCalls: Int
   }
 
   /// Runs the fleet's day with `count` tasks through the bridge, from `seed`.
@@ -51,7 +54,8 @@ public enum BridgeFleetBenchmark {
     return Outcome(
       events: sim.processedEvents, tasksCreated: counts.created, tasksFinished: counts.finished,
       tasksFailed: counts.failed, backgroundLaunches: counts.backgroundLaunches,
-      appFileSeconds: Double(counts.fileNanoseconds) / 1e9)
+      appFileSeconds: Double(counts.fileNanoseconds) / 1e9,
+      delegateCalls: BridgeRegistry.host(for: sim)?.delegateCalls ?? 0)
   }
 }
 

@@ -4,10 +4,11 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The contents of resume data in Darwin's format: a binary property list with the keys
+/// The contents of resume data in Darwin's format: the resume dictionary with the keys
 /// `nsurlsessiond` writes (version 2), plus three `Bgsim*` keys that tie it to the simulation's
-/// record of the partial download. Libraries that read or repair Darwin's resume data find the
-/// keys they expect; the bridge itself reads only the plain keys, never an archived object.
+/// record of the partial download, in the encoding the simulated iOS version writes
+/// (`ResumeDataEncoding`). Libraries that read or repair Darwin's resume data find the keys they
+/// expect; the bridge itself reads only the plain keys, never an archived request.
 public struct ResumeDataRecord: Hashable, Sendable {
   /// `NSURLSessionDownloadURL`.
   public var url: URL
@@ -55,6 +56,9 @@ public enum ResumeDataProblem: Error, Hashable, Sendable {
   case notFromSimulation
   /// Made by this bridge, but unknown to this simulation or already consumed.
   case stale
+  /// Made by this bridge in another simulation of this test process: its partial file is in that
+  /// simulation's container (resume data kept in a static, say).
+  case fromAnotherSimulation
 
   /// The `problem` field of the `bridge.resumeDataRejected` trace event.
   public var name: String {
@@ -65,6 +69,7 @@ public enum ResumeDataProblem: Error, Hashable, Sendable {
     case .badKey(let key): return "badKey:\(key)"
     case .notFromSimulation: return "notFromSimulation"
     case .stale: return "stale"
+    case .fromAnotherSimulation: return "fromAnotherSimulation"
     }
   }
 }
@@ -88,12 +93,13 @@ public enum ResumeDataFormat {
     static let bgsimVersion = "BgsimResumeDataVersion"
   }
 
-  /// The binary property list for `record`. `NSURLSessionResumeCurrentRequest` and
-  /// `NSURLSessionResumeOriginalRequest` hold the platform's own keyed archive of the request
-  /// (with its `Range` and `If-Range` headers), as Darwin writes them, for libraries that repair
-  /// resume data; the bridge never decodes them (on Linux, secure unarchiving of an
-  /// `NSURLRequest` traps in swift-corelibs-foundation).
-  public static func encode(_ record: ResumeDataRecord) -> Data {
+  /// Resume data for `record` in `encoding` (by default the one the newest iOS writes). The
+  /// dictionary's `NSURLSessionResumeCurrentRequest` and `NSURLSessionResumeOriginalRequest`
+  /// hold the platform's own keyed archive of the request (with its `Range` and `If-Range`
+  /// headers), as Darwin writes them, for libraries that repair resume data; the bridge never
+  /// decodes them (on Linux, secure unarchiving of an `NSURLRequest` traps in
+  /// swift-corelibs-foundation).
+  public static func encode(_ record: ResumeDataRecord, encoding: ResumeDataEncoding = .newest) -> Data {
     var plist: [String: Any] = [
       Key.version: 2,
       Key.url: record.url.absoluteString,
@@ -114,20 +120,26 @@ public enum ResumeDataFormat {
     }
     if let archived = archive(current) { plist[Key.currentRequest] = archived }
     if let archived = archive(original) { plist[Key.originalRequest] = archived }
-    do {
-      return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-    } catch {
-      // Every value above is a plist type, so this cannot happen; an empty blob would be refused later.
-      preconditionFailure("resume data property list could not be written")
+    switch encoding {
+    case .propertyList:
+      do {
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+      } catch {
+        // Every value above is a plist type, so this cannot happen.
+        preconditionFailure("resume data property list could not be written")
+      }
+    case .keyedArchive:
+      return ResumeDataArchive.archive(plist)
     }
   }
 
   /// Parses resume data; any malformed input is a `ResumeDataProblem`, never a trap.
   public static func decode(_ data: Data) -> Result<ResumeDataRecord, ResumeDataProblem> {
-    guard !data.isEmpty,
-      let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-    else { return .failure(.notAPropertyList) }
-    guard let plist = root as? [String: Any] else { return .failure(.notADictionary) }
+    let plist: [String: Any]
+    switch resumeDictionary(in: data) {
+    case .failure(let problem): return .failure(problem)
+    case .success(let dictionary): plist = dictionary
+    }
     guard let version = integer(plist[Key.version]), version == 1 || version == 2 else {
       return .failure(.unsupportedVersion)
     }
@@ -153,6 +165,22 @@ public enum ResumeDataFormat {
       ResumeDataRecord(
         url: url, bytesReceived: bytes, tempFileName: tempFile, entityTag: plist[Key.entityTag] as? String,
         serverDownloadDate: plist[Key.serverDate] as? String, token: Int(token), sessionIdentifier: session))
+  }
+
+  /// The resume dictionary in either encoding a device writes: a keyed archive (its root object
+  /// under `NSKeyedArchiveRootObjectKey`) or a plain property list (binary or XML, as libraries
+  /// that repair resume data rewrite it). Never traps: the data is first read as a property
+  /// list, and only an archive that says it is one is unarchived (`ResumeDataArchive`).
+  static func resumeDictionary(in data: Data) -> Result<[String: Any], ResumeDataProblem> {
+    guard !data.isEmpty,
+      let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    else { return .failure(.notAPropertyList) }
+    guard let plist = root as? [String: Any] else { return .failure(.notADictionary) }
+    guard ResumeDataArchive.isKeyedArchive(plist) else { return .success(plist) }
+    guard let unarchived = ResumeDataArchive.unarchive(data, plist: plist) else {
+      return .failure(.notADictionary)
+    }
+    return .success(unarchived)
   }
 
   /// A property-list integer of any width (Linux and Darwin bridge them differently); nil for

@@ -7,13 +7,13 @@ final class ResumeStore: @unchecked Sendable {
   private var byToken: [Int: (contents: ResumeDataContents, engineData: Data)] = [:]
 
   /// Darwin-format data for the engine's resume data, with its sparse partial file created in
-  /// `temporaryDirectory`; nil if the engine's data cannot be read (it always can).
-  func publish(_ engineData: Data, temporaryDirectory: URL) -> Data? {
+  /// the container's tmp and at `NSTemporaryDirectory()`; nil if the engine's data cannot be
+  /// read (it always can).
+  func publish(_ engineData: Data, container: AppContainer) -> Data? {
     guard let resume = try? ResumeDataContents(engineData) else { return nil }
     byToken[resume.token] = (resume, engineData)
-    let fileName = "CFNetworkDownload_bgsim\(resume.token).tmp"
-    AppContainer.writeSparseFile(
-      at: temporaryDirectory.appendingPathComponent(fileName).path, size: resume.offset)
+    let fileName = container.partialFileName(token: resume.token)
+    container.writePartialFile(named: fileName, size: resume.offset)
     let isDate = !(resume.validator.hasPrefix("\"") || resume.validator.hasPrefix("W/"))
     let record = ResumeDataRecord(
       url: URL(string: resume.url.string) ?? URL(fileURLWithPath: "/"), bytesReceived: resume.offset,
@@ -26,19 +26,19 @@ final class ResumeStore: @unchecked Sendable {
   /// Parses `data` and finds what it stands for; the partial file it names is consumed.
   /// Stale data (unknown here, or its partial file gone) is a problem, not a trap.
   /// The engine's data comes back for the engine to check again.
-  func take(_ data: Data, temporaryDirectory: URL) -> Result<
+  func take(_ data: Data, container: AppContainer) -> Result<
     (ResumeDataRecord, Data), ResumeDataProblem
   > {
     switch ResumeDataFormat.decode(data) {
     case .failure(let problem): return .failure(problem)
     case .success(let record):
+      if !container.ownsPartialFileName(record.tempFileName) { return .failure(.fromAnotherSimulation) }
       guard let (stored, engineData) = byToken[record.token], stored.url.string == record.url.absoluteString,
         stored.offset == record.bytesReceived
       else { return .failure(.stale) }
-      let partial = temporaryDirectory.appendingPathComponent(record.tempFileName)
       // A second use finds the partial file gone; the engine restarts it from zero and lints
       // `resumeDataReused`, so let it through when this store has seen the token.
-      try? FileManager.default.removeItem(at: partial)
+      container.removePartialFile(named: record.tempFileName)
       return .success((record, engineData))
     }
   }

@@ -12,6 +12,7 @@ import TransferEngine
 extension BridgedSession {
   func resume(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
+    host?.neverResumed.handled(core)
     if let engineTask = core.engine {
       engineTask.resume()
       task.publishChanges()
@@ -41,6 +42,7 @@ extension BridgedSession {
 
   func cancel(_ core: TaskCore, _ task: BridgedTaskObject) {
     host?.noteActivity()
+    host?.neverResumed.handled(core)
     if let engineTask = core.engine {
       engineTask.cancel()
     } else if core.refusedState == .suspended {
@@ -53,12 +55,13 @@ extension BridgedSession {
     _ core: TaskCore, _ task: BridgedTaskObject, _ completion: @escaping (Data?) -> Void
   ) {
     host?.noteActivity()
+    host?.neverResumed.handled(core)
     guard let engineTask = core.engine, let host else { return post { completion(nil) } }
     var produced: Data?
     engineTask.cancel(byProducingResumeData: { produced = $0 })
     task.publishChanges()
     let data = produced.flatMap {
-      host.resumeStore.publish($0, temporaryDirectory: host.container.temporaryDirectory)
+      host.resumeStore.publish($0, container: host.container)
     }
     post { completion(data) }
   }

@@ -139,8 +139,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       return refusedDownload(
         URLRequest(url: BridgedSession.placeholderURL), FoundationErrors.invalidResumeData(url: nil))
     }
-    switch host.resumeStore.take(resumeData, temporaryDirectory: host.container.temporaryDirectory) {
+    switch host.resumeStore.take(resumeData, container: host.container) {
     case .failure(let problem):
+      if problem == .fromAnotherSimulation {
+        host.lintStaleContainerPath(
+          "<another simulation's container>/tmp/<its partial file>", use: "downloadTask(withResumeData:)")
+      }
       host.simulation?.emitNote(
         "bridge.resumeDataRejected",
         [TraceField("session", .string(engine.identifier)), TraceField("problem", .string(problem.name))])
@@ -162,6 +166,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
     host?.noteActivity()
+    host?.checkContainerPath(fileURL, use: "uploadTask(with:fromFile:)")
     let size = BridgedSession.fileSize(fileURL)
     let made = makeEngineTask(request) { session, url throws(SimAPIMisuse) in
       try session.uploadTask(with: url, fromFileOfSize: size)
@@ -227,6 +232,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   }
 
   func register<T: BridgedTaskObject>(_ task: T, _ core: TaskCore) -> T {
+    if let host, let now = host.simulation?.now { host.neverResumed.made(core, at: now) }
     if let engineTask = core.engine {
       tasksByEngine[ObjectIdentifier(engineTask)] = task
     } else {
@@ -391,6 +397,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
   func deliver(_ work: @escaping () -> Void) {
     guard let process, !process.isDead else { return }
+    host?.delegateCalls += 1
     process.deliver(on: queue, loop: deliveryLoop, work)
   }
 

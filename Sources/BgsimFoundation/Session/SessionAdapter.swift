@@ -62,6 +62,13 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
       taken.set(deliveries.wasTaken(file))
+      // The first deliveries of each process only: the check walks the container.
+      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number),
+        let moved = deliveries.movedIdentity(file)
+      {
+        host.filesOutside.check(
+          moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
+      }
       deliveries.remove(file)
     }
     if taken.value == true { location.move(to: "taken by the app") }
@@ -188,7 +195,7 @@ extension BridgedSession {
     let url = URL(string: task.currentURL.string)
     var data: Data?
     if let resume = error.resumeData, let host {
-      data = host.resumeStore.publish(resume, temporaryDirectory: host.container.temporaryDirectory)
+      data = host.resumeStore.publish(resume, container: host.container)
     }
     return FoundationErrors.error(
       code: error.code.rawValue, url: url, resumeData: data, cancelReason: error.cancelReason?.rawValue)

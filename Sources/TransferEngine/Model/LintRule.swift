@@ -42,6 +42,15 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: a completion-handler factory (`downloadTask(with:completionHandler:)`, ...)
   /// was called on a background session, which raises an exception on a device.
   case completionHandlerInBackgroundSession
+  /// BgsimFoundation: a task the app made and never resumed, when its process ended or after ten
+  /// minutes of simulated time (a manager that recreates tasks from resume data and forgets them).
+  case taskNeverResumed
+  /// BgsimFoundation: the app moved a delivered file out of its container (to the host's home,
+  /// which `NSHomeDirectory()` and FileManager's folders name in a simulation).
+  case fileOutsideContainer
+  /// BgsimFoundation: a path in another simulation's container reached the bridge (a `static let`
+  /// computed in an earlier simulation of the same test process).
+  case staleContainerPath
 }
 
 extension LintRule {

@@ -1,0 +1,33 @@
+import Foundation
+
+extension SimulatedApplication {
+  /// The live process's application: the stand-in for `UIApplication.shared`, for library code
+  /// that reaches for the application instead of being handed it. Nil while no process of an
+  /// installed app runs (before the first launch, after a termination, force quit or reboot
+  /// until the next launch), and after the simulation is gone.
+  ///
+  /// Several simulations may run at once in one test process (Swift Testing runs tests in
+  /// parallel). `shared` answers for the simulation whose code runs on the current thread: an
+  /// app delegate method the bridge runs on the main thread, the thread that runs the simulation (a `Simulation.schedule` block, a test's own code between
+  /// runs), one of its sessions' delegate queues, or the main thread while exactly one simulation
+  /// waits there for app code; elsewhere, for the only simulation with a live process. When it
+  /// cannot tell, it is nil: pass the `SimulatedApplication` the delegate gets instead.
+  public static var shared: SimulatedApplication? {
+    if let host = BridgeRegistry.hostRunningOnMain { return host.process?.application }
+    let hosts = BridgeRegistry.hosts()
+    let current = Thread.current
+    // The simulation this thread runs (the later one when several ran on it), live or not.
+    if let own = hosts.filter({ $0.runThread === current }).max(by: { $0.lastEntry < $1.lastEntry }) {
+      return own.process?.application
+    }
+    if let own = hosts.first(where: { $0.process?.isOnDelegateQueue == true }) {
+      return own.process?.application
+    }
+    let live = hosts.filter { $0.process != nil }
+    if QueueDrain.isOnMainQueue {
+      let waiting = live.filter { $0.process?.isDraining == true }
+      if waiting.count == 1 { return waiting[0].process?.application }
+    }
+    return live.count == 1 ? live[0].process?.application : nil
+  }
+}

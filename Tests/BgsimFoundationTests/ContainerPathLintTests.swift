@@ -1,0 +1,166 @@
+import BgsimFoundation
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Files that leave the simulated device: a delivered file moved out of the container
+/// (`fileOutsideContainer`), and paths from another simulation's container, which Swift statics
+/// carry from one simulation to the next in a test process (`staleContainerPath`).
+@Suite struct ContainerPathLintTests {
+  static let episode = "https://example.com/episode.mp3"
+  static let upload = "https://example.com/upload"
+
+  func world(seed: UInt64 = 4) -> Simulation {
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL(Self.episode)!, size: 2_000_000, etag: "\"e1\""),
+      ServerResource(url: SimURL(Self.upload)!, size: 100),
+    ])
+    return Simulation(seed: seed, device: .wifi, server: server)
+  }
+
+  func lints(_ sim: Simulation, _ rule: String) -> [TraceEvent] {
+    sim.trace.events.filter { $0.kind == "lint" && $0["rule"]?.description == rule }
+  }
+
+  /// Moves every delivered file into `folder(container)`.
+  final class MovingDelegate: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
+    let destination: URL
+    var moved = 0
+    init(destination: URL) { self.destination = destination }
+    func urlSession(
+      _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+      try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+      let target = destination.appendingPathComponent("episode-\(downloadTask.taskIdentifier).mp3")
+      if (try? FileManager.default.moveItem(at: location, to: target)) != nil { moved += 1 }
+    }
+  }
+
+  final class MovingApp: SimulatedAppDelegate {
+    let downloads: MovingDelegate
+    var session: URLSession!
+    init(destination: URL) { downloads = MovingDelegate(destination: destination) }
+    func applicationDidFinishLaunching(_ application: SimulatedApplication) {
+      session = application.makeURLSession(configuration: .default, delegate: downloads, delegateQueue: nil)
+      session.downloadTask(with: URL(string: ContainerPathLintTests.episode)!).resume()
+    }
+    func application(
+      _ application: SimulatedApplication, handleEventsForBackgroundURLSession identifier: String,
+      completionHandler: @escaping () -> Void
+    ) { completionHandler() }
+  }
+
+  @Test func aDeliveredFileMovedOutOfTheContainerIsNamed() throws {
+    let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bgsim-outside-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let sim = world()
+    var app: MovingApp?
+    sim.installApp { _ in
+      let made = MovingApp(destination: outside)
+      app = made
+      return made
+    }
+    sim.launchApp()
+    sim.run(until: SimTime(.minutes(5)))
+    #expect(app?.downloads.moved == 1)
+    let found = lints(sim, "fileOutsideContainer")
+    #expect(found.count == 1)
+    #expect(found.first?["message"]?.description.contains("SimulatedApplication.containerDirectory") == true)
+  }
+
+  @Test func aDeliveredFileMovedWithinTheContainerIsNotNamed() {
+    let sim = world()
+    var app: MovingApp?
+    sim.installApp { application in
+      let made = MovingApp(destination: application.containerDirectory.appendingPathComponent("Documents"))
+      app = made
+      return made
+    }
+    sim.launchApp()
+    sim.run(until: SimTime(.minutes(5)))
+    #expect(app?.downloads.moved == 1)
+    #expect(lints(sim, "fileOutsideContainer").isEmpty)
+  }
+
+  /// An app that keeps a path in a static, as the second manager does with its Documents folder.
+  final class UploadingApp: SimulatedAppDelegate {
+    let file: URL
+    var session: URLSession!
+    init(file: URL) { self.file = file }
+    func applicationDidFinishLaunching(_ application: SimulatedApplication) {
+      session = application.makeURLSession(configuration: .default, delegate: nil, delegateQueue: nil)
+      var request = URLRequest(url: URL(string: ContainerPathLintTests.upload)!)
+      request.httpMethod = "POST"
+      session.uploadTask(with: request, fromFile: file).resume()
+    }
+    func application(
+      _ application: SimulatedApplication, handleEventsForBackgroundURLSession identifier: String,
+      completionHandler: @escaping () -> Void
+    ) { completionHandler() }
+  }
+
+  @Test func aPathFromAnEarlierSimulationsContainerIsNamed() throws {
+    // The first simulation computes the path (a `static let` would keep it for the test process).
+    let earlier = world(seed: 1)
+    earlier.installApp { _ in MovingApp(destination: URL(fileURLWithPath: "/nonexistent")) }
+    let kept = try #require(earlier.appContainerDirectory).appendingPathComponent("Documents/report.json")
+    try FileManager.default.createDirectory(
+      at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(count: 100).write(to: kept)
+
+    let later = world(seed: 2)
+    later.installApp { _ in UploadingApp(file: kept) }
+    later.launchApp()
+    later.run(until: SimTime(.minutes(1)))
+    let found = lints(later, "staleContainerPath")
+    #expect(found.count == 1)
+    #expect(found.first?["path"]?.description == "<another simulation's container>/Documents/report.json")
+
+    // The same app given its own container's file is not named.
+    let own = world(seed: 3)
+    let ownFile = URL(fileURLWithPath: own.containerDirectory).appendingPathComponent("report.json")
+    try Data(count: 100).write(to: ownFile)
+    own.installApp { _ in UploadingApp(file: ownFile) }
+    own.launchApp()
+    own.run(until: SimTime(.minutes(1)))
+    #expect(lints(own, "staleContainerPath").isEmpty)
+  }
+
+  @Test func resumeDataFromAnotherSimulationIsNamedAndRefused() throws {
+    func resumeData(from sim: Simulation) throws -> Data {
+      sim.installApp { PlainAppDelegate($0) }
+      sim.schedule(at: .zero) { $0.launchApp() }
+      sim.schedule(at: SimTime(.seconds(1))) { sim in
+        (sim.currentAppDelegate as? PlainAppDelegate)?.startDownload(BridgeResumeTests.episode)
+      }
+      sim.schedule(at: SimTime(.seconds(21))) { $0.forceQuitApp() }
+      sim.schedule(at: SimTime(.minutes(1))) { $0.launchApp() }
+      sim.run(until: SimTime(.minutes(2)))
+      let documents = try #require(sim.appContainerDirectory).appendingPathComponent("Documents")
+      return try Data(contentsOf: documents.appendingPathComponent("resume.data"))
+    }
+    let server = ServerModel(resources: [
+      ServerResource(url: SimURL(BridgeResumeTests.episode)!, size: 500_000_000, etag: "\"e1\"")
+    ])
+    let earlier = Simulation(seed: 5, device: .wifi, server: server)
+    let data = try resumeData(from: earlier)
+    let later = Simulation(seed: 5, device: .wifi, server: server)
+    later.installApp { PlainAppDelegate($0) }
+    var error: NSError?
+    later.schedule(at: .zero) { $0.launchApp() }
+    later.schedule(at: SimTime(.seconds(1))) { sim in
+      guard let app = sim.currentAppDelegate as? PlainAppDelegate else { return }
+      app.session.downloadTask(withResumeData: data).resume()
+    }
+    later.schedule(at: SimTime(.seconds(10))) { sim in
+      error = (sim.currentAppDelegate as? PlainAppDelegate)?.downloads.lastError
+    }
+    later.run(until: SimTime(.seconds(20)))
+    #expect(lints(later, "staleContainerPath").count == 1)
+    #expect(error?.code == NSURLErrorCannotWriteToFile)
+  }
+}
