@@ -57,17 +57,16 @@ public enum Explorer {
       raw.append(
         Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
     }
-    let points =
-      plan.faults.contains(.systemTermination)
-      ? KillPoints.enumerate(subject, seed: plan.worldSeed, baseline: baseline.outcome.trace)
-      : KillPoints(candidates: 0, faults: [], trace: baseline.outcome.trace)
+    // The kill points are run as terminations only when terminations are explored; they anchor the
+    // random process-ending faults either way.
+    let points = KillPoints.enumerate(subject, seed: plan.worldSeed, baseline: baseline.outcome.trace)
     if let difference = firstDifference(baseline.outcome.trace, points.trace) {
       raw.append(
         Raw(
           rule: "nondeterministic", signature: "nondeterministic",
           message: "the baseline, played twice: " + difference, faults: [], order: -1))
     }
-    var plans: [[Fault]] = points.faults.map { [$0] }
+    var plans: [[Fault]] = plan.faults.contains(.systemTermination) ? points.faults.map { [$0] } : []
     plans += plan.seeds.map {
       RandomFaults.draw(seed: $0, faults: plan.faults, from: points.faults, duration: subject.duration)
     }
@@ -106,9 +105,9 @@ public enum Explorer {
           faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns),
         reachedBy: count)
     }
+    let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
     return ExplorationReport(
-      findings: findings, killPoints: points.candidates, killPointsRun: points.faults.count,
-      runs: positions.count)
+      findings: findings, killPoints: points.candidates, killPointsRun: killPointsRun, runs: positions.count)
   }
 
   /// Plays one run (twice: a second play whose trace differs is a nondeterminism) and judges it.
