@@ -55,7 +55,7 @@ let package = Package(
       name: "bgsim",
       dependencies: [
         "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
-        "SafeOutput",
+        "SafeOutput", "ExplorationKit",
       ] + (portable ? [] : ["BgsimFoundation"]),
       swiftSettings: portable ? [.define("BGSIM_PORTABLE")] : []),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioKit
 import SimKernel
 import TransferEngine
 
@@ -15,6 +16,12 @@ public struct ExplorationSubject: @unchecked Sendable {
   public var account: (Simulation) -> String?
   /// When the live process's app timers are due (empty when the subject has none).
   public var pendingTimers: (Simulation) -> [SimTime]
+  /// More of what the app could observe, beside its container and timers, for telling kill
+  /// points apart (a scripted app keeps no files: what it was told so far).
+  public var observableExtra: (Simulation) -> String = { _ in "" }
+  /// For a scenario's world, the scenario: a replay scenario is this one (its app, its timeline)
+  /// with the faults added. Nil for a Swift world: the user's launches and leaves come from the trace.
+  public var scenario: Scenario?
   /// The end of the world, after which the user opens the app and the world settles.
   public var duration: SimDuration
   public var settle: SimDuration
@@ -50,7 +57,8 @@ public struct ExplorationSubject: @unchecked Sendable {
   /// (as delays from now), in one text; two points with the same text are the same for a kill.
   func observableState(_ sim: Simulation, timers: [SimTime]) -> String {
     var text =
-      "timers " + timers.map { $0 <= sim.now ? "due" : ($0 - sim.now).formatted }.joined(separator: ",")
+      observableExtra(sim) + "\ntimers "
+      + timers.map { $0 <= sim.now ? "due" : ($0 - sim.now).formatted }.joined(separator: ",")
     if let container = container(sim) {
       for (path, digest) in ContentDigest.files(under: container, relativeTo: container) {
         text += "\n\(path) \(digest)"

@@ -102,7 +102,8 @@ public enum Explorer {
         trace: rerun.outcome.trace.events,
         replayScenario: ReplayScenario.write(
           world: baseline.world, duration: subject.duration + subject.settle, seed: plan.worldSeed,
-          faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns),
+          faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns,
+          base: subject.scenario),
         reachedBy: count)
     }
     let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
@@ -231,7 +232,7 @@ extension Explorer {
         rule: raw.rule, message: raw.message, faults: raw.faults, seed: seed, trace: run.outcome.trace.events,
         replayScenario: ReplayScenario.write(
           world: baseline.world, duration: subject.duration + subject.settle, seed: seed, faults: raw.faults,
-          rule: raw.rule, baseline: baseline.outcome.trace, returns: returns),
+          rule: raw.rule, baseline: baseline.outcome.trace, returns: returns, base: subject.scenario),
         reachedBy: 1)
     }
     return ExplorationReport(findings: findings, killPoints: 0, killPointsRun: 0, runs: 1)

@@ -11,11 +11,16 @@ import TransferEngine
 enum ReplayScenario {
   static func write(
     world: (device: DeviceModel, server: ServerModel, policy: Policy), duration: SimDuration, seed: UInt64,
-    faults: [Fault], rule: String, baseline: TraceLog, returns: SimDuration
+    faults: [Fault], rule: String, baseline: TraceLog, returns: SimDuration, base: Scenario? = nil
   ) -> String {
     var device = world.device
     var timeline: [(SimTime, Int, TimelineAction)] = []
-    for event in baseline.events {
+    if let base {
+      // The scenario's own timeline (its app's actions too), then the user's last launch.
+      timeline = base.timeline.map { ($0.at, 0, $0.action) }
+      timeline.append((SimTime(base.duration), 1, .launch))
+    }
+    for event in baseline.events where base == nil {
       switch event.kind {
       case TraceKind.appLaunch.rawValue where event["reason"] == .string("user"):
         timeline.append((event.time, 0, .launch))
@@ -48,13 +53,14 @@ enum ReplayScenario {
     }.enumerated().map { index, item in
       TimelineEntry(at: item.element.0, action: item.element.2, path: "timeline[\(index)]")
     }
+    let faultText = faults.isEmpty ? "no fault" : faults.map(\.description).joined(separator: "; ")
     let scenario = Scenario(
-      file: "replay.json", name: "explore-\(rule)",
+      file: "replay.json", name: (base.map { $0.name + "-" } ?? "") + "explore-\(rule)",
       description:
-        "bgsim exploration finding \(rule): \(faults.map(\.description).joined(separator: "; ")); the app's own "
-        + "actions (taps) are not in the file",
+        "bgsim exploration finding \(rule): \(faultText)"
+        + (base == nil ? "; the app's own actions (taps) are not in the file" : ""),
       seed: seed, duration: duration, device: device, server: world.server, policy: world.policy,
-      timeline: entries)
+      app: base?.app ?? AppSpec(), timeline: entries)
     return ScenarioJSONWriter.write(scenario)
   }
 
