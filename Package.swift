@@ -77,7 +77,8 @@ let package = Package(
     .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
     .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
     .testTarget(
-      name: "ExplorationKitTests", dependencies: ["ExplorationKit", "TransferEngine", "SimKernel"]),
+      name: "ExplorationKitTests",
+      dependencies: ["ExplorationKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
     .testTarget(name: "BgsimTestingTests", dependencies: ["BgsimTesting"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
