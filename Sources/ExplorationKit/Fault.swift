@@ -91,6 +91,9 @@ public struct Fault: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Which faults an exploration may inject, and how the user behaves after one.
+///
+/// Set operations (`union`, `subtracting`, array literals) make new sets with the default
+/// `userReturnsAfter`: set it last, with `userReturning(after:)`.
 public struct FaultSet: OptionSet, Hashable, Sendable {
   public let rawValue: Int
   /// After a force quit or a reboot, the user opens the app again this much later.
