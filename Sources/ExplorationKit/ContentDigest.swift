@@ -34,20 +34,21 @@ public enum ContentDigest {
     return hash.hex
   }
 
-  /// Every regular file under `directory`, by path relative to `base`, with its digest; sorted
-  /// by path, so the result never depends on the order the file system lists them in.
-  public static func files(under directory: URL, relativeTo base: URL) -> [(path: String, digest: String)] {
-    let basePath = base.standardizedFileURL.path
-    guard
-      let walker = FileManager.default.enumerator(
-        at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [])
-    else { return [] }
+  /// Every regular file under `directory`, by its path below it with `prefix` in front
+  /// (`Documents/ep42.mp3` for prefix `Documents`), with its digest; sorted by path, so the result
+  /// never depends on the order the file system lists them in. Paths come from the enumerator
+  /// relative to `directory`, so a symbolic link in the directory's own path (`/var` is
+  /// `/private/var` on Darwin) cannot change them.
+  public static func files(under directory: URL, prefix: String = "") -> [(path: String, digest: String)] {
+    guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
     var result: [(String, String)] = []
-    for case let url as URL in walker {
-      guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-      var path = url.standardizedFileURL.path
-      if path.hasPrefix(basePath) { path.removeFirst(basePath.count) }
-      while path.hasPrefix("/") { path.removeFirst() }
+    while let relative = walker.nextObject() as? String {
+      let url = directory.appendingPathComponent(relative)
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      else { continue }
+      let path = prefix.isEmpty ? relative : prefix + "/" + relative
       result.append((path, ofFile(at: url) ?? "unreadable"))
     }
     return result.sorted { $0.0 < $1.0 }

@@ -48,7 +48,7 @@ public struct ExplorationSubject: @unchecked Sendable {
     var files: [String: String] = [:]
     for folder in Self.outcomeFolders {
       let url = container.appendingPathComponent(folder, isDirectory: true)
-      for (path, digest) in ContentDigest.files(under: url, relativeTo: container) { files[path] = digest }
+      for (path, digest) in ContentDigest.files(under: url, prefix: folder) { files[path] = digest }
     }
     return files
   }
@@ -60,7 +60,7 @@ public struct ExplorationSubject: @unchecked Sendable {
       observableExtra(sim) + "\ntimers "
       + timers.map { $0 <= sim.now ? "due" : ($0 - sim.now).formatted }.joined(separator: ",")
     if let container = container(sim) {
-      for (path, digest) in ContentDigest.files(under: container, relativeTo: container) {
+      for (path, digest) in ContentDigest.files(under: container) {
         text += "\n\(path) \(digest)"
       }
     }

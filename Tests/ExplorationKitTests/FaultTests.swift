@@ -26,3 +26,27 @@ import Testing
     #expect(FaultSet.all.userReturnsAfter == .minutes(1))
   }
 }
+
+@Suite struct ContentDigestTests {
+  @Test func filesArePathsBelowTheFolderWithTheirDigests() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bgsim-digest-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let folder = root.appendingPathComponent("Documents/Episodes", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("one".utf8).write(to: folder.appendingPathComponent("b.mp3"))
+    try Data("two".utf8).write(to: folder.appendingPathComponent("a.mp3"))
+    let files = ContentDigest.files(under: root.appendingPathComponent("Documents"), prefix: "Documents")
+    #expect(files.map(\.path) == ["Documents/Episodes/a.mp3", "Documents/Episodes/b.mp3"])
+    #expect(files[0].digest != files[1].digest)
+    #expect(files[1].digest == ContentDigest.ofFile(at: folder.appendingPathComponent("b.mp3")))
+    // A large file: its size and both ends count.
+    let big = folder.appendingPathComponent("big.bin")
+    var bytes = Data(count: ContentDigest.wholeFileLimit + 10)
+    try bytes.write(to: big)
+    let before = ContentDigest.ofFile(at: big)
+    bytes[bytes.count - 1] = 1
+    try bytes.write(to: big)
+    #expect(ContentDigest.ofFile(at: big) != before)
+  }
+}
