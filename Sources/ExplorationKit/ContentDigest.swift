@@ -6,7 +6,9 @@ import Foundation
 /// simulated downloads are sparse files of hundreds of megabytes, and reading them whole at every
 /// run would cost more than the runs themselves.
 public enum ContentDigest {
+  /// Files up to this size (4 MiB) are digested whole.
   public static let wholeFileLimit = 4 << 20
+  /// How much of each end of a larger file is digested (1 MiB).
   public static let edgeBytes = 1 << 20
 
   /// The digest of the file at `url`, or nil when it cannot be read.

@@ -16,6 +16,7 @@ public struct ExplorationOutcome: Sendable {
   /// The run's trace.
   public var trace: TraceLog
 
+  /// An outcome as a run left it.
   public init(
     containerDirectory: URL?, filesAtEnd: [String: String], files: [String: String], account: String?,
     trace: TraceLog

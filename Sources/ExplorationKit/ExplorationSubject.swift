@@ -24,8 +24,10 @@ public struct ExplorationSubject: @unchecked Sendable {
   public var scenario: Scenario?
   /// The end of the world, after which the user opens the app and the world settles.
   public var duration: SimDuration
+  /// How long the world runs after the user's last launch before the outcome is read.
   public var settle: SimDuration
 
+  /// A subject; `pendingTimers` defaults to none (an app without timers).
   public init(
     duration: SimDuration, settle: SimDuration, makeWorld: @escaping (_ seed: UInt64) -> Simulation,
     container: @escaping (Simulation) -> URL?, account: @escaping (Simulation) -> String?,

@@ -4,6 +4,7 @@ import TransferEngine
 
 /// An exploration's settings beside its subject.
 public struct ExplorationPlan: Sendable {
+  /// The kinds of fault to inject, and `userReturnsAfter`.
   public var faults: FaultSet
   /// Each seed draws a list of random faults (the kill points are enumerated, not drawn).
   public var seeds: [UInt64]
@@ -14,6 +15,7 @@ public struct ExplorationPlan: Sendable {
   /// The seed every run's world is made with.
   public var worldSeed: UInt64
 
+  /// A plan; `jobs` below 1 counts as 1.
   public init(faults: FaultSet = .all, seeds: [UInt64], jobs: Int, shard: Shard? = nil, worldSeed: UInt64) {
     self.faults = faults
     self.seeds = seeds
@@ -25,7 +27,9 @@ public struct ExplorationPlan: Sendable {
 
 /// Part `index` (1-based) of `count`: runs whose position modulo `count` is `index - 1`.
 public struct Shard: Hashable, Sendable {
+  /// K, from 1.
   public var index: Int
+  /// N, the number of shards.
   public var count: Int
 
   /// Reads `K/N` with 1 <= K <= N; nil otherwise.
@@ -44,8 +48,10 @@ public struct Shard: Hashable, Sendable {
 /// Runs an exploration: the baseline, the kill points and the seeds' random faults (each run
 /// twice), the oracles, shrinking and the findings.
 public enum Explorer {
+  /// The app's own check of an outcome: a message is a finding named `property`.
   public typealias Property = @Sendable (ExplorationOutcome) -> String?
 
+  /// Explores `subject` as `plan` says and reports the findings (exploring.md).
   public static func explore(_ subject: ExplorationSubject, plan: ExplorationPlan, property: Property?)
     -> ExplorationReport
   {

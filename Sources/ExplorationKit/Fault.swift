@@ -27,6 +27,7 @@ public struct Fault: Hashable, Sendable, CustomStringConvertible {
     case interfaceChange
   }
 
+  /// What happens.
   public var kind: Kind
   /// The instant, after everything the world did at that instant.
   public var at: SimTime
@@ -34,6 +35,7 @@ public struct Fault: Hashable, Sendable, CustomStringConvertible {
   /// or that a timer of the app was about to fire. Not part of a fault's identity.
   public var after: String?
 
+  /// A fault of `kind` at `at`; `after` describes the kill point, if it is one.
   public init(_ kind: Kind, at: SimTime, after: String? = nil) {
     self.kind = kind
     self.at = at
@@ -59,7 +61,9 @@ public struct Fault: Hashable, Sendable, CustomStringConvertible {
     return true
   }
 
+  /// Same kind at the same instant (`after` is a label, not part of the fault).
   public static func == (a: Fault, b: Fault) -> Bool { a.kind == b.kind && a.at == b.at }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(kind)
     hasher.combine(at)
@@ -95,10 +99,12 @@ public struct Fault: Hashable, Sendable, CustomStringConvertible {
 /// Set operations (`union`, `subtracting`, array literals) make new sets with the default
 /// `userReturnsAfter`: set it last, with `userReturning(after:)`.
 public struct FaultSet: OptionSet, Hashable, Sendable {
+  /// The kinds, one bit each.
   public let rawValue: Int
   /// After a force quit or a reboot, the user opens the app again this much later.
   public var userReturnsAfter: SimDuration = .minutes(1)
 
+  /// The kinds in `rawValue`, with the default `userReturnsAfter`.
   public init(rawValue: Int) { self.rawValue = rawValue }
 
   /// System termination while the app is suspended or in the background (memory pressure).
@@ -109,6 +115,7 @@ public struct FaultSet: OptionSet, Hashable, Sendable {
   public static let network = FaultSet(rawValue: 1 << 2)
   /// Device restart followed by a user launch.
   public static let reboot = FaultSet(rawValue: 1 << 3)
+  /// Every kind: the default.
   public static let all: FaultSet = [.systemTermination, .forceQuit, .network, .reboot]
 
   /// The same set with another `userReturnsAfter`.

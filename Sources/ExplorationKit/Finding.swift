@@ -20,6 +20,7 @@ public struct Finding: Sendable, CustomStringConvertible {
   /// How many of the exploration's runs (kill points and seeds) reached this finding.
   public var reachedBy: Int
 
+  /// A finding as the exploration reports it.
   public init(
     rule: String, message: String, faults: [Fault], seed: UInt64, trace: [TraceEvent], replayScenario: String,
     reachedBy: Int
@@ -58,6 +59,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
   /// Runs made with faults (kill points and seeds, this shard's), each played twice; shrinking not counted.
   public var runs: Int
 
+  /// A report as the exploration makes it.
   public init(findings: [Finding], killPoints: Int, killPointsRun: Int, runs: Int) {
     self.findings = findings
     self.killPoints = killPoints
@@ -65,6 +67,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     self.runs = runs
   }
 
+  /// The counts, then each finding's paragraph.
   public var description: String {
     var text =
       "\(killPoints) kill points (\(killPointsRun) with distinct states run), \(runs) runs: "

@@ -1,6 +1,7 @@
 /// Delta debugging (Zeller's ddmin) over a list: the smallest sublist it can find, by removing
 /// chunks of halving size, for which `fails` still holds. `fails(list)` is assumed true.
 public enum Shrinker {
+  /// The smallest failing sublist found, in the list's order.
   public static func minimize<Element>(_ list: [Element], fails: ([Element]) -> Bool) -> [Element] {
     var current = list
     var chunks = 2
