@@ -25,6 +25,8 @@ let package = Package(
     .library(name: "BgsimRecorder", targets: ["BgsimRecorder"]),
     // Code written against Foundation's URLSession, run inside a simulation (foundation-bridge.md).
     .library(name: "BgsimFoundation", targets: ["BgsimFoundation"]),
+    // Exploration (exploration.md) and the test-runner helpers, for a team's Swift tests.
+    .library(name: "BgsimTesting", targets: ["BgsimTesting"]),
     // `swift package bgsim check Scenarios` in a package that depends on this one.
     .plugin(name: "BgsimCommand", targets: ["BgsimCommand"]),
   ],
@@ -37,6 +39,11 @@ let package = Package(
     .target(name: "ScenarioKit", dependencies: ["SimKernel", "TransferEngine", "SafeOutput"]),
     .target(name: "SimReport", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "SafeOutput"]),
     .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
+    // Exploration without the bridge: faults, kill points, oracles, shrinking, findings, replays
+    // (shared by `BgsimTesting` and a scripted app's explorer, which the portable bgsim can use).
+    .target(name: "ExplorationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "FuzzKit"]),
+    // What a test file imports: the bridge re-exported, `Exploration`, and issues for Testing and XCTest.
+    .target(name: "BgsimTesting", dependencies: ["BgsimFoundation", "ExplorationKit", "SimKernel"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.
@@ -50,7 +57,7 @@ let package = Package(
       name: "bgsim",
       dependencies: [
         "SimKernel", "TransferEngine", "ScenarioKit", "SimReport", "FuzzKit", "SweepKit", "CalibrationKit",
-        "SafeOutput",
+        "SafeOutput", "ExplorationKit",
       ] + (portable ? [] : ["BgsimFoundation"]),
       swiftSettings: portable ? [.define("BGSIM_PORTABLE")] : []),
     // Runs the tool above with the user's arguments. It declares no permission, so reading
@@ -80,6 +87,10 @@ let package = Package(
       ]),
     .testTarget(name: "BgsimRecorderTests", dependencies: ["BgsimRecorder"]),
     .testTarget(name: "BgsimFoundationTests", dependencies: ["BgsimFoundation"]),
+    .testTarget(
+      name: "ExplorationKitTests",
+      dependencies: ["ExplorationKit", "ScenarioKit", "TransferEngine", "SimKernel"]),
+    .testTarget(name: "BgsimTestingTests", dependencies: ["BgsimTesting"]),
     // Depends on the executable so that `swift test` builds `bgsim` before running it.
     .testTarget(name: "BgsimEndToEndTests", dependencies: ["ScenarioKit", "TransferEngine", "bgsim"]),
   ],

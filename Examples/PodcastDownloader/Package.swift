@@ -12,7 +12,10 @@ let package = Package(
     .target(name: "PodcastDownloader"),
     .testTarget(
       name: "PodcastDownloaderTests",
-      dependencies: ["PodcastDownloader", .product(name: "BgsimFoundation", package: "bgsim")]),
+      dependencies: [
+        "PodcastDownloader", .product(name: "BgsimFoundation", package: "bgsim"),
+        .product(name: "BgsimTesting", package: "bgsim"),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,7 @@ enum CommandTable {
       RunCommand.command, ExplainCommand.command, CheckCommand.command, ValidateCommand.command,
       PolicyCommand.command,
       ReportCommand.command, BenchCommand.command, SweepCommand.command, SweepMergeCommand.command,
+      ExploreCommand.command,
       FuzzCommand.command, SchemaCommand.command, CompletionCommand.command, CalibrateCommand.command,
     ]
   }

@@ -18,6 +18,8 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   private(set) var sessions: [BridgedSession] = []
   /// Timers that came due while the process was suspended; they run at the next resume.
   private var lateTimers: [() -> Void] = []
+  /// Due times of this process's timers not yet run (late ones included), for `pendingAppTimers`.
+  private(set) var pendingTimerDues: [SimTime] = []
   /// How many waits for app code are under way (work posted meanwhile is picked up by them).
   private var drainDepth = 0
   var isDraining: Bool { drainDepth > 0 }
@@ -91,6 +93,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     guard let host = liveHost else { return }
     let due = lateTimers
     lateTimers = []
+    if !due.isEmpty { pendingTimerDues.removeAll { $0 <= host.simulation?.now ?? .distantFuture } }
     drainDepth += 1
     defer { drainDepth -= 1 }
     QueueDrain.onMain {
@@ -150,10 +153,13 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     host.noteActivity()
     let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
     let box = UncheckedBox(work)
-    simulation.schedule(at: simulation.now + .seconds(rounding: seconds)) { [weak self] sim in
+    let dueAt = simulation.now + .seconds(rounding: seconds)
+    pendingTimerDues.append(dueAt)
+    simulation.schedule(at: dueAt) { [weak self] sim in
       guard let self, !self.isDead, sim.appState != .notRunning else { return }
       self.host?.enteredFromEngine()
       if sim.appState.isRunning {
+        if let index = self.pendingTimerDues.firstIndex(of: dueAt) { self.pendingTimerDues.remove(at: index) }
         self.enter { box.value() }
       } else {
         self.lateTimers.append(box.value)

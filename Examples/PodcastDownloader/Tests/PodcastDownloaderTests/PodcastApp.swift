@@ -1,4 +1,4 @@
-import BgsimFoundation
+import BgsimTesting
 import Foundation
 import PodcastDownloader
 
@@ -35,5 +35,15 @@ final class PodcastAppDelegate: SimulatedAppDelegate {
     completionHandler: @escaping () -> Void
   ) {
     downloader.backgroundCompletionHandler = completionHandler
+  }
+}
+
+/// What the user sees: each episode and its state, one line each (the exploration compares it
+/// with the run without faults after the user's last launch).
+extension PodcastAppDelegate: UserVisibleState {
+  func userVisibleState() -> String {
+    guard let downloader else { return "" }
+    return downloader.states.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+      separator: "\n")
   }
 }

@@ -1,0 +1,78 @@
+import SimKernel
+
+/// One bug an exploration found: the rule it broke, what differs, and how to replay it.
+public struct Finding: Sendable, CustomStringConvertible {
+  /// `terminationNotTransparent`, `forceQuitNotRecovered`, `networkFaultNotRecovered`,
+  /// `rebootNotRecovered`, `nondeterministic`, a lint rule, or `property`.
+  public var rule: String
+  /// What differs, in words (the files, the account lines, the trace line), and what the app
+  /// was doing at each fault (its last callback, its pending timers).
+  public var message: String
+  /// Shrunk: the fewest faults that still give this rule.
+  public var faults: [Fault]
+  /// The seed the world was made with (`Exploration.replay`'s `seed`).
+  public var seed: UInt64
+  /// The trace of the run with `faults`.
+  public var trace: [TraceEvent]
+  /// A JSON scenario: the world's device, server and policy, the user's launches and leaves as
+  /// the baseline traced them, and the faults on the timeline.
+  public var replayScenario: String
+  /// How many of the exploration's runs (kill points and seeds) reached this finding.
+  public var reachedBy: Int
+
+  /// A finding as the exploration reports it.
+  public init(
+    rule: String, message: String, faults: [Fault], seed: UInt64, trace: [TraceEvent], replayScenario: String,
+    reachedBy: Int
+  ) {
+    self.rule = rule
+    self.message = message
+    self.faults = faults
+    self.seed = seed
+    self.trace = trace
+    self.replayScenario = replayScenario
+    self.reachedBy = reachedBy
+  }
+
+  /// The Swift call that replays this finding, to paste into a regression test.
+  public var replayCall: String {
+    let faults = faults.map(\.swiftSource).joined(separator: ", ")
+    return "Exploration.replay(world, app: app, faults: [\(faults)], seed: \(seed))"
+  }
+
+  /// One paragraph: the rule, how often it was reached, the faults, the message and the replay call.
+  public var description: String {
+    let points = reachedBy == 1 ? "1 run" : "\(reachedBy) runs"
+    let faultText = faults.isEmpty ? "no fault" : faults.map(\.description).joined(separator: "; ")
+    return "\(rule) (reached by \(points)): \(faultText)\n\(message)\nreplay: \(replayCall)"
+  }
+}
+
+/// What an exploration did and found.
+public struct ExplorationReport: Sendable, CustomStringConvertible {
+  /// One per rule and shrunk fault list; empty when the app held.
+  public var findings: [Finding]
+  /// Kill points found in the baseline (before points with the same observable state were skipped).
+  public var killPoints: Int
+  /// Kill points run (distinct observable states).
+  public var killPointsRun: Int
+  /// Runs made with faults (kill points and seeds, this shard's), each played twice; shrinking not counted.
+  public var runs: Int
+
+  /// A report as the exploration makes it.
+  public init(findings: [Finding], killPoints: Int, killPointsRun: Int, runs: Int) {
+    self.findings = findings
+    self.killPoints = killPoints
+    self.killPointsRun = killPointsRun
+    self.runs = runs
+  }
+
+  /// The counts, then each finding's paragraph.
+  public var description: String {
+    var text =
+      "\(killPoints) kill points (\(killPointsRun) with distinct states run), \(runs) runs: "
+      + (findings.isEmpty ? "no finding" : findings.count == 1 ? "1 finding" : "\(findings.count) findings")
+    for finding in findings { text += "\n\n" + finding.description }
+    return text
+  }
+}

@@ -1,0 +1,44 @@
+import SimKernel
+
+/// `findings.json` of `bgsim explore`: the report as JSON, keys in a fixed order, so the same
+/// exploration always writes the same bytes.
+public enum FindingsJSON {
+  /// The report; `replayFiles[i]` names the replay scenario written for finding `i`.
+  public static func render(
+    _ report: ExplorationReport, scenario: String, seeds: String, shard: String?, replayFiles: [String]
+  ) -> String {
+    var out = "{\n"
+    out += "  \"scenario\": \(JSONText.quoted(scenario)),\n"
+    out += "  \"seeds\": \(JSONText.quoted(seeds)),\n"
+    out += "  \"shard\": \(shard.map(JSONText.quoted) ?? "null"),\n"
+    out += "  \"killPoints\": \(report.killPoints),\n"
+    out += "  \"killPointsRun\": \(report.killPointsRun),\n"
+    out += "  \"runs\": \(report.runs),\n"
+    out += "  \"findings\": ["
+    for (index, finding) in report.findings.enumerated() {
+      out += index == 0 ? "\n" : ",\n"
+      out += "    {\"rule\": \(JSONText.quoted(finding.rule)), \"reachedBy\": \(finding.reachedBy), "
+      out += "\"seed\": \(finding.seed), \"replay\": \(JSONText.quoted(replayFiles[index])),\n"
+      out += "     \"faults\": [" + finding.faults.map(fault).joined(separator: ", ") + "],\n"
+      out += "     \"message\": \(JSONText.quoted(finding.message))}"
+    }
+    out += report.findings.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+    return out
+  }
+
+  static func fault(_ fault: Fault) -> String {
+    var fields: [String]
+    switch fault.kind {
+    case .terminate: fields = ["\"kind\": \"terminate\""]
+    case .forceQuit: fields = ["\"kind\": \"forceQuit\""]
+    case .reboot: fields = ["\"kind\": \"reboot\""]
+    case .network(let kind, let lasting):
+      fields = [
+        "\"kind\": \"network\"", "\"network\": \"\(kind.rawValue)\"", "\"lasting\": \"\(lasting.formatted)\"",
+      ]
+    }
+    fields.append("\"at\": \"\(fault.at.sinceStart.formatted)\"")
+    if let after = fault.after { fields.append("\"after\": \(JSONText.quoted(after))") }
+    return "{" + fields.joined(separator: ", ") + "}"
+  }
+}
