@@ -198,6 +198,13 @@ public struct ScenarioGenerator {
     if chance(0.3) { p.rateLimiter.idleResetFactor = pick([1.0, 1.5, 3.0]) }
     if chance(0.3) { p.discretionary.requires = pick([[], [.wifi], [.charging], [.charging, .wifi]]) }
     if chance(0.2) { p.discretionary.avoidLowPowerMode = false }
+    if chance(0.3) {
+      p.discretionary.largeTransferSize = Int64(pick([0, 1, 1_000_000, 50_000_000, 1 << 40]))
+    }
+    if chance(0.3) {
+      p.discretionary.largeTransferRequires = pick([[], [.wifi], [.charging], [.charging, .wifi]])
+    }
+    if chance(0.3) { p.discretionary.minimumBatteryLevel = pick([0, 0.2, 0.5, 1]) }
     if chance(0.3) { p.backgroundRunTime = seconds(1...30) }
     if chance(0.3) { p.completionHandlerTimeout = seconds(5...60) }
     if chance(0.5) { p.maxConnectionsPerHost = int(1...6) }

@@ -16,8 +16,24 @@ extension Simulation {
     Admission.Request(
       configuration: task.session.configuration, firstStart: task.machine.startedAt == nil,
       earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-      isDiscretionary: task.isDiscretionary, running: running, connectionLimit: connectionLimit(task),
-      awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: running,
+      connectionLimit: connectionLimit(task), awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+  }
+
+  /// The size the system judges a discretionary transfer by (behavior.md, "Discretionary
+  /// work"): the app's `countOfBytesClientExpectsToSend` plus `...ToReceive` when it gave
+  /// either, else the upload's body, else the resource's size at the server [S]. Zero for a
+  /// task that is not discretionary, which never reads it.
+  func discretionarySize(_ task: SimURLSessionTask) -> Int64 {
+    guard task.isDiscretionary else { return 0 }
+    let send = task.countOfBytesClientExpectsToSend
+    let receive = task.countOfBytesClientExpectsToReceive
+    if send != nil || receive != nil {
+      let (sum, overflow) = (send ?? 0).addingReportingOverflow(receive ?? 0)
+      return overflow ? .max : sum
+    }
+    if case .upload(_, let size) = task.kind { return size }
+    return links.server.resource(task.currentURL)?.size ?? 0
   }
 
   /// Puts a waiting task (resumed, retrying or unpaused) in its queue and tries to start it.
@@ -75,8 +91,8 @@ extension Simulation {
       let request = Admission.Request(
         configuration: configuration, firstStart: firstStart,
         earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-        isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit,
-        awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+        isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: queue.running,
+        connectionLimit: limit, awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
       if let reason = Admission.waitReason(request, in: conditions) {
         if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !configuration.waitsForConnectivity {
