@@ -65,10 +65,10 @@ enum ActionDecoding {
     case .terminate: return .terminate
     case .forceQuit: return .forceQuit
     case .reboot: return .reboot
-    case .download: return request(&r, place: place).map { .app(.download($0)) }
-    case .dataTask: return request(&r, place: place).map { .app(.dataTask($0)) }
+    case .download: return request(&r, place: place, method: .get).map { .app(.download($0)) }
+    case .dataTask: return request(&r, place: place, method: .get).map { .app(.dataTask($0)) }
     case .upload:
-      let request = request(&r, place: place)
+      let request = request(&r, place: place, method: .upload)
       let from: UploadSource? = r.required("from", .enumeration("upload source"))
       let size = r.required("size", .size)
       guard let request, let from, let size else { return nil }
@@ -167,9 +167,14 @@ enum ActionDecoding {
   }
 
   /// The fields `download` and `upload` share.
-  private static func request(_ r: inout ObjectReader, place: ActionPlace) -> TaskRequest? {
+  private static func request(_ r: inout ObjectReader, place: ActionPlace, method: References.Method)
+    -> TaskRequest?
+  {
     let session = r.reference("session", .name("a session identifier"), into: \.sessions)
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
+    if url != nil, let use = r.context.references.urls.last {
+      r.context.references.requestMethods.append((method, use))
+    }
     let numbering = numbering(&r, place: place)
     let count: Int? = numbering.given ? numbering.count : nil
     let numbered = place == .reaction || numbering.given
