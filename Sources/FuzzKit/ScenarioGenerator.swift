@@ -415,6 +415,7 @@ public struct ScenarioGenerator {
     if chance(0.2) { r.priority = pick([0.0, 0.25, 0.5, 0.75, 1.0]) }
     if chance(0.2) { r.description = "{\"id\": \(createdCount)}" }
     if chance(0.1) { r.expectsToReceive = size(1_000, 10_000_000) }
+    if chance(0.1) { r.allowsConstrainedNetworkAccess = chance(0.5) }
     return r
   }
 }

@@ -184,6 +184,7 @@ enum ActionDecoding {
     let expectsToReceive = r.optional("expectsToReceive", .size)
     let description = r.optional("description", .string)
     let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
+    let constrained = r.optional("allowsConstrainedNetworkAccess", .bool)
     if !numbered, let url, url.contains("{n}"), let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,
@@ -196,10 +197,12 @@ enum ActionDecoding {
           + "put '{n}' in the name (like \"\(TerminalText.shortened(name))-{n}\") so each has its own")
     }
     guard let session, let url, let name else { return nil }
-    return TaskRequest(
+    var request = TaskRequest(
       session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
       expectsToReceive: expectsToReceive, description: description, priority: priority, count: count ?? 1,
       firstNumber: numbering.firstNumber)
+    request.allowsConstrainedNetworkAccess = constrained
+    return request
   }
 
   /// `count` and `firstNumber` of an action that creates tasks (`download`, `upload`,

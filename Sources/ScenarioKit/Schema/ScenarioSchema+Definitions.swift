@@ -243,6 +243,7 @@ extension ScenarioSchema {
     request += [
       ("earliestBegin", ref("instantOrRelative")), ("expectsToSend", ref("size")),
       ("expectsToReceive", ref("size")), ("description", string), ("priority", number("0", "1")),
+      ("allowsConstrainedNetworkAccess", boolean),
     ]
     switch name {
     case .launch, .background, .terminate, .forceQuit, .reboot: return ([], [])

@@ -14,7 +14,7 @@ extension Simulation {
   /// What admission needs to know about `task`, with its pair holding `running` connections.
   func admissionRequest(_ task: SimURLSessionTask, running: Int) -> Admission.Request {
     Admission.Request(
-      configuration: task.session.configuration, firstStart: task.machine.startedAt == nil,
+      configuration: task.effectiveConfiguration, firstStart: task.machine.startedAt == nil,
       earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
       isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: running,
       connectionLimit: connectionLimit(task), awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
@@ -68,7 +68,7 @@ extension Simulation {
     let conditions = admissionConditions
     var actions: [AdmissionAction] = []
     var started: [SimURLSessionTask] = []
-    var failed: [SimURLSessionTask] = []
+    var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
     var scanned = 0
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
@@ -88,15 +88,16 @@ extension Simulation {
       // Fields read in place: a copy of the whole machine costs more than the pass's own work.
       let firstStart = task.machine.startedAt == nil
       let traced = task.machine.tracedWaitReason
-      let request = Admission.Request(
+      var request = Admission.Request(
         configuration: configuration, firstStart: firstStart,
         earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
         isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: queue.running,
         connectionLimit: limit, awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      if !task.allowsConstrainedNetworkAccess { request.configuration.allowsConstrainedNetworkAccess = false }
       if let reason = Admission.waitReason(request, in: conditions) {
         if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
-          if !configuration.waitsForConnectivity {
-            failed.append(task)
+          if !request.configuration.waitsForConnectivity {
+            failed.append((task, reason.networkUnavailableReason))
             continue
           }
           if traced == nil { actions.append(.notifyWaitingForConnectivity(task)) }
@@ -118,16 +119,20 @@ extension Simulation {
     }
     if heldByRateLimiter { requestReevaluation(at: rateLimiter.expiry) }
     if started.count + failed.count == 1 {
-      let only = (started.first ?? failed.first)!
+      let only = (started.first ?? failed.first?.0)!
       queue.removeFirst(scanned) { $0 === only }
     } else if !started.isEmpty || !failed.isEmpty {
-      let uids = Set((started + failed).map(\.uid))
+      let uids = Set((started + failed.map(\.0)).map(\.uid))
       queue.removeFirst(scanned) { uids.contains($0.uid) }
     }
     daemon.restore(queue, key: key)
     perform(actions)
     for task in started { beginAttempt(task) }
-    for task in failed { fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false) }
+    for (task, unavailable) in failed {
+      var error = SimURLError(.notConnectedToInternet)
+      error.networkUnavailableReason = unavailable
+      fail(task, error, freeingConnection: false)
+    }
   }
 
   /// Carries out an admission pass's decisions about waiting tasks, in order.

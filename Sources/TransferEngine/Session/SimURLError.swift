@@ -51,9 +51,27 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// `URLError.NetworkUnavailableReason`: why an allowed interface was missing (iOS 13+).
+  public enum NetworkUnavailableReason: Int, CaseIterable, Hashable, Sendable {
+    case cellular = 0
+    case expensive = 1
+    case constrained = 2
+
+    public var name: String {
+      switch self {
+      case .cellular: return "cellular"
+      case .expensive: return "expensive"
+      case .constrained: return "constrained"
+      }
+    }
+  }
+
   public var code: Code
   /// Why the system cancelled a background task, when it did.
   public var cancelReason: CancelReason?
+  /// `networkUnavailableReason` of a task that failed because the only interface up is one its
+  /// session or request disallows; nil for other errors, and when no interface is up at all.
+  public var networkUnavailableReason: NetworkUnavailableReason?
   /// What `resumeData` says (the trace's `resumeDataOffset`).
   let resumeContents: ResumeDataContents?
 
