@@ -14,6 +14,9 @@ public struct ScenarioGenerator {
   /// A second stream for the behaviours added later (background tasks, reboots, ...), so adding
   /// one does not change what every earlier draw of a seed gives.
   var extra: SeededGenerator
+  /// A third stream for issue 27's knobs (discretionary size and battery rules, a request's Low
+  /// Data Mode setting), so they leave both earlier streams' draws as they were.
+  var round2: SeededGenerator
   let seed: UInt64
   var duration = SimDuration.hours(1)
   var downloads: [SimURL] = []
@@ -36,6 +39,7 @@ public struct ScenarioGenerator {
     // A stream apart from the simulation's own seed.
     self.random = SeededGenerator(seed: seed ^ 0x5EED_F022_0000_0000)
     self.extra = SeededGenerator(seed: seed ^ 0xB6A5_5E27_0000_0000)
+    self.round2 = SeededGenerator(seed: seed ^ 0x2727_D15C_0000_0000)
   }
 
   /// The scenario for `seed`, named `fuzz-<seed>`.
@@ -198,6 +202,14 @@ public struct ScenarioGenerator {
     if chance(0.3) { p.rateLimiter.idleResetFactor = pick([1.0, 1.5, 3.0]) }
     if chance(0.3) { p.discretionary.requires = pick([[], [.wifi], [.charging], [.charging, .wifi]]) }
     if chance(0.2) { p.discretionary.avoidLowPowerMode = false }
+    if round2.nextUnit() < 0.3 {
+      p.discretionary.largeTransferSize = round2.choice([0, 1, 1_000_000, 50_000_000, 1 << 40])
+    }
+    if round2.nextUnit() < 0.3 {
+      let lists: [[DiscretionaryCondition]] = [[], [.wifi], [.charging], [.charging, .wifi]]
+      p.discretionary.largeTransferRequires = round2.choice(lists)
+    }
+    if round2.nextUnit() < 0.3 { p.discretionary.minimumBatteryLevel = round2.choice([0, 0.2, 0.5, 1]) }
     if chance(0.3) { p.backgroundRunTime = seconds(1...30) }
     if chance(0.3) { p.completionHandlerTimeout = seconds(5...60) }
     if chance(0.5) { p.maxConnectionsPerHost = int(1...6) }
@@ -408,6 +420,7 @@ public struct ScenarioGenerator {
     if chance(0.2) { r.priority = pick([0.0, 0.25, 0.5, 0.75, 1.0]) }
     if chance(0.2) { r.description = "{\"id\": \(createdCount)}" }
     if chance(0.1) { r.expectsToReceive = size(1_000, 10_000_000) }
+    if round2.nextUnit() < 0.1 { r.allowsConstrainedNetworkAccess = round2.nextUnit() < 0.5 }
     return r
   }
 }

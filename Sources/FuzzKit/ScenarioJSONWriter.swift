@@ -235,6 +235,7 @@ public enum ScenarioJSONWriter {
     if let v = r.expectsToReceive { m.append(("expectsToReceive", int(v))) }
     if let v = r.description { m.append(("description", .string(v))) }
     if let v = r.priority { m.append(("priority", double(v))) }
+    if let v = r.allowsConstrainedNetworkAccess { m.append(("allowsConstrainedNetworkAccess", .bool(v))) }
     m += numbering(count: r.count, firstNumber: r.firstNumber)
     return m
   }

@@ -25,6 +25,8 @@ public struct RunMetrics: Hashable, Sendable {
   public var bytesWasted: Int64 = 0
   /// Summed over tasks, by `deferralReasons` index.
   public var deferred: [SimDuration] = Array(repeating: .zero, count: RunMetrics.deferralReasons.count)
+  /// Summed over tasks: time challenged and waiting for the app's answer (not transferring).
+  public var challengeAnswer = SimDuration.zero
   public var lints = 0
   /// Distinct lint rules, sorted.
   public var lintRules: [String] = []
@@ -75,6 +77,9 @@ public struct RunMetrics: Hashable, Sendable {
     // The per-reason columns are the task accounts' waits, the same computation `run` prints.
     for account in TaskAccounts.compute(result) {
       for interval in account.intervals {
+        if interval.activity == .waitingForChallengeAnswer {
+          challengeAnswer = challengeAnswer + interval.duration
+        }
         guard case .waiting(let kind) = interval.activity,
           let column = Self.deferralReasons.firstIndex(of: kind.rawValue)
         else { continue }

@@ -11,7 +11,7 @@ public struct RunTable: Hashable, Sendable {
       "tasks", "finished", "failed", "allDoneSeconds", "taskP50Seconds", "taskP95Seconds", "wakes",
       "backgroundLaunches", "backgroundResumes", "maxDelaySeconds", "bytesOnWire", "bytesWasted",
     ] + RunMetrics.deferralReasons.map { "deferred\($0.prefix(1).uppercased())\($0.dropFirst())Seconds" }
-    + ["lints", "expectationsFailed", "endSeconds"]
+    + ["challengeAnswerSeconds", "lints", "expectationsFailed", "endSeconds"]
 
   /// `run`, the swept keys, `seed`, the metric columns, `lintRules`.
   public var header: [String]
@@ -34,7 +34,7 @@ public struct RunTable: Hashable, Sendable {
     cells += [m.allDone, m.taskP50, m.taskP95].map { $0.map(seconds) ?? "" }
     cells += ["\(m.wakes)", "\(m.backgroundLaunches)", "\(m.backgroundResumes)", seconds(m.maxDelay)]
     cells += ["\(m.bytesOnWire)", "\(m.bytesWasted)"]
-    cells += m.deferred.map(seconds)
+    cells += m.deferred.map(seconds) + [seconds(m.challengeAnswer)]
     cells += ["\(m.lints)", "\(m.expectationsFailed)", seconds(m.end), m.lintRules.joined(separator: " ")]
     return cells
   }

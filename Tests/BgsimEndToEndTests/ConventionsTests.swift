@@ -123,6 +123,6 @@ struct ConventionsTests {
     let list = try box.run(["sweep", "a.json", "--param", "discretionary.requires=wifi"])
     #expect(list.status == 2)
     #expect(
-      list.stderr.contains(#"write a list as JSON, such as discretionary.requires=["wifi","charging"]"#))
+      list.stderr.contains(#"write a list as JSON, such as discretionary.requires=["wifi"]"#))
   }
 }

@@ -100,15 +100,15 @@ import Testing
     (
       "shard-*/sweep.json", #""values": ["1.5", "3"]}"#,
       #""values": ["1.5", "3"]}, {"key": "rateLimiter.firstDelay", "values": ["1m"]}"#,
-      "bgsim: shard-1/runs.csv: line 1: the header has 30 columns where this sweep has 31: column 3 is 'seed' where this sweep has 'rateLimiter.firstDelay'"
+      "bgsim: shard-1/runs.csv: line 1: the header has 31 columns where this sweep has 32: column 3 is 'seed' where this sweep has 'rateLimiter.firstDelay'"
     ),
     (
       "shard-1/runs.csv", "lintRules\n", "lintRu\n",
-      "bgsim: shard-1/runs.csv: line 1: the header has 30 columns where this sweep has 30: column 30 is 'lintRu' where this sweep has 'lintRules' (is the file cut short, or from another sweep?)\n"
+      "bgsim: shard-1/runs.csv: line 1: the header has 31 columns where this sweep has 31: column 31 is 'lintRu' where this sweep has 'lintRules' (is the file cut short, or from another sweep?)\n"
     ),
     (
       "shard-1/runs.csv", ",lintRules\n", "\n",
-      "bgsim: shard-1/runs.csv: line 1: the header has 29 columns where this sweep has 30: it ends before column 30, 'lintRules'"
+      "bgsim: shard-1/runs.csv: line 1: the header has 30 columns where this sweep has 31: it ends before column 31, 'lintRules'"
     ),
     (
       "shard-2/runs.csv", "\n1,1.5,2,", "\n1,2.5,2,",
@@ -124,7 +124,7 @@ import Testing
     ),
     (
       "shard-1/runs.csv", "\n0,1.5,1,2,", "\n0,1.5,1,2,2,",
-      "bgsim: shard-1/runs.csv: line 2: 31 cells, expected 30"
+      "bgsim: shard-1/runs.csv: line 2: 32 cells, expected 31"
     ),
     (
       "shard-1/runs.csv", "\n0,1.5,1,", "\n2,1.5,1,",

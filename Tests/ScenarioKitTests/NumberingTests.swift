@@ -10,7 +10,8 @@ import TransferEngine
   static func scenario(_ timeline: String, reaction: String = "") -> String {
     #"""
     {"name": "n", "duration": "2h",
-     "server": {"resources": [{"url": "https://h/e{n}", "count": 12, "size": "40MB", "etag": "v1"}]},
+     "server": {"resources": [{"url": "https://h/e{n}", "count": 12, "size": "40MB", "etag": "v1"},
+                              {"url": "https://h/u{n}", "count": 2, "method": "POST"}]},
      "app": {"sessions": [{"identifier": "S"}], "behavior": {"on": [\#(reaction)]}},
      "timeline": [{"at": "0s", "do": "launch"}\#(timeline)]}
     """#
@@ -31,7 +32,7 @@ import TransferEngine
       #"""
       , {"at": "1s", "do": "download", "session": "S", "url": "https://h/e{n}", "name": "d-{n}", "count": 3,
          "firstNumber": 5},
-        {"at": "2s", "do": "upload", "session": "S", "url": "https://h/e{n}", "name": "u-{n}", "count": 2,
+        {"at": "2s", "do": "upload", "session": "S", "url": "https://h/u{n}", "name": "u-{n}", "count": 2,
          "firstNumber": 0, "from": "file", "size": "1MB"}
       """#)
     #expect(try created(text) == ["d-5", "d-6", "d-7", "u-0", "u-1"])

@@ -15,6 +15,9 @@ import TransferEngine
     policy.rateLimiter.maxDelay = .hours(2)
     policy.rateLimiter.growth = 1.5
     policy.discretionary.requires = []
+    policy.discretionary.largeTransferSize = 7_000_001
+    policy.discretionary.largeTransferRequires = [.charging]
+    policy.discretionary.minimumBatteryLevel = 0.25
     policy.maxConnectionsPerHost = 1
     policy.retry.backoff = .milliseconds(1_500)
     policy.delayedRequest.wakesApp = false
@@ -28,7 +31,9 @@ import TransferEngine
       PolicyJSON.knobNames == [
         "rateLimiter.initialDelay", "rateLimiter.firstDelay", "rateLimiter.growth", "rateLimiter.maxDelay",
         "rateLimiter.resetOnForeground", "rateLimiter.idleResetFactor", "discretionary.requires",
-        "discretionary.avoidLowPowerMode", "backgroundRunTime", "backgroundTaskLimit",
+        "discretionary.largeTransferSize", "discretionary.largeTransferRequires",
+        "discretionary.minimumBatteryLevel", "discretionary.avoidLowPowerMode", "backgroundRunTime",
+        "backgroundTaskLimit",
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",

@@ -263,6 +263,28 @@ import TransferEngine
     }
   }
 
+  @Test(
+    "a time of day with a fraction or a short part is refused as a time of day, not as a duration's unit",
+    arguments: [
+      ("06:00:00.5", "write \"HH:MM\" or \"HH:MM:SS\" (seconds are whole: no fraction)"),
+      ("6:0", "write \"HH:MM\" or \"HH:MM:SS\", such as"),
+      ("06:00:", "write \"HH:MM\" or \"HH:MM:SS\", such as"),
+    ])
+  func malformedTimeOfDay(_ at: String, _ fix: String) throws {
+    let text =
+      #"{"name": "t", "startsAt": "2026-03-01T05:00:00", "timeline": [{"at": "\#(at)", "do": "launch"}]}"#
+    do {
+      _ = try ScenarioLoader.load(data: Array(text.utf8), file: "t.json")
+      Issue.record("expected a problem")
+    } catch {
+      let line = try #require(error.lines.first)
+      #expect(line.hasPrefix("t.json: timeline[0].at: '\(at)' is not a time of day: \(fix)"), "\(line)")
+      #expect(!line.contains("unknown unit"))
+    }
+    #expect(TimeOfDay.malformed("20m") == nil)
+    #expect(TimeOfDay.malformed("06:00") == nil)
+  }
+
   @Test("a time-of-day shape out of range is an error, not a duration")
   func outOfRange() {
     #expect(TimeOfDay.seconds("24:00") == .some(nil))

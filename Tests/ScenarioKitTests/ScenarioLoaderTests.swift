@@ -245,7 +245,8 @@ import TransferEngine
 
   @Test func reactionPatternsSatisfyTaskReferences() throws {
     let text = #"""
-      {"name": "p", "app": {"sessions": [{"identifier": "S"}], "behavior": {"on": [{"event": "didComplete",
+      {"name": "p", "server": {"resources": [{"url": "https://h/{n}.zip", "count": 12, "size": 1}]},
+       "app": {"sessions": [{"identifier": "S"}], "behavior": {"on": [{"event": "didComplete",
         "do": [{"do": "download", "session": "S", "url": "https://h/{n}.zip", "name": "part-{n}"}]}]}},
        "expect": [{"task": "part-12", "state": "completed"}]}
       """#

@@ -118,3 +118,59 @@ import TransferEngine
     #expect(bg.delivered == bg.ended)
   }
 }
+
+/// The wait for the app's answer to an authentication challenge is its own interval in every
+/// account (issue 27, item 7): before, `run`, `explain`, the report and the sweep called it
+/// transferring although no byte moved.
+@Suite struct ChallengeAccountTests {
+  @Test("task.challenged opens a challenge wait; the answer returns the task to transferring")
+  func challengeWait() throws {
+    let e = TaskAccountTests.event
+    let events = [
+      e(0, .taskCreated, [("task", "a"), ("session", "S")]),
+      e(0, .taskResume, [("task", "a"), ("session", "S")]),
+      e(1, .taskStarted, [("task", "a")]),
+      e(3, .taskChallenged, [("task", "a"), ("method", "basic")]),
+      e(32, .taskChallengeAnswered, [("task", "a"), ("disposition", "useCredential")]),
+      e(36, .taskFinished, [("task", "a"), ("bytes", 5)]),
+      e(36, .delegateDidComplete, [("task", "a"), ("error", "none")]),
+    ]
+    let a = try #require(TaskAccounts.compute(events, endTime: TaskAccountTests.at(40)).first)
+    #expect(a.time(in: .waitingForChallengeAnswer) == .seconds(29))
+    #expect(a.time(in: .transferring) == .seconds(6))
+    #expect(a.intervals.first { $0.activity == .waitingForChallengeAnswer }?.detail == "basic")
+    #expect(TaskAccount.Activity.waitingForChallengeAnswer.label == "waiting: app's challenge answer")
+  }
+
+  /// The shipped background challenge with launch events off: the challenge at 2m0.06s waits
+  /// for the user's launch at 2m30s.
+  static func waitingForLaunch() throws -> RunResult {
+    let path = ScenarioLibraryTests.directory.appendingPathComponent(
+      "authentication-challenge-background.json"
+    ).path
+    var text = try String(contentsOfFile: path, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: #"{"identifier": "Premium", "kind": "background"}"#,
+      with: #"{"identifier": "Premium", "kind": "background", "sendsLaunchEvents": false}"#)
+    text = text.replacingOccurrences(
+      of: #"{"at": "10s", "do": "background"}"#,
+      with: #"{"at": "10s", "do": "background"}, {"at": "2m30s", "do": "launch"}"#)
+    return ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "c.json"))
+  }
+
+  @Test(
+    "a challenge that waits for the app is accounted as that wait, each interval opened by task.challenged")
+  func waitInARun() throws {
+    let result = try Self.waitingForLaunch()
+    let accounts = TaskAccounts.compute(result)
+    let waited = accounts.map { $0.time(in: .waitingForChallengeAnswer) }.reduce(SimDuration.zero, +)
+    #expect(waited > .seconds(29) && waited < .seconds(30))
+    for account in accounts {
+      let challenged = account.intervals.filter { $0.activity == .waitingForChallengeAnswer }
+      for interval in challenged {
+        let opening = result.trace.events[interval.opening]
+        #expect(opening.kind == TraceKind.taskChallenged.name)
+      }
+    }
+  }
+}

@@ -41,7 +41,7 @@ import TransferEngine
     let feed = try #require(TaskAccounts.compute(result).first { $0.task == "feed" })
     #expect(
       AccountText.whereTheTimeWent(feed)
-        == "waiting: earliest begin date 1h, waiting: discretionary (missing wifi, charging) 59m50s, "
+        == "waiting: earliest begin date 1h, waiting: discretionary (missing wifi) 29m50s, "
         + "transferring 121.92ms")
     var wasteful = feed
     wasteful.bytesWasted = 20_000_000

@@ -47,7 +47,9 @@ enum ReportScenarios {
 
   /// Quinn's one-task-at-a-time chain: each finished chapter starts the next from the background,
   /// so each waits for the rate limiter and each wake grows the delay; a never-called completion
-  /// handler adds a lint and a failing expectation. Power and network change along the way.
+  /// handler adds a lint and a failing expectation. Power and network change along the way, on a
+  /// device that holds every discretionary transfer for power (the strict reading of
+  /// `discretionary.requires`), so chapter 2 shows each discretionary wait in turn.
   static func chain() -> Scenario {
     func next(_ from: String, _ to: String, _ index: Int) -> Reaction {
       Reaction(
@@ -71,6 +73,7 @@ enum ReportScenarios {
           Step(at: SimTime(.hours(1)), PowerState(charging: true, battery: 0.25)),
         ]),
       server: ServerModel(resources: [ServerResource(url: chapterURL, size: 20_000_000, etag: "c1")]),
+      policy: Policy(discretionary: DiscretionaryPolicy(requires: [.wifi, .charging])),
       app: AppSpec(
         sessions: [.background(withIdentifier: "Books")],
         behavior: AppBehavior(

@@ -49,6 +49,30 @@ import TransferEngine
     #expect(m.deferred[connectivity] > .zero)
   }
 
+  @Test("the wait for the app's challenge answer is its own column, not transfer time")
+  func challengeAnswerColumn() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(
+        "Scenarios/authentication-challenge-background.json"
+      ).path
+    // Launch events off: the challenge waits for the user's launch at 2m30s.
+    var text = try String(contentsOfFile: path, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: #"{"identifier": "Premium", "kind": "background"}"#,
+      with: #"{"identifier": "Premium", "kind": "background", "sendsLaunchEvents": false}"#)
+    text = text.replacingOccurrences(
+      of: #"{"at": "10s", "do": "background"}"#,
+      with: #"{"at": "10s", "do": "background"}, {"at": "2m30s", "do": "launch"}"#)
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "c.json"))
+    let m = RunMetrics(result)
+    let waited = TaskAccounts.compute(result).map { $0.time(in: .waitingForChallengeAnswer) }.reduce(
+      SimDuration.zero, +)
+    #expect(m.challengeAnswer == waited && waited > .seconds(29))
+    let column = try #require(RunTable.metricColumns.firstIndex(of: "challengeAnswerSeconds"))
+    let row = RunTable.row(run: 0, values: [], seed: 1, metrics: m)
+    #expect(row[2 + column] == RunTable.seconds(waited))
+  }
+
   @Test func jobsDoNotChangeTheRows() throws {
     let scenario = try SweepFixtures.load()
     let one = try Sweep.run(scenario, plan: Self.plan, jobs: 1)

@@ -105,8 +105,9 @@ struct RateLimiterTests {
 
 @Suite("Discretionary scheduling")
 struct DiscretionaryTests {
-  @Test("a discretionary download created at 09:00 on cellular on battery starts on Wi-Fi and charging")
-  func waitsForWifiAndPower() throws {
+  /// A discretionary download of `size` bytes created at 09:00 on cellular, on battery; Wi-Fi
+  /// comes at 12:00 and the charger at 22:00. Returns the deferrals and the start time.
+  static func nineOClock(size: Int64, expectsToReceive: Int64? = nil) throws -> ([String], SimTime?) {
     var configuration = SessionConfiguration.background(withIdentifier: "S")
     configuration.isDiscretionary = true
     let app = TestApp([configuration])
@@ -116,15 +117,37 @@ struct DiscretionaryTests {
         Step(at: .zero, PowerState(charging: false)),
         Step(at: SimTime(.hours(22)), PowerState(charging: true)),
       ],
-      resources: [Fixture.resource("https://example.com/a", size: 1000)], app: app)
+      resources: [Fixture.resource("https://example.com/a", size: size)], app: app)
     sim.run(until: SimTime(.hours(9)))
-    try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
+    let task = try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a")
+    task.countOfBytesClientExpectsToReceive = expectsToReceive
+    task.resume()
     sim.run(until: SimTime(.days(2)))
     let reasons = Fixture.events(sim, "task.deferred").map {
       "\($0.time): \($0["missing"]?.description ?? "")"
     }
+    return (reasons, Fixture.time(sim, "task.started", task: "a"))
+  }
+
+  @Test("a large discretionary download created on cellular on battery starts on Wi-Fi and charging")
+  func largeWaitsForWifiAndPower() throws {
+    let (reasons, started) = try Self.nineOClock(size: 50_000_000)
     #expect(reasons == ["9h: wifi,charging", "12h: charging"])
-    #expect(Fixture.time(sim, "task.started", task: "a") == SimTime(.hours(22)))
+    #expect(started == SimTime(.hours(22)))
+  }
+
+  @Test("a small discretionary download waits for Wi-Fi only, and starts on battery")
+  func smallWaitsForWifiOnly() throws {
+    let (reasons, started) = try Self.nineOClock(size: 1_000)
+    #expect(reasons == ["9h: wifi"])
+    #expect(started == SimTime(.hours(12)))
+  }
+
+  @Test("the app's size hints, not the resource, decide whether a transfer is large")
+  func hintsDecideTheSize() throws {
+    let (reasons, started) = try Self.nineOClock(size: 1_000, expectsToReceive: 60_000_000)
+    #expect(reasons == ["9h: wifi,charging", "12h: charging"])
+    #expect(started == SimTime(.hours(22)))
   }
 
   @Test("Low Power Mode holds discretionary work; a started discretionary task keeps going")
@@ -149,10 +172,12 @@ struct DiscretionaryTests {
   @Test("a task created in the background is discretionary whatever the session says")
   func backgroundCreatedIsDiscretionary() throws {
     let app = TestApp([.background(withIdentifier: "S")])
-    let sim = Fixture.simulation(resources: [Fixture.resource("https://example.com/a", size: 1000)], app: app)
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/a", size: 100_000_000)], app: app)
     sim.backgroundApp()
     try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
     sim.run(until: SimTime(.hours(1)))
+    #expect(Fixture.events(sim, "task.created").first?["discretionary"] == .bool(true))
     let deferred = try #require(Fixture.events(sim, "task.deferred").first)
     #expect(deferred["reason"] == "discretionary")
     #expect(deferred["missing"] == "charging")

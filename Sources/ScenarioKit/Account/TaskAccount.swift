@@ -23,6 +23,10 @@ public struct TaskAccount: Hashable, Sendable {
     case transferring
     /// An attempt is running but the server sends nothing (`task.stalled` until `task.flowing`).
     case stalled
+    /// Challenged for credentials; the daemon holds the connection and waits for the app's
+    /// answer, waking it if need be (`task.challenged` until `task.challengeAnswered` or
+    /// `task.challengeTimedOut`). No bytes move, so it is not transferring.
+    case waitingForChallengeAnswer
     /// A default session's transfer paused because its app was suspended (`task.paused`).
     case paused
     /// Stopped by the app's `suspend()` (`task.suspend` until its next `task.resume`).
@@ -39,6 +43,7 @@ public struct TaskAccount: Hashable, Sendable {
       case .backoff: return "retry backoff"
       case .transferring: return "transferring"
       case .stalled: return "stalled (server sends nothing)"
+      case .waitingForChallengeAnswer: return "waiting: app's challenge answer"
       case .paused: return "paused: app suspended"
       case .suspendedByApp: return "suspended by the app"
       case .awaitingDelivery: return "awaiting delivery to the app"

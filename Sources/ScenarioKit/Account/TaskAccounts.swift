@@ -69,6 +69,11 @@ public enum TaskAccounts {
         open(index, .stalled, at: i)
       case .taskFlowing where !hasEnded && state == .stalled:
         open(index, .transferring, at: i)
+      case .taskChallenged where !hasEnded:
+        open(index, .waitingForChallengeAnswer, at: i, detail: event["method"]?.description ?? "")
+      case .taskChallengeAnswered where !hasEnded && state == .waitingForChallengeAnswer,
+        .taskChallengeTimedOut where !hasEnded && state == .waitingForChallengeAnswer:
+        open(index, .transferring, at: i, detail: event["disposition"]?.description ?? "")
       case .taskPaused where !hasEnded:
         open(index, .paused, at: i, detail: event["reason"]?.description ?? "")
       case .taskFinished, .taskFailed, .taskCancelled, .taskLost:

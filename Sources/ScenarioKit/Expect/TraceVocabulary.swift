@@ -27,6 +27,14 @@ public enum TraceVocabulary {
       return "unknown event kind '\(shownKind)'; \(hint ?? "kinds are \(families)")"
     }
     let allowed = kinds.reduce(into: Set<String>()) { $0.formUnion(keys[$1] ?? []) }
+    var seen: Set<String> = []
+    for (key, _) in pattern.fields where !seen.insert(key).inserted {
+      return "key '\(TerminalText.shortened(key))' appears twice; an event has one value for each key, "
+        + "so split the pattern into two expectations"
+    }
+    for (key, value) in pattern.fields where !value.contains("*") {
+      if let problem = literalProblem(key: key, value: value) { return problem }
+    }
     for (key, _) in pattern.fields where !allowed.contains(key) {
       let sorted = allowed.sorted()
       let what = kinds.count == 1 ? kinds[0] : "'\(shownKind)'"
@@ -39,6 +47,40 @@ public enum TraceVocabulary {
       }
       let list = sorted.isEmpty ? "no keys" : "keys " + sorted.joined(separator: ", ")
       return "\(what) events have no key '\(shownKey)'; they have \(list)"
+    }
+    return nil
+  }
+
+  /// Keys whose trace values are byte counts, written as whole numbers (`bytes=1000000`).
+  static let byteKeys: Set<String> = [
+    "bytes", "offset", "resumeDataOffset", "size", "total", "totalBytesExpectedToWrite", "totalBytesWritten",
+  ]
+  /// Keys whose trace values are durations or instants, written in their shortest form (`1m30s`).
+  static let durationKeys: Set<String> = ["delay", "latency", "unlockAt", "until"]
+
+  /// Why `key=value` can never equal the trace's text although it may mean the same thing
+  /// (`bytes=1MB`, `delay=60s`): the trace writes one canonical form, and a pattern compares text,
+  /// so the message names the form to write instead. Nil when the value is already canonical.
+  static func literalProblem(key: String, value: String) -> String? {
+    let shown = "\(TerminalText.shortened(key))=\(TerminalText.shortened(value))"
+    if byteKeys.contains(key) {
+      if let number = Int64(value), number >= 0 {
+        return String(number) == value ? nil : "\(shown) never matches: the trace writes \(key)=\(number)"
+      }
+      guard let bytes = try? Literals.size(value) else {
+        return
+          "\(shown) never matches: the trace writes \(key) as a whole number of bytes, such as \(key)=1000000"
+      }
+      return "\(shown) never matches: the trace writes sizes in bytes, so write \(key)=\(bytes)"
+    }
+    if durationKeys.contains(key) {
+      guard let duration = try? Literals.duration(value) else {
+        return "\(shown) never matches: the trace writes \(key) as a duration such as \(key)=1m30s"
+      }
+      let canonical = duration.formatted
+      return canonical == value
+        ? nil
+        : "\(shown) never matches: the trace writes durations in their shortest form, so write \(key)=\(canonical)"
     }
     return nil
   }

@@ -65,10 +65,10 @@ enum ActionDecoding {
     case .terminate: return .terminate
     case .forceQuit: return .forceQuit
     case .reboot: return .reboot
-    case .download: return request(&r, place: place).map { .app(.download($0)) }
-    case .dataTask: return request(&r, place: place).map { .app(.dataTask($0)) }
+    case .download: return request(&r, place: place, method: .get).map { .app(.download($0)) }
+    case .dataTask: return request(&r, place: place, method: .get).map { .app(.dataTask($0)) }
     case .upload:
-      let request = request(&r, place: place)
+      let request = request(&r, place: place, method: .upload)
       let from: UploadSource? = r.required("from", .enumeration("upload source"))
       let size = r.required("size", .size)
       guard let request, let from, let size else { return nil }
@@ -167,9 +167,14 @@ enum ActionDecoding {
   }
 
   /// The fields `download` and `upload` share.
-  private static func request(_ r: inout ObjectReader, place: ActionPlace) -> TaskRequest? {
+  private static func request(_ r: inout ObjectReader, place: ActionPlace, method: References.Method)
+    -> TaskRequest?
+  {
     let session = r.reference("session", .name("a session identifier"), into: \.sessions)
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
+    if url != nil, let use = r.context.references.urls.last {
+      r.context.references.requestMethods.append((method, use))
+    }
     let numbering = numbering(&r, place: place)
     let count: Int? = numbering.given ? numbering.count : nil
     let numbered = place == .reaction || numbering.given
@@ -179,6 +184,7 @@ enum ActionDecoding {
     let expectsToReceive = r.optional("expectsToReceive", .size)
     let description = r.optional("description", .string)
     let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
+    let constrained = r.optional("allowsConstrainedNetworkAccess", .bool)
     if !numbered, let url, url.contains("{n}"), let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,
@@ -191,10 +197,12 @@ enum ActionDecoding {
           + "put '{n}' in the name (like \"\(TerminalText.shortened(name))-{n}\") so each has its own")
     }
     guard let session, let url, let name else { return nil }
-    return TaskRequest(
+    var request = TaskRequest(
       session: session, url: url, name: name, earliestBegin: earliestBegin, expectsToSend: expectsToSend,
       expectsToReceive: expectsToReceive, description: description, priority: priority, count: count ?? 1,
       firstNumber: numbering.firstNumber)
+    request.allowsConstrainedNetworkAccess = constrained
+    return request
   }
 
   /// `count` and `firstNumber` of an action that creates tasks (`download`, `upload`,

@@ -18,6 +18,14 @@ struct References {
   var declaredResources: [SimURL] = []
   /// URL templates of resources with `count` (`https://example.com/img/{n}.jpg`).
   var numberedResources: [String] = []
+  /// The methods a scripted action sends: a download or data task GETs, an upload POSTs or PUTs.
+  enum Method {
+    case get, upload
+  }
+  /// The `method` of each resource (`GET` when not given), by URL as written.
+  var resourceMethods: [(String, String)] = []
+  /// The method of each `download`, `dataTask` and `upload` action, with its `url`.
+  var requestMethods: [(Method, Use)] = []
   /// `session` of every action.
   var sessions: [Use] = []
   /// `task` of `cancel`, `resumeFromData` and expectations.
@@ -88,6 +96,17 @@ struct References {
     }
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)
+    for use in urls where use.name.contains("{n}") || use.name.contains("{task}") {
+      // A templated URL (a reaction's `{n}`, a delayed-request answer's `{task}`) must be able
+      // to name a resource, or every task it makes is a typo's 404.
+      if !urlTemplate(use.name, canName: urlStrings) {
+        let hint =
+          context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
+          ?? "add it to server.resources"
+        context.report(
+          .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
+      }
+    }
     for use in urls where !use.name.contains("{n}") && !use.name.contains("{task}") {
       guard let url = SimURL(use.name) else {
         context.report(
@@ -112,6 +131,7 @@ struct References {
           .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
       }
     }
+    checkMethods(context)
     let resourceSet = Set(resources)
     for (url, path, position) in resourceUses where !resourceSet.contains(url) {
       let hint =
@@ -130,6 +150,32 @@ struct References {
       context.report(
         .value, use.path, at: use.position,
         "\(time) is after the scenario's duration (\(duration)); the entry would never run")
+    }
+  }
+
+  /// A resource's `method` against the scenario's own requests of it (behavior.md, "Server"):
+  /// a GET of an upload target, or an upload to a GET resource, is refused when the file is
+  /// read rather than answered 200 (the engine models no upload method, so it cannot answer 405).
+  private func checkMethods(_ context: DecodeContext) {
+    var methods: [String: String] = [:]
+    for (url, method) in resourceMethods where methods[url] == nil { methods[url] = method }
+    for (sent, use) in requestMethods {
+      let key = use.name.contains("{") ? use.name : SimURL(use.name)?.string ?? use.name
+      guard let method = methods[key] else { continue }
+      let shown = TerminalText.shortened(use.name)
+      switch sent {
+      case .get where method != "GET":
+        context.report(
+          .reference, use.path, at: use.position,
+          "resource '\(shown)' takes \(method) (its \"method\" in server.resources); a download or data task "
+            + "sends GET, so upload to it, or remove its \"method\"")
+      case .upload where method == "GET":
+        context.report(
+          .reference, use.path, at: use.position,
+          "resource '\(shown)' takes GET (its \"method\" in server.resources, GET when not given); an upload "
+            + "sends POST or PUT, so give the resource \"method\": \"POST\" or \"PUT\"")
+      default: break
+      }
     }
   }
 
@@ -164,6 +210,18 @@ struct References {
     }
   }
 
+  /// Whether some filling-in of `template`'s `{n}` (digits) and `{task}` (any text) is one of
+  /// `resources`: a literal URL, or a numbered one's template (the same template, or its first
+  /// copy, `{n}` = 1).
+  func urlTemplate(_ template: String, canName resources: [String]) -> Bool {
+    for resource in resources {
+      if resource == template { return true }
+      let instance = numberedResources.contains(resource) ? resource.replacingAll("{n}", with: "1") : resource
+      if References.fits(Substring(instance), Substring(template)) { return true }
+    }
+    return false
+  }
+
   /// Whether a referenced name fits a created one, where `{n}` in the created name stands for
   /// a task number and `{task}` for any task's name.
   static func name(_ reference: String, matches created: String) -> Bool {
@@ -176,7 +234,7 @@ struct References {
 
   /// `created` read as literal characters, `{n}` (one or more digits) and `{task}` (one or more
   /// characters), matched by dynamic programming: O(tokens x characters), whatever the pattern.
-  private static func fits(_ text: Substring, _ pattern: Substring) -> Bool {
+  static func fits(_ text: Substring, _ pattern: Substring) -> Bool {
     enum Token: Equatable {
       case character(Character), digits, anything
     }

@@ -58,6 +58,7 @@ extension ValueType where T == ServerModel {
       if numbered { r.context.references.numberedResources.append(url.string) }
     }
     let method = r.optional("method", .string)
+    if let url { r.context.references.resourceMethods.append((url.string, method ?? "GET")) }
     let isUpload = method.map { $0 != "GET" } ?? false
     let size = isUpload ? r.optional("size", .size) : r.required("size", .size)
     let etag = r.optional("etag", .nullable(.string))

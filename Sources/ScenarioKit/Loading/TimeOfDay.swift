@@ -18,6 +18,17 @@ enum TimeOfDay {
     return numbers[0] * 3_600 + numbers[1] * 60 + (numbers.count == 3 ? numbers[2] : 0)
   }
 
+  /// Why `text` is not a time of day when it starts like one (digits, then `:`) but has another
+  /// shape (`"06:00:00.5"`, `"6:0"`, `"06:00:"`); nil for any other text, which is then read as a
+  /// duration. Without this, the duration reader would answer "unknown unit ':'".
+  static func malformed(_ text: String) -> String? {
+    let lead = text.prefix { $0.isASCII && $0.isNumber }
+    guard !lead.isEmpty, text.dropFirst(lead.count).first == ":", seconds(text) == nil else { return nil }
+    let fraction = text.contains(".") ? " (seconds are whole: no fraction)" : ""
+    return "'\(text)' is not a time of day: write \"HH:MM\" or \"HH:MM:SS\"\(fraction), such as \"06:00\" "
+      + "or \"06:00:30\", or a duration since the start such as \"6h0.5s\""
+  }
+
   /// The time of day, in seconds since midnight, of `"YYYY-MM-DDTHH:MM"` or `"...:SS"`; nil when
   /// the text is not such a date and time (a real one: no 30 February).
   static func start(_ text: String) -> Int64? {

@@ -123,6 +123,7 @@ extension ValueType where T == SimTime {
         switch v.content {
         case .string(let s):
           if let clock = TimeOfDay.seconds(s) { return timeOfDay(clock, s, v, path, ctx) }
+          if let problem = TimeOfDay.malformed(s) { return nilAfter(ctx.invalid(path, v, problem)) }
           guard case .absolute(let t) = try Literals.instant(s, allowRelative: false) else { return nil }
           return t
         case .number(let n): return SimTime(try Literals.duration(seconds: n))
@@ -166,6 +167,7 @@ extension ValueType where T == InstantSpec {
           if let clock = TimeOfDay.seconds(s) {
             return timeOfDay(clock, s, v, path, ctx).map(InstantSpec.absolute)
           }
+          if let problem = TimeOfDay.malformed(s) { return nilAfter(ctx.invalid(path, v, problem)) }
           return try Literals.instant(s, allowRelative: true)
         case .number(let n): return .absolute(SimTime(try Literals.duration(seconds: n)))
         default: return nilAfter(ctx.wrongType(path, v, expected: expected))

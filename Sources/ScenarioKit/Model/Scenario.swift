@@ -272,6 +272,8 @@ public struct TaskRequest: Sendable {
   public var description: String?
   /// 0...1 like `URLSessionTask.priority`; default 0.5.
   public var priority: Double?
+  /// The request's own `allowsConstrainedNetworkAccess`; nil leaves the session's.
+  public var allowsConstrainedNetworkAccess: Bool?
   /// A timeline `download`/`upload` with `count` creates that many tasks at once, numbering
   /// `{n}` in `name`, `url` and `description` from `firstNumber` (seed 003's 256 images).
   public var count: Int

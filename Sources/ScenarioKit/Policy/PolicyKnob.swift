@@ -31,6 +31,10 @@ struct PolicyKnob {
   static var all: [PolicyKnob] {
     let duration: (SimDuration) -> String = { JSONText.quoted($0.formatted) }
     let factor = ValueType<Double>.number(0...1_000, "a factor from 0 to 1000 like 2.0")
+    let conditions = ValueType<[DiscretionaryCondition]>.array(.enumeration("discretionary condition"))
+    let list: ([DiscretionaryCondition]) -> String = {
+      "[" + $0.map { JSONText.quoted($0.rawValue) }.joined(separator: ", ") + "]"
+    }
     return [
       PolicyKnob("rateLimiter.initialDelay", .duration, \.rateLimiter.initialDelay, render: duration),
       PolicyKnob("rateLimiter.firstDelay", .duration, \.rateLimiter.firstDelay, render: duration),
@@ -40,9 +44,15 @@ struct PolicyKnob {
         render: { $0.map(duration) ?? "null" }),
       PolicyKnob("rateLimiter.resetOnForeground", .bool, \.rateLimiter.resetOnForeground, render: bool),
       PolicyKnob("rateLimiter.idleResetFactor", factor, \.rateLimiter.idleResetFactor, render: number),
+      PolicyKnob("discretionary.requires", conditions, \.discretionary.requires, render: list),
       PolicyKnob(
-        "discretionary.requires", .array(.enumeration("discretionary condition")), \.discretionary.requires,
-        render: { "[" + $0.map { JSONText.quoted($0.rawValue) }.joined(separator: ", ") + "]" }),
+        "discretionary.largeTransferSize", .size, \.discretionary.largeTransferSize, render: { String($0) }),
+      PolicyKnob(
+        "discretionary.largeTransferRequires", conditions, \.discretionary.largeTransferRequires, render: list
+      ),
+      PolicyKnob(
+        "discretionary.minimumBatteryLevel", .number(0...1, "a battery level from 0 to 1 like 0.2"),
+        \.discretionary.minimumBatteryLevel, render: { "\($0)" }),
       PolicyKnob("discretionary.avoidLowPowerMode", .bool, \.discretionary.avoidLowPowerMode, render: bool),
       PolicyKnob("backgroundRunTime", .duration, \.backgroundRunTime, render: duration),
       PolicyKnob("backgroundTaskLimit", .duration, \.backgroundTaskLimit, render: duration),

@@ -315,6 +315,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     task.countOfBytesClientExpectsToReceive = request.expectsToReceive
     task.taskDescription = request.description.map { substitute($0, n, trigger) }
     if let priority = request.priority { task.priority = priority }
+    if let constrained = request.allowsConstrainedNetworkAccess {
+      task.allowsConstrainedNetworkAccess = constrained
+    }
     tasks[name] = task
     task.resume()
   }

@@ -166,7 +166,10 @@ extension ScenarioSchema {
     case "rateLimiter.resetOnForeground", "discretionary.avoidLowPowerMode", "reboot.keepsBackgroundTasks",
       "delayedRequest.wakesApp", "resumableUploads":
       return boolean
-    case "discretionary.requires": return array(enumeration(names(DiscretionaryCondition.self)))
+    case "discretionary.requires", "discretionary.largeTransferRequires":
+      return array(enumeration(names(DiscretionaryCondition.self)))
+    case "discretionary.largeTransferSize": return ref("size")
+    case "discretionary.minimumBatteryLevel": return number("0", "1")
     case "maxConnectionsPerHost": return integer(1...1_000)
     case "challenge.maxFailures": return integer(1...100)
     default: return ref("duration")
@@ -240,6 +243,7 @@ extension ScenarioSchema {
     request += [
       ("earliestBegin", ref("instantOrRelative")), ("expectsToSend", ref("size")),
       ("expectsToReceive", ref("size")), ("description", string), ("priority", number("0", "1")),
+      ("allowsConstrainedNetworkAccess", boolean),
     ]
     switch name {
     case .launch, .background, .terminate, .forceQuit, .reboot: return ([], [])

@@ -75,6 +75,9 @@ enum ReportStyle {
         help: "created, resume() not called yet"),
       Key(
         selector: ".reason-queued", color: "#e5e5ea", label: "queued", help: "resumed, about to be decided"),
+      Key(
+        selector: ".reason-challengeAnswer", color: "#c6ecd9", label: "challengeAnswer",
+        help: "challenged: waits for the app's answer to an authentication challenge"),
     ] + SimURLSessionTask.WaitReason.Kind.allCases.map(key(for:))
 
   /// The shade of one wait reason; the list of reasons is the engine's.
@@ -84,7 +87,10 @@ enum ReportStyle {
     case .earliestBegin: (color, help) = ("#ffe08a", "before the task's earliestBeginDate")
     case .rateLimiter:
       (color, help) = ("#ffb4a8", "created in the background: waits for the rate limiter's delay")
-    case .discretionary: (color, help) = ("#d9c8f7", "waits for Wi-Fi, power and no Low Power Mode")
+    case .discretionary:
+      (color, help) = (
+        "#d9c8f7", "discretionary: waits for Wi-Fi, power for a large transfer, no Low Power Mode"
+      )
     case .connectivity: (color, help) = ("#cfd8e3", "no network interface")
     case .cellularNotAllowed: (color, help) = ("#bde0fe", "only cellular, and the session disallows it")
     case .expensiveNotAllowed:

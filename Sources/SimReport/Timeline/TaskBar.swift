@@ -173,6 +173,13 @@ struct TaskBar: Equatable {
     case .taskSuspend?: return segment("waiting", "suspendedByApp", "suspended", "suspended by the app")
     case .taskInterrupted?:
       return segment("waiting", "retryBackoff", "interrupted", "interrupted (\(reason ?? "?")), backing off")
+    case .taskChallenged?:
+      let method = event["method"].map { " \($0)" } ?? ""
+      return segment(
+        "waiting", "challengeAnswer", "challenge answer",
+        "waiting for the app's answer to a\(method) challenge")
+    case .taskChallengeAnswered?, .taskChallengeTimedOut?:
+      return segment("transferring", nil, "transferring", "transferring after the challenge")
     case .taskStarted?: return segment("transferring", nil, "transferring", "transferring")
     case .taskRetry?:
       let attempt = event["attempt"].map { "attempt \($0)" } ?? "retry"

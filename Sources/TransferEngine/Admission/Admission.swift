@@ -30,6 +30,9 @@ enum Admission {
     var earliestBeginDate: SimTime?
     var createdInBackground: Bool
     var isDiscretionary: Bool
+    /// The transfer's size as the system judges it (`Simulation.discretionarySize`), read only
+    /// for a discretionary task's first start.
+    var transferSize: Int64 = 0
     /// Connections the task's (session, host) pair holds now, and its limit.
     var running: Int
     var connectionLimit: Int
@@ -46,7 +49,7 @@ enum Admission {
       if let date = request.earliestBeginDate, date > conditions.now { return .earliestBegin }
       if request.createdInBackground && conditions.rateLimiterExpiry > conditions.now { return .rateLimiter }
       if request.isDiscretionary {
-        let missing = missingDiscretionaryConditions(conditions)
+        let missing = missingDiscretionaryConditions(conditions, size: request.transferSize)
         if !missing.isEmpty { return .discretionary(missing: missing) }
       }
     }
@@ -72,20 +75,22 @@ enum Admission {
     return nil
   }
 
-  /// The discretionary conditions that do not hold, in policy order (empty: all hold).
-  static func missingDiscretionaryConditions(_ conditions: Conditions) -> [String] {
+  /// The discretionary conditions that do not hold for a transfer of `size` bytes, in report
+  /// order: `wifi`, `charging`, `batteryLevel`, `lowPowerModeOff` (empty: all hold).
+  static func missingDiscretionaryConditions(_ conditions: Conditions, size: Int64) -> [String] {
     let network = conditions.network
+    let power = conditions.power
+    let rules = conditions.discretionary
     var missing: [String] = []
-    for condition in conditions.discretionary.requires {
+    for condition in rules.conditions(forSize: size) {
       switch condition {
       case .wifi where !(network.isUp && !network.expensive && !network.constrained): missing.append("wifi")
-      case .charging where !conditions.power.charging: missing.append("charging")
+      case .charging where !power.charging: missing.append("charging")
       default: break
       }
     }
-    if conditions.discretionary.avoidLowPowerMode && conditions.power.lowPowerMode {
-      missing.append("lowPowerModeOff")
-    }
+    if !power.charging && power.battery < rules.minimumBatteryLevel { missing.append("batteryLevel") }
+    if rules.avoidLowPowerMode && power.lowPowerMode { missing.append("lowPowerModeOff") }
     return missing
   }
 }

@@ -82,6 +82,17 @@ extension SimURLSessionTask {
     /// Every name `task.deferred reason=` can take, in the order of behavior.md's start rules.
     public static var allNames: [String] { Kind.allCases.map(\.rawValue) }
 
+    /// `URLError.networkUnavailableReason` for a wait on a disallowed interface; nil otherwise
+    /// (also for `connectivity`: no interface is up at all).
+    var networkUnavailableReason: SimURLError.NetworkUnavailableReason? {
+      switch self {
+      case .cellularNotAllowed: return .cellular
+      case .expensiveNotAllowed: return .expensive
+      case .constrainedNotAllowed: return .constrained
+      default: return nil
+      }
+    }
+
     /// True for the reasons that mean no allowed interface is up.
     var isInterfaceBlock: Bool {
       switch self {

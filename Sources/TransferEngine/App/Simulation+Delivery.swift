@@ -100,6 +100,9 @@ extension Simulation {
         if let data = error.resumeContents {
           fields.append(TraceField("resumeDataOffset", .int(data.offset)))
         }
+        if let unavailable = error.networkUnavailableReason {
+          fields.append(TraceField("networkUnavailableReason", .string(unavailable.name)))
+        }
       } else {
         fields.append(TraceField("error", .string("none")))
         if let status = task.statusCode { fields.append(TraceField("status", .int(Int64(status)))) }

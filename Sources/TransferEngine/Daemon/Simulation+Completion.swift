@@ -38,6 +38,9 @@ extension Simulation {
       TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
     ]
     if let data = error.resumeContents { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
+    if let unavailable = error.networkUnavailableReason {
+      fields.append(TraceField("networkUnavailableReason", .string(unavailable.name)))
+    }
     emit(.taskFailed, fields)
     queueDelegateEvent(.didComplete(task, error: error), for: task.session)
     if freeingConnection { releaseConnection(of: task) }

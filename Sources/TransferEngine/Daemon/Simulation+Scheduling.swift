@@ -14,10 +14,26 @@ extension Simulation {
   /// What admission needs to know about `task`, with its pair holding `running` connections.
   func admissionRequest(_ task: SimURLSessionTask, running: Int) -> Admission.Request {
     Admission.Request(
-      configuration: task.session.configuration, firstStart: task.machine.startedAt == nil,
+      configuration: task.effectiveConfiguration, firstStart: task.machine.startedAt == nil,
       earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-      isDiscretionary: task.isDiscretionary, running: running, connectionLimit: connectionLimit(task),
-      awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: running,
+      connectionLimit: connectionLimit(task), awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+  }
+
+  /// The size the system judges a discretionary transfer by (behavior.md, "Discretionary
+  /// work"): the app's `countOfBytesClientExpectsToSend` plus `...ToReceive` when it gave
+  /// either, else the upload's body, else the resource's size at the server [S]. Zero for a
+  /// task that is not discretionary, which never reads it.
+  func discretionarySize(_ task: SimURLSessionTask) -> Int64 {
+    guard task.isDiscretionary else { return 0 }
+    let send = task.countOfBytesClientExpectsToSend
+    let receive = task.countOfBytesClientExpectsToReceive
+    if send != nil || receive != nil {
+      let (sum, overflow) = (send ?? 0).addingReportingOverflow(receive ?? 0)
+      return overflow ? .max : sum
+    }
+    if case .upload(_, let size) = task.kind { return size }
+    return links.server.resource(task.currentURL)?.size ?? 0
   }
 
   /// Puts a waiting task (resumed, retrying or unpaused) in its queue and tries to start it.
@@ -52,7 +68,7 @@ extension Simulation {
     let conditions = admissionConditions
     var actions: [AdmissionAction] = []
     var started: [SimURLSessionTask] = []
-    var failed: [SimURLSessionTask] = []
+    var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
     var scanned = 0
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
@@ -72,15 +88,16 @@ extension Simulation {
       // Fields read in place: a copy of the whole machine costs more than the pass's own work.
       let firstStart = task.machine.startedAt == nil
       let traced = task.machine.tracedWaitReason
-      let request = Admission.Request(
+      var request = Admission.Request(
         configuration: configuration, firstStart: firstStart,
         earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-        isDiscretionary: task.isDiscretionary, running: queue.running, connectionLimit: limit,
-        awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+        isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: queue.running,
+        connectionLimit: limit, awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      if !task.allowsConstrainedNetworkAccess { request.configuration.allowsConstrainedNetworkAccess = false }
       if let reason = Admission.waitReason(request, in: conditions) {
         if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
-          if !configuration.waitsForConnectivity {
-            failed.append(task)
+          if !request.configuration.waitsForConnectivity {
+            failed.append((task, reason.networkUnavailableReason))
             continue
           }
           if traced == nil { actions.append(.notifyWaitingForConnectivity(task)) }
@@ -102,16 +119,20 @@ extension Simulation {
     }
     if heldByRateLimiter { requestReevaluation(at: rateLimiter.expiry) }
     if started.count + failed.count == 1 {
-      let only = (started.first ?? failed.first)!
+      let only = (started.first ?? failed.first?.0)!
       queue.removeFirst(scanned) { $0 === only }
     } else if !started.isEmpty || !failed.isEmpty {
-      let uids = Set((started + failed).map(\.uid))
+      let uids = Set((started + failed.map(\.0)).map(\.uid))
       queue.removeFirst(scanned) { uids.contains($0.uid) }
     }
     daemon.restore(queue, key: key)
     perform(actions)
     for task in started { beginAttempt(task) }
-    for task in failed { fail(task, SimURLError(.notConnectedToInternet), freeingConnection: false) }
+    for (task, unavailable) in failed {
+      var error = SimURLError(.notConnectedToInternet)
+      error.networkUnavailableReason = unavailable
+      fail(task, error, freeingConnection: false)
+    }
   }
 
   /// Carries out an admission pass's decisions about waiting tasks, in order.

@@ -75,7 +75,7 @@ extension Simulation {
       isFinished: task.isFinished,
       isActive: task.machine.isActive, movesBytes: task.machine.direction != nil,
       connectionKey: task.connectionKey ?? daemon.queueKey(task), connectionLimit: connectionLimit(task),
-      configuration: task.session.configuration, received: task.countOfBytesReceived,
+      configuration: task.effectiveConfiguration, received: task.countOfBytesReceived,
       sent: task.countOfBytesSent, fetchingSize: task.bytes.fetchingSize, uploadSize: task.uploadSize,
       responseBody: task.bytes.responseBody, bytesOnWire: task.bytesOnWire,
       inheritedBytes: task.inheritedBytes,

@@ -181,14 +181,21 @@ struct InvariantChecker {
             + "\(conditions.rateLimiterExpiry)"))
     }
     if request.isDiscretionary {
+      // Restated from behavior.md rather than calling Admission, so a slip there is caught.
       var missing: [String] = []
       let network = conditions.network
+      let power = conditions.power
       let rules = conditions.discretionary
-      if rules.requires.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
+      var wanted = Set(rules.requires)
+      if request.transferSize >= rules.largeTransferSize { wanted.formUnion(rules.largeTransferRequires) }
+      if wanted.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
         missing.append("an inexpensive, unconstrained interface")
       }
-      if rules.requires.contains(.charging) && !conditions.power.charging { missing.append("external power") }
-      if rules.avoidLowPowerMode && conditions.power.lowPowerMode { missing.append("Low Power Mode off") }
+      if wanted.contains(.charging) && !power.charging { missing.append("external power") }
+      if !power.charging && power.battery < rules.minimumBatteryLevel {
+        missing.append("a battery level of at least \(rules.minimumBatteryLevel)")
+      }
+      if rules.avoidLowPowerMode && power.lowPowerMode { missing.append("Low Power Mode off") }
       if !missing.isEmpty {
         found.append(
           Finding(

@@ -89,17 +89,41 @@ public enum DiscretionaryCondition: String, CaseIterable, Hashable, Sendable {
   case charging
 }
 
-/// When the system considers conditions "optimal" for discretionary work.
+/// When the system considers conditions "optimal" for discretionary work (behavior.md,
+/// "Discretionary work"). Apple says such transfers are more likely on Wi-Fi and power and that
+/// the system "might delay transferring large files until plugged in": a preference and a size,
+/// so the hard conditions depend on the transfer's size, and every number is a knob [S].
 public struct DiscretionaryPolicy: Hashable, Sendable {
-  /// Conditions that must all hold, in the order they are reported.
+  /// Conditions every discretionary transfer waits for, in the order they are reported.
   public var requires: [DiscretionaryCondition]
+  /// A transfer of at least this many bytes (the app's `countOfBytesClientExpectsToSend` and
+  /// `...ToReceive`, else the upload's body or the resource's size) is large.
+  public var largeTransferSize: Int64
+  /// Conditions a large discretionary transfer waits for, besides `requires`.
+  public var largeTransferRequires: [DiscretionaryCondition]
+  /// Below this battery level (0...1) a discretionary transfer waits for power; 0 never waits.
+  public var minimumBatteryLevel: Double
   /// Wait while Low Power Mode is on.
   public var avoidLowPowerMode: Bool
 
-  /// The defaults: Wi-Fi and charging required, Low Power Mode avoided.
-  public init(requires: [DiscretionaryCondition] = [.wifi, .charging], avoidLowPowerMode: Bool = true) {
+  /// The defaults: Wi-Fi for every transfer, the charger too for one of 50 MB or more, no battery
+  /// floor, Low Power Mode avoided.
+  public init(
+    requires: [DiscretionaryCondition] = [.wifi], largeTransferSize: Int64 = 50_000_000,
+    largeTransferRequires: [DiscretionaryCondition] = [.wifi, .charging], minimumBatteryLevel: Double = 0,
+    avoidLowPowerMode: Bool = true
+  ) {
     self.requires = requires
+    self.largeTransferSize = largeTransferSize
+    self.largeTransferRequires = largeTransferRequires
+    self.minimumBatteryLevel = minimumBatteryLevel
     self.avoidLowPowerMode = avoidLowPowerMode
+  }
+
+  /// The conditions a transfer of `size` bytes waits for, each once, in report order.
+  public func conditions(forSize size: Int64) -> [DiscretionaryCondition] {
+    let all = size >= largeTransferSize ? requires + largeTransferRequires : requires
+    return DiscretionaryCondition.allCases.filter(all.contains)
   }
 }
 

@@ -63,10 +63,32 @@ public struct SimURLError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// `URLError.NetworkUnavailableReason`: why an allowed interface was missing (iOS 13+).
+  public enum NetworkUnavailableReason: Int, CaseIterable, Hashable, Sendable {
+    /// The request does not allow cellular access.
+    case cellular = 0
+    /// The request does not allow expensive networks.
+    case expensive = 1
+    /// The request does not allow constrained (Low Data Mode) networks.
+    case constrained = 2
+
+    /// The reason as the trace writes it.
+    public var name: String {
+      switch self {
+      case .cellular: return "cellular"
+      case .expensive: return "expensive"
+      case .constrained: return "constrained"
+      }
+    }
+  }
+
   /// What went wrong, as `URLError.code`.
   public var code: Code
   /// Why the system cancelled a background task, when it did.
   public var cancelReason: CancelReason?
+  /// `networkUnavailableReason` of a task that failed because the only interface up is one its
+  /// session or request disallows; nil for other errors, and when no interface is up at all.
+  public var networkUnavailableReason: NetworkUnavailableReason?
   /// What `resumeData` says (the trace's `resumeDataOffset`).
   let resumeContents: ResumeDataContents?
 

@@ -43,6 +43,10 @@ public final class SimURLSessionTask {
   public var countOfBytesClientExpectsToSend: Int64?
   /// The app's estimate of the bytes it will receive, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToReceive: Int64?
+  /// The request's own `allowsConstrainedNetworkAccess` (`URLRequest`, iOS 13+): false keeps this
+  /// task off Low Data Mode interfaces even when its session allows them. A request may be
+  /// stricter than its session, never looser (behavior.md, "When a task may start").
+  public var allowsConstrainedNetworkAccess = true
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
   public var priority: Double = 0.5
   /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
@@ -138,6 +142,14 @@ public final class SimURLSessionTask {
     self.name = name ?? "\(session.identifier)#\(taskIdentifier)"
     self.createdInBackground = createdInBackground
     self.isDiscretionary = session.configuration.isDiscretionary || createdInBackground
+  }
+
+  /// The session's configuration with this request's stricter network access applied: what
+  /// admission and the network rules read for this task.
+  var effectiveConfiguration: SessionConfiguration {
+    var configuration = session.configuration
+    if !allowsConstrainedNetworkAccess { configuration.allowsConstrainedNetworkAccess = false }
+    return configuration
   }
 
   var isDownload: Bool { kind == .download }

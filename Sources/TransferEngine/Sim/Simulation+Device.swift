@@ -20,17 +20,18 @@ extension Simulation {
     // Only a session with transfers running that the new network cuts needs the O(tasks) scan;
     // a rate-only step re-rates the links and nothing else.
     let cuts = daemon.sessionRecords.contains { record in
-      record.activeTransfers > 0 && (interfaceChanged || !interfaceAllowed(for: record.configuration))
+      record.activeTransfers > 0
+        && (interfaceChanged || next.constrained || !interfaceAllowed(for: record.configuration))
     }
     var retrying: [SimURLSessionTask] = []
     for task in cuts ? activeTransfers() : [] {
       if interfaceChanged {
         // Not a failure when the new interface is allowed: retry there at once, first.
-        let retryNow = next.isUp && interfaceAllowed(for: task.session.configuration)
+        let retryNow = next.isUp && interfaceAllowed(for: task.effectiveConfiguration)
         if interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost", retryNow: retryNow) {
           retrying.append(task)
         }
-      } else if !interfaceAllowed(for: task.session.configuration) {
+      } else if !interfaceAllowed(for: task.effectiveConfiguration) {
         interrupt(task, reason: "interfaceNotAllowed")
       }
     }

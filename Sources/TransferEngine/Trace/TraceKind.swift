@@ -167,7 +167,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .taskInterrupted: return ["task", "reason", "bytes"]
     case .taskPaused: return ["task", "reason"]
     case .taskFinished: return ["task", "session", "status", "bytes"]
-    case .taskFailed: return ["task", "session", "error", "code", "resumeDataOffset"]
+    case .taskFailed:
+      return ["task", "session", "error", "code", "resumeDataOffset", "networkUnavailableReason"]
     case .taskCancelled: return ["task", "session", "error", "code", "reason", "resumeDataOffset"]
     case .taskLost: return ["task", "reason"]
     case .delegateTaskIsWaitingForConnectivity: return ["task"]
@@ -178,7 +179,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .delegateDidWriteData: return ["task", "totalBytesWritten", "totalBytesExpectedToWrite"]
     case .delegateDidFinishDownloading: return ["task", "bytes", "description"]
     case .delegateDidReceiveData: return ["task", "bytes"]
-    case .delegateDidComplete: return ["task", "error", "code", "reason", "resumeDataOffset", "status"]
+    case .delegateDidComplete:
+      return ["task", "error", "code", "reason", "resumeDataOffset", "networkUnavailableReason", "status"]
     case .delegateDidFinishEvents, .delegateHandleEvents: return ["session"]
     case .delegateDidBecomeInvalid: return ["session", "error"]
     case .appLaunch, .appResume, .appTerminate: return ["reason"]

@@ -12,22 +12,23 @@ struct AdmissionTests {
 
   static func conditions(
     network: NetworkState = wifi, power: PowerState = PowerState(charging: true),
-    app: AppState = .background, rateLimiterExpiry: SimTime = .zero
+    app: AppState = .background, rateLimiterExpiry: SimTime = .zero,
+    discretionary: DiscretionaryPolicy = DiscretionaryPolicy()
   ) -> Admission.Conditions {
     Admission.Conditions(
       now: now, network: network, power: power, appState: app, rateLimiterExpiry: rateLimiterExpiry,
-      discretionary: DiscretionaryPolicy())
+      discretionary: discretionary)
   }
 
   static func request(
     _ configuration: SessionConfiguration = .background(withIdentifier: "S"), firstStart: Bool = true,
     earliestBegin: SimTime? = nil, createdInBackground: Bool = false, discretionary: Bool = false,
-    running: Int = 0
+    running: Int = 0, size: Int64 = 5_000_000
   ) -> Admission.Request {
     Admission.Request(
       configuration: configuration, firstStart: firstStart, earliestBeginDate: earliestBegin,
-      createdInBackground: createdInBackground, isDiscretionary: discretionary, running: running,
-      connectionLimit: 4)
+      createdInBackground: createdInBackground, isDiscretionary: discretionary, transferSize: size,
+      running: running, connectionLimit: 4)
   }
 
   static var noCellular: SessionConfiguration {
@@ -61,8 +62,49 @@ struct AdmissionTests {
     ),
     ("created in the foreground ignores the limiter", request(), conditions(rateLimiterExpiry: later), nil),
     (
-      "discretionary on battery", request(discretionary: true), conditions(power: PowerState()),
+      "a small discretionary transfer on battery starts", request(discretionary: true),
+      conditions(power: PowerState()), nil
+    ),
+    (
+      "a large discretionary transfer on battery waits for power",
+      request(discretionary: true, size: 50_000_000), conditions(power: PowerState()),
       .discretionary(missing: ["charging"])
+    ),
+    (
+      "a large discretionary transfer on cellular waits for Wi-Fi and power, each named once",
+      request(discretionary: true, size: 1 << 40), conditions(network: cellular, power: PowerState()),
+      .discretionary(missing: ["wifi", "charging"])
+    ),
+    (
+      "a small discretionary transfer on cellular waits for Wi-Fi",
+      request(discretionary: true, size: 0), conditions(network: cellular, power: PowerState()),
+      .discretionary(missing: ["wifi"])
+    ),
+    (
+      "the strict reading holds every discretionary transfer for power",
+      request(discretionary: true, size: 1),
+      conditions(power: PowerState(), discretionary: DiscretionaryPolicy(requires: [.wifi, .charging])),
+      .discretionary(missing: ["charging"])
+    ),
+    (
+      "below the minimum battery level on battery",
+      request(discretionary: true),
+      conditions(
+        power: PowerState(battery: 0.1), discretionary: DiscretionaryPolicy(minimumBatteryLevel: 0.2)),
+      .discretionary(missing: ["batteryLevel"])
+    ),
+    (
+      "below the minimum battery level but charging",
+      request(discretionary: true),
+      conditions(
+        power: PowerState(charging: true, battery: 0.1),
+        discretionary: DiscretionaryPolicy(minimumBatteryLevel: 0.2)),
+      nil
+    ),
+    (
+      "a non-discretionary transfer ignores size and power", request(size: 1 << 40),
+      conditions(power: PowerState()),
+      nil
     ),
     (
       "discretionary on cellular in Low Power Mode", request(discretionary: true),

@@ -121,17 +121,18 @@ struct InvariantCheckerTests {
     firstStart: Bool = true, configuration: SessionConfiguration = background, earliestBegin: SimTime? = nil,
     createdInBackground: Bool = false, discretionary: Bool = false, network: NetworkState = wifi,
     power: PowerState = PowerState(charging: true), rateLimiterExpiry: SimTime = .zero,
-    awaitsDelayedAnswer: Bool = false
+    awaitsDelayedAnswer: Bool = false, size: Int64 = 50_000_000,
+    policy: DiscretionaryPolicy = DiscretionaryPolicy()
   ) -> StartFacts {
     StartFacts(
       task: "t",
       request: Admission.Request(
         configuration: configuration, firstStart: firstStart, earliestBeginDate: earliestBegin,
-        createdInBackground: createdInBackground, isDiscretionary: discretionary, running: 0,
-        connectionLimit: 4, awaitsDelayedAnswer: awaitsDelayedAnswer),
+        createdInBackground: createdInBackground, isDiscretionary: discretionary, transferSize: size,
+        running: 0, connectionLimit: 4, awaitsDelayedAnswer: awaitsDelayedAnswer),
       conditions: Admission.Conditions(
         now: SimTime(.minutes(1)), network: network, power: power, appState: .background,
-        rateLimiterExpiry: rateLimiterExpiry, discretionary: DiscretionaryPolicy()))
+        rateLimiterExpiry: rateLimiterExpiry, discretionary: policy))
   }
 
   static var startRows: [(String, StartFacts, Invariant?)] {
@@ -153,7 +154,18 @@ struct InvariantCheckerTests {
         start(firstStart: false, createdInBackground: true, rateLimiterExpiry: SimTime(.hours(1))), nil
       ),
       (
-        "a discretionary start on battery", start(discretionary: true, power: PowerState()),
+        "a large discretionary start on battery", start(discretionary: true, power: PowerState()),
+        .startOnlyWhenDiscretionary
+      ),
+      (
+        "a small discretionary start on battery", start(discretionary: true, power: PowerState(), size: 1),
+        nil
+      ),
+      (
+        "a small discretionary start on battery below the minimum level",
+        start(
+          discretionary: true, power: PowerState(battery: 0.1), size: 1,
+          policy: DiscretionaryPolicy(minimumBatteryLevel: 0.5)),
         .startOnlyWhenDiscretionary
       ),
     ]
