@@ -101,8 +101,10 @@ public struct DeviceModel: Hashable, Sendable {
   /// scenario's `startsAt` sets it; it changes no rule of the engine.
   public var clockAtStart: Int64
 
-  /// 2026-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise.
-  public static let defaultClockAtStart: Int64 = 1_767_225_600
+  /// 2100-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise: decades from
+  /// any host's clock, so a date an app took from `Date()` instead of the simulation's clock
+  /// cannot pass for a simulated one (BgsimFoundation lints it `wallClockDate`).
+  public static let defaultClockAtStart: Int64 = 4_102_444_800
 
   public init(
     network: [Step<NetworkState>] = [Step(at: .zero, NetworkState(interface: .wifi))],

@@ -28,6 +28,12 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: a completion-handler factory (`downloadTask(with:completionHandler:)`, ...)
   /// was called on a background session, which raises an exception on a device.
   case completionHandlerInBackgroundSession
+  /// BgsimFoundation: a `Date` near the host's clock (`Date()`) instead of the simulation's crossed
+  /// into the bridge (`earliestBeginDate`): the app read the wrong clock.
+  case wallClockDate
+  /// BgsimFoundation: app code on a queue the bridge drains ran while nothing simulated was
+  /// running: a real-time timer fired, at a simulated time that depends on the host's speed.
+  case wallClockTimer
 }
 
 extension LintRule {
