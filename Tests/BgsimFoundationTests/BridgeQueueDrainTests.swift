@@ -67,9 +67,10 @@ import Testing
 
   /// The seeds' pattern: nil delegate queue; `urlSessionDidFinishEvents` reconciles with
   /// `getTasksWithCompletionHandler`, then calls the stored handler from the main queue.
-  @Test func theSeedsPatternCallsItsHandlerAfterABackgroundRelaunch() {
+  @Test(arguments: [true, false])
+  func theSeedsPatternCallsItsHandlerAfterABackgroundRelaunch(fromReconcile: Bool) {
     let sim = Simulation(seed: 1, server: Self.server)
-    sim.installApp { ReconcilingAppDelegate($0) }
+    sim.installApp { ReconcilingAppDelegate($0, handlerFromReconcile: fromReconcile) }
     sim.schedule(at: .zero) { $0.launchApp() }
     sim.schedule(at: SimTime(.seconds(1))) { sim in
       (sim.currentAppDelegate as? ReconcilingAppDelegate)?.start(Self.episodes[0])
@@ -132,7 +133,13 @@ final class ReconcilingAppDelegate: NSObject, SimulatedAppDelegate, URLSessionDo
   var session: URLSession!
   var completionHandler: (() -> Void)?
 
-  init(_ application: SimulatedApplication) { self.application = application }
+  /// Calls the handler from the reconciliation's completion (else right after asking for it).
+  let handlerFromReconcile: Bool
+
+  init(_ application: SimulatedApplication, handlerFromReconcile: Bool = true) {
+    self.application = application
+    self.handlerFromReconcile = handlerFromReconcile
+  }
 
   func applicationDidFinishLaunching(_ application: SimulatedApplication) {
     session = application.makeURLSession(
@@ -158,10 +165,15 @@ final class ReconcilingAppDelegate: NSObject, SimulatedAppDelegate, URLSessionDo
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
     session.getTasksWithCompletionHandler { _, _, _ in
-      DispatchQueue.main.async {
-        self.completionHandler?()
-        self.completionHandler = nil
-      }
+      if self.handlerFromReconcile { self.callHandlerOnMain() }
+    }
+    if !handlerFromReconcile { callHandlerOnMain() }
+  }
+
+  func callHandlerOnMain() {
+    DispatchQueue.main.async {
+      self.completionHandler?()
+      self.completionHandler = nil
     }
   }
 }
