@@ -18,7 +18,7 @@ public final class SimulatedApplication: @unchecked Sendable {
   weak var process: BridgeProcess?
 
   /// The simulation's bridge, kept so `now` works after the process ended.
-  private weak var host: BridgeHost?
+  private(set) weak var host: BridgeHost?
 
   init(process: BridgeProcess, launchReason: LaunchReason, containerDirectory: URL) {
     self.process = process

@@ -33,19 +33,29 @@ public struct SimulatedClock: Clock, Sendable {
   /// The engine counts nanoseconds.
   public var minimumResolution: Duration { .nanoseconds(1) }
 
-  /// Returns when simulated time reaches `deadline`. Runs on the caller's actor, so a sleep
-  /// called on `SimulatedClock` itself (not through `any Clock`) is registered, and its caller
-  /// resumed, without a hop to Swift's global pool that the simulation could not wait for.
-  public nonisolated(nonsending) func sleep(until deadline: Instant, tolerance: Duration? = nil)
-    async throws
-  {
-    try await application.sleep(until: SimTime(nanoseconds: Self.nanoseconds(deadline.sinceStart)))
-  }
+  #if compiler(>=6.2)
+    /// Returns when simulated time reaches `deadline`. Runs on the caller's actor, so a sleep
+    /// called on `SimulatedClock` itself (not through `any Clock`) is registered, and its caller
+    /// resumed, without a hop to Swift's global pool that the simulation could not wait for.
+    /// (Compilers before Swift 6.2 lack `nonisolated(nonsending)`: there the sleep hops.)
+    public nonisolated(nonsending) func sleep(until deadline: Instant, tolerance: Duration? = nil)
+      async throws
+    {
+      try await application.sleep(until: SimTime(nanoseconds: Self.nanoseconds(deadline.sinceStart)))
+    }
 
-  /// `Clock.sleep(for:)`, on the caller's actor (see `sleep(until:tolerance:)`).
-  public nonisolated(nonsending) func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
-    try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
-  }
+    /// `Clock.sleep(for:)`, on the caller's actor (see `sleep(until:tolerance:)`).
+    public nonisolated(nonsending) func sleep(for duration: Duration, tolerance: Duration? = nil)
+      async throws
+    {
+      try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
+    }
+  #else
+    /// Returns when simulated time reaches `deadline`.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+      try await application.sleep(until: SimTime(nanoseconds: Self.nanoseconds(deadline.sinceStart)))
+    }
+  #endif
 
   /// `duration` in whole nanoseconds, held within what `SimTime` counts (no trap at the edges).
   static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -110,20 +120,42 @@ final class Sleeper: @unchecked Sendable {
 
 extension SimulatedApplication {
   /// Simulated time now (zero once the simulation is gone).
-  var simulatedTime: SimTime { process?.host?.simulation?.now ?? .zero }
+  var simulatedTime: SimTime { host?.simulation?.now ?? .zero }
 
-  nonisolated(nonsending) func sleep(until deadline: SimTime) async throws {
-    try Task.checkCancellation()
-    let sleeper = Sleeper(deadline: deadline)
-    try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-        guard sleeper.attach(continuation) else { return continuation.resume(throwing: CancellationError()) }
-        guard let process else { return sleeper.cancel() }
-        process.register(sleeper)
+  #if compiler(>=6.2)
+    nonisolated(nonsending) func sleep(until deadline: SimTime) async throws {
+      try Task.checkCancellation()
+      let sleeper = Sleeper(deadline: deadline)
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+          guard sleeper.attach(continuation) else {
+            return continuation.resume(throwing: CancellationError())
+          }
+          guard let process else { return sleeper.cancel() }
+          process.register(sleeper)
+        }
+      } onCancel: {
+        sleeper.cancel()
       }
-    } onCancel: {
-      sleeper.cancel()
+      sleeper.taskRuns()
     }
-    sleeper.taskRuns()
-  }
+  #else
+    func sleep(until deadline: SimTime) async throws {
+      try Task.checkCancellation()
+      let sleeper = Sleeper(deadline: deadline)
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+          guard sleeper.attach(continuation) else {
+            return continuation.resume(throwing: CancellationError())
+          }
+          guard let process else { return sleeper.cancel() }
+          process.register(sleeper)
+        }
+      } onCancel: {
+        sleeper.cancel()
+      }
+      sleeper.taskRuns()
+    }
+  #endif
+
 }
