@@ -112,6 +112,9 @@ enum QueueDrain {
   /// Waits for the jobs the main actor had queued (a `Task { @MainActor in ... }` the app
   /// started): a job of the bridge's own queued behind them must run first.
   static func drainMainActor() {
+    // Inside a main-queue block (a simulation run from main-actor code) the probe could not run
+    // before this block returns.
+    guard MainThread.isCurrent || !isOnMainQueue else { return }
     let done = HandOff.makeSignal()
     // The lowest priority: a job queued earlier must not be overtaken by this one.
     Task(priority: .background) { @MainActor in done.signal() }
