@@ -105,20 +105,29 @@ import Testing
   @Test func aRealTimeTimerOnTheManagersQueueIsLinted() throws {
     let sim = Simulation(seed: 1, server: Self.server)
     sim.installApp { QueuedAppDelegate($0) }
+    let stepStarted = DispatchSemaphore(value: 0)
     let fired = DispatchSemaphore(value: 0)
     sim.schedule(at: .zero) { $0.launchApp() }
     sim.schedule(at: SimTime(.seconds(1))) { sim in
       guard let manager = (sim.currentAppDelegate as? QueuedAppDelegate)?.manager else { return }
-      manager.queue.asyncAfter(deadline: .now() + 0.01) {
-        manager.session.getAllTasks { _ in }
-        fired.signal()
+      // The timer: the block lands on the manager's queue once the engine step below is under
+      // way, whatever the machine's load (the semaphore pins the real-time order).
+      DispatchQueue.global().async {
+        stepStarted.wait()
+        manager.queue.async {
+          manager.session.getAllTasks { _ in }
+          fired.signal()
+        }
       }
     }
     // An engine step that is no app code (the bridge does not wrap it) lasts until the timer fired.
     let bridged = try #require(sim.outsideCodeRunner)
     let engineStep = SimTime(.seconds(2))
     sim.outsideCodeRunner = { [unowned sim] body in sim.now == engineStep ? body() : bridged(body) }
-    sim.schedule(at: engineStep) { _ in fired.wait() }
+    sim.schedule(at: engineStep) { _ in
+      stepStarted.signal()
+      fired.wait()
+    }
     sim.run(until: SimTime(.seconds(3)))
     #expect(Self.lints(sim) == ["wallClockTimer"])
     #expect(sim.trace.events.first { $0.kind == "lint" }?.time == engineStep)
