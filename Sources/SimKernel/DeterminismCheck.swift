@@ -27,6 +27,7 @@ public struct DeterminismCheck: Sendable, CustomStringConvertible {
   /// Nil when every run gave the first run's trace.
   public let difference: Difference?
 
+  /// True when every run gave the first run's trace.
   public var isDeterministic: Bool { difference == nil }
 
   /// A report a test can print: the verdict, the two lines and the likely causes.

@@ -16,6 +16,7 @@ public struct SimulatedClock: Clock, Sendable {
   public struct Instant: InstantProtocol, Sendable {
     /// Simulated time since the simulation started.
     public var sinceStart: Duration
+    /// The instant `sinceStart` after the simulation's start.
     public init(sinceStart: Duration) { self.sinceStart = sinceStart }
     public func advanced(by duration: Duration) -> Instant { Instant(sinceStart: sinceStart + duration) }
     public func duration(to other: Instant) -> Duration { other.sinceStart - sinceStart }
@@ -24,6 +25,7 @@ public struct SimulatedClock: Clock, Sendable {
 
   let application: SimulatedApplication
 
+  /// The simulation's current time.
   public var now: Instant { Instant(sinceStart: .nanoseconds(application.simulatedTime.nanoseconds)) }
 
   init(application: SimulatedApplication) {
