@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `Simulation.referenceDate` belongs to one simulation: its device's clock at time 0, set by a
-/// scenario's `startsAt`, else 2026-01-01T00:00:00Z. Two simulations with different clocks run
+/// scenario's `startsAt`, else 2100-01-01T00:00:00Z. Two simulations with different clocks run
 /// side by side without seeing each other's.
 @Suite struct ReferenceDateTests {
   static let episode = "https://example.com/e.mp3"
@@ -21,7 +21,7 @@ import Testing
     let march = world(clock: 1_772_398_800)  // 2026-03-01T21:00:00Z
     let plain = world(clock: nil)
     #expect(plain.referenceDate == Simulation.defaultReferenceDate)
-    #expect(plain.referenceDate == Date(timeIntervalSince1970: 1_767_225_600))
+    #expect(plain.referenceDate == Date(timeIntervalSince1970: 4_102_444_800))
     #expect(march.referenceDate == Date(timeIntervalSince1970: 1_772_398_800))
     var seen: [Date] = []
     var begins: [Date?] = []

@@ -32,6 +32,8 @@ final class BridgeHost: @unchecked Sendable {
   private var deliveries = 0
   /// Delegate calls made on the simulation's thread (`bgsim bench bridge` divides by it).
   var delegateCalls = 0
+  /// Properties already linted `wallClockDate` in this run.
+  var wallClockDatesLinted: Set<String> = []
 
   init(
     simulation: Simulation, container: AppContainer,
@@ -52,33 +54,95 @@ final class BridgeHost: @unchecked Sendable {
   var runThread: Thread?
   private var undrainedCallLinted = false
 
-  /// Counts an app call into the bridge; a call from a thread the bridge is not waiting on
-  /// while simulated time moves (a real thread, `asyncAfter` on wall-clock time, a queue the
-  /// bridge does not drain) is linted once per run, since its timing is not deterministic.
-  func noteActivity() {
+  /// How many test callbacks (`Simulation.schedule`) are running or being waited for.
+  private var outsideCodeDepth = 0
+
+  /// Runs a test's callback (a user action) and then waits for the work it queued on the live
+  /// process's queues, before simulated time moves (`Simulation.outsideCodeRunner`).
+  func runOutsideCode(_ body: () -> Void) {
+    activityLock.lock()
+    outsideCodeDepth += 1
+    activityLock.unlock()
+    body()
+    process?.settleAfterOutsideCode()
+    activityLock.lock()
+    outsideCodeDepth -= 1
+    activityLock.unlock()
+  }
+
+  /// Counts an app call into the bridge and lints the calls whose timing is not deterministic,
+  /// once per run each:
+  /// - from a queue the bridge drains (the main queue, a delegate queue, its `underlyingQueue`)
+  ///   while the bridge waits for nothing and simulated time moves: nothing simulated caused it,
+  ///   so a real-time timer did (`wallClockTimer`);
+  /// - from any other thread (one the app started, a global queue's `asyncAfter`) while
+  ///   simulated time moves or while the bridge waits (`callFromUndrainedQueue`).
+  func noteActivity(startsASleep: Bool = false) {
+    let process = self.process
+    let onRunThread = isOnRunThread
+    let onDrainedQueue =
+      !onRunThread && (QueueDrain.isOnDrainedDispatchQueue || (process?.isOnDelegateQueue ?? false))
     let draining = process?.isDraining ?? false
-    let foreign = runThread != nil && Thread.current !== runThread
-    // While the bridge waits for app code, calls may come from the main thread and the delegate
-    // queues; any other thread (a global queue's `asyncAfter`, a thread the app started) is foreign.
-    let foreignWhileDraining =
-      draining && foreign && !QueueDrain.isOnMainQueue && !(process?.isOnDelegateQueue ?? false)
+    let running = simulation?.isRunning ?? false
     activityLock.lock()
     activityCount &+= 1
-    let lintNow = !undrainedCallLinted && ((!draining && foreign) || foreignWhileDraining)
-    if lintNow { undrainedCallLinted = true }
+    let waiting = draining || outsideCodeDepth > 0
+    // A task the app started, or one the clock just woke, runs on a thread of Swift's own pool.
+    let fromTaskWaitedFor = waiting && (startsASleep || clockWindow > 0)
+    var rule: LintRule?
+    if onRunThread || fromTaskWaitedFor {
+      rule = nil
+    } else if onDrainedQueue {
+      rule = !waiting && running && !unscheduledCodeLinted ? .wallClockTimer : nil
+      if rule != nil { unscheduledCodeLinted = true }
+    } else if !undrainedCallLinted {
+      rule = .callFromUndrainedQueue
+      undrainedCallLinted = true
+    }
     activityLock.unlock()
-    if lintNow {
+    switch rule {
+    case .callFromUndrainedQueue?:
       lintUndrainedCall(
         "the app called URLSession from a thread or queue the simulation does not wait for (a thread it "
-          + "started, DispatchQueue.asyncAfter on wall-clock time), while simulated time moved; call it from "
-          + "the delegate queue, the main queue or a delegate method, and use SimulatedApplication.after for delays"
-      )
+          + "started, DispatchQueue.asyncAfter on a global queue), while simulated time moved; call it from "
+          + "the delegate queue (or its underlyingQueue), the main queue or a delegate method, and use "
+          + "SimulatedApplication.after or .clock for delays")
+    case .wallClockTimer?:
+      simulation?.bridgeLint(
+        .wallClockTimer,
+        "app code on a queue the simulation drains called URLSession or SimulatedApplication while nothing "
+          + "simulated was running (no delegate call, launch, timer or scheduled action): a real-time timer "
+          + "(DispatchQueue.asyncAfter, DispatchSourceTimer, Timer) fired, at a simulated time that depends on "
+          + "the host's speed; use SimulatedApplication.after or .clock for delays")
+    default: break
     }
+  }
+  private var unscheduledCodeLinted = false
+  /// The app made a `SimulatedClock`: its tasks may start on the main actor, whose jobs the
+  /// drain then waits for too (one more hand-off per pass, paid only by apps that use the clock).
+  private(set) var usesClock = false
+  func noteClockUse() { usesClock = true }
+
+  /// Sleepers of `SimulatedClock` woken in the current wait for app code.
+  private var clockWindow = 0
+
+  /// A sleeping task is being woken: calls from it count as waited for until the wait ends.
+  func openClockWindow() {
+    activityLock.lock()
+    clockWindow += 1
+    activityLock.unlock()
+  }
+
+  func closeClockWindow() {
+    activityLock.lock()
+    clockWindow = 0
+    activityLock.unlock()
   }
 
   /// A call on a session or application object of a process that has ended: code that outlived
   /// its process (a real thread, `asyncAfter` on wall-clock time) reached the bridge.
   func noteCallFromDeadProcess() {
+    guard !ProcessRelease.isUnderWay else { return }
     activityLock.lock()
     let lintNow = !undrainedCallLinted
     undrainedCallLinted = true
@@ -118,6 +182,10 @@ final class BridgeHost: @unchecked Sendable {
       return count
     }
   }
+
+  /// True on the simulation's thread (or before the engine first called the bridge). Elsewhere
+  /// the bridge must not wait for a delegate queue: the caller may be that queue's own thread.
+  var isOnRunThread: Bool { runThread == nil || Thread.current === runThread }
 
   /// The delegate of the live process, if the app is running or suspended.
   var currentDelegate: SimulatedAppDelegate? { process?.delegate }

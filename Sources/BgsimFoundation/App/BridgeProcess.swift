@@ -35,7 +35,22 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
 
   deinit {
     host?.neverResumed.check(host?.simulation, processEnded: true)
-    for session in sessions { session.processDied() }
+    // Released here, not after: the app's objects' `deinit`s (a manager calling
+    // `invalidateAndCancel()`) then run while the release is known to be under way.
+    ProcessRelease.during {
+      for session in sessions { session.processDied() }
+      delegate = nil
+      application = nil
+      sessions = []
+      lateTimers = []
+      sleepLock.lock()
+      let asleep = sleepers + unscheduledSleepers + lateSleepers
+      lateSleepers = []
+      sleepers = []
+      unscheduledSleepers = []
+      sleepLock.unlock()
+      for sleeper in asleep { sleeper.cancel() }
+    }
     host?.processEnded()
   }
 
@@ -94,6 +109,9 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     let due = lateTimers
     lateTimers = []
     if !due.isEmpty { pendingTimerDues.removeAll { $0 <= host.simulation?.now ?? .distantFuture } }
+    let dueSleepers = lateSleepers
+    lateSleepers = []
+    wake(dueSleepers)
     drainDepth += 1
     defer { drainDepth -= 1 }
     QueueDrain.onMain {
@@ -108,19 +126,32 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
   func deliver(on queue: OperationQueue, loop: DeliveryLoop?, _ work: @escaping () -> Void) {
     guard let host = liveHost else { return }
-    if !lateTimers.isEmpty && !isDraining { enter {} }
-    // An engine callback caused by app code inside a wait: that wait picks this up.
-    if isDraining { return queue.addOperation(UncheckedBox(work).run) }
+    // An engine callback caused by app code inside a wait: that wait picks this up. From another
+    // thread (code the bridge did not wait for), queued without waiting: that thread may be the
+    // delegate queue's own.
+    if isDraining || !host.isOnRunThread { return queue.addOperation(UncheckedBox(work).run) }
+    if !lateTimers.isEmpty { enter {} }
     drainDepth += 1
     QueueDrain.run(UncheckedBox(work).run, on: queue, loop: loop)
     drainDepth -= 1
     settle(host)
   }
 
+  /// After a test's callback: waits for what it queued on this process's queues.
+  func settleAfterOutsideCode() {
+    guard let host = liveHost else { return }
+    settle(host)
+  }
+
   private func settle(_ host: BridgeHost) {
     drainDepth += 1
     defer { drainDepth -= 1 }
-    let settled = QueueDrain.drain({ sessions.map(\.drainTarget) }, activity: { host.activity })
+    let settled = QueueDrain.drain(
+      { sessions.map(\.drainTarget) }, mainActor: host.usesClock,
+      activity: {
+        scheduleSleeps()
+        return host.activity
+      })
     if !settled {
       host.simulation?.emitNote(
         "lint",
@@ -168,6 +199,74 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   }
 
   func forget(_ session: BridgedSession) { sessions.removeAll { $0 === session } }
+
+  // MARK: SimulatedClock
+
+  private let sleepLock = NSLock()
+  /// Sleeps registered from any thread, not yet made simulated timers.
+  private var unscheduledSleepers: [Sleeper] = []
+  /// Sleeps with a simulated timer, until they wake.
+  private var sleepers: [Sleeper] = []
+
+  /// A task of this process started `SimulatedClock.sleep` (on any thread): the simulation's
+  /// thread makes it a timer at its next step (the drain under way picks it up at once).
+  func register(_ sleeper: Sleeper) {
+    sleepLock.lock()
+    unscheduledSleepers.append(sleeper)
+    sleepLock.unlock()
+    host?.noteActivity(startsASleep: true)
+  }
+
+  /// On the simulation's thread: makes the sleeps registered since simulated timers.
+  func scheduleSleeps() {
+    sleepLock.lock()
+    let new = unscheduledSleepers
+    unscheduledSleepers = []
+    sleepers += new
+    sleepLock.unlock()
+    guard !new.isEmpty else { return }
+    guard let host = liveHost, let simulation = host.simulation else { return new.forEach { $0.cancel() } }
+    for sleeper in new {
+      simulation.schedule(at: max(sleeper.deadline, simulation.now)) { [weak self] sim in
+        guard let self, !self.isDead, sim.appState != .notRunning else { return }
+        self.host?.enteredFromEngine()
+        self.forgetSleeper(sleeper)
+        if sim.appState.isRunning {
+          self.wake([sleeper])
+        } else {
+          self.lateSleepers.append(sleeper)
+        }
+      }
+    }
+  }
+
+  /// Sleeps that came due while the process was suspended; they end at the next resume.
+  private var lateSleepers: [Sleeper] = []
+
+  /// Resumes sleeping tasks, from this thread (not the main queue: a task may resume on the main
+  /// actor), then waits for what they queued.
+  private func wake(_ due: [Sleeper]) {
+    guard let host = liveHost, !due.isEmpty else { return }
+    drainDepth += 1
+    defer { drainDepth -= 1 }
+    host.openClockWindow()
+    for sleeper in due { sleeper.wake() }
+    // A woken task goes on on its own executor, unseen: the bridge waits until the app has made
+    // no call for `quietAfterWake` of real time (microseconds is what such code takes).
+    var seen = host.activity
+    repeat {
+      seen = host.activity
+      settle(host)
+      QueueDrain.pause(QueueDrain.quietAfterWake)
+    } while host.activity != seen
+    host.closeClockWindow()
+  }
+
+  private func forgetSleeper(_ sleeper: Sleeper) {
+    sleepLock.lock()
+    sleepers.removeAll { $0 === sleeper }
+    sleepLock.unlock()
+  }
 }
 
 extension UncheckedBox where Value == () -> Void {

@@ -18,7 +18,7 @@ public final class SimulatedApplication: @unchecked Sendable {
   weak var process: BridgeProcess?
 
   /// The simulation's bridge, kept so `now` works after the process ended.
-  private weak var host: BridgeHost?
+  private(set) weak var host: BridgeHost?
 
   init(process: BridgeProcess, launchReason: LaunchReason, containerDirectory: URL) {
     self.process = process
@@ -46,6 +46,10 @@ public final class SimulatedApplication: @unchecked Sendable {
     return simulation.referenceDate.addingTimeInterval(simulation.now.sinceStart.seconds)
   }
 
+  /// Simulated time as a Swift `Clock` (`Duration`, `sleep(until:)` on simulated time), for code
+  /// that takes a clock: `Debouncer(clock: application.clock)`.
+  public var clock: SimulatedClock { SimulatedClock(application: self) }
+
   /// THE seam: `URLSession(configuration:delegate:delegateQueue:)`, backed by the simulation.
   public func makeURLSession(
     configuration: URLSessionConfiguration, delegate: URLSessionDelegate?, delegateQueue: OperationQueue?
@@ -70,10 +74,11 @@ public final class SimulatedApplication: @unchecked Sendable {
 
 extension Simulation {
   /// The wall-clock date simulated time 0 stands for in this simulation: its device's
-  /// `clockAtStart` (a scenario's `startsAt`, read as UTC), by default 2026-01-01T00:00:00Z.
+  /// `clockAtStart` (a scenario's `startsAt`, read as UTC), by default 2100-01-01T00:00:00Z.
   public var referenceDate: Date { Date(timeIntervalSince1970: TimeInterval(deviceModel.clockAtStart)) }
 
-  /// 2026-01-01T00:00:00Z: the reference date of a simulation whose device sets none.
+  /// 2100-01-01T00:00:00Z: the reference date of a simulation whose device sets none, decades
+  /// from any host's clock so that a `Date()` the app passes by mistake stands out.
   public static let defaultReferenceDate = Date(
     timeIntervalSince1970: TimeInterval(DeviceModel.defaultClockAtStart))
 }

@@ -10,6 +10,10 @@ extension Simulation {
     let host = BridgeHost(
       simulation: self, container: AppContainer(directory: containerDirectory), makeDelegate: makeDelegate)
     BridgeRegistry.register(host, for: self)
+    outsideCodeRunner = { [weak host] body in
+      guard let host else { return body() }
+      host.runOutsideCode(body)
+    }
     // The simulation keeps the host through this factory; each launch gets a new process.
     install(factory: { host.newProcess() })
   }

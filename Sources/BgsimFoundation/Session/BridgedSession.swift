@@ -28,11 +28,14 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   ) {
     self.process = process
     self.ownerHost = process?.host
+    self.madeLive = process != nil
     self.storedConfiguration = configuration
     self.storedDelegate = delegate
     if let delegateQueue {
       self.queue = delegateQueue
       self.deliveryLoop = nil
+      // Marks its `underlyingQueue` now: the app's blocks there may run before the first wait.
+      _ = QueueDrain.Target(queue: delegateQueue, loop: nil).underlying
     } else {
       let serial = OperationQueue()
       serial.maxConcurrentOperationCount = 1
@@ -45,6 +48,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       super.init(configuration: .default, delegate: nil, delegateQueue: nil)
     #endif
     attachToEngine()
+    engineIdentifier = engine?.identifier
   }
 
   private func attachToEngine() {
@@ -89,13 +93,21 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// arriving then (from code that outlived the process) is linted once.
   var host: BridgeHost? {
     if let live = process?.liveHost { return live }
-    if let ownerHost, !calledAfterDeath {
-      calledAfterDeath = true
+    // The bridge releasing the dead process's objects: their `deinit`s may call the session.
+    guard !calledAfterDeath, !ProcessRelease.isUnderWay else { return nil }
+    calledAfterDeath = true
+    if let ownerHost {
       ownerHost.noteCallFromDeadProcess()
+    } else if madeLive {
+      ProcessRelease.noteCallAfterSimulation("URLSession '\(engineIdentifier ?? "?")'")
     }
     return nil
   }
   private var calledAfterDeath = false
+  /// Made by a live process: a call once its bridge is gone means the `Simulation` was released.
+  private let madeLive: Bool
+  /// The engine session's identifier, kept for messages after the engine session is dropped.
+  private var engineIdentifier: String?
   /// The bridge of the process that made this session, kept to lint calls after it ended.
   private weak var ownerHost: BridgeHost?
 

@@ -53,16 +53,16 @@ final class BridgedDownloadTask: URLSessionDownloadTask, BridgedTaskObject, @unc
     get { core.earliestBeginDate }
     set { core.earliestBeginDate = newValue }
   }
-  override func resume() { core.session?.resume(core, self) }
-  override func suspend() { core.session?.suspend(core, self) }
-  override func cancel() { core.session?.cancel(core, self) }
+  override func resume() { core.liveSession?.resume(core, self) }
+  override func suspend() { core.liveSession?.suspend(core, self) }
+  override func cancel() { core.liveSession?.cancel(core, self) }
   #if canImport(Darwin)
     override func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
-      core.session?.cancelProducingResumeData(core, self, completionHandler)
+      core.liveSession?.cancelProducingResumeData(core, self, completionHandler)
     }
   #else
     override func cancel(byProducingResumeData completionHandler: @escaping (Data?) -> Void) {
-      core.session?.cancelProducingResumeData(core, self, completionHandler)
+      core.liveSession?.cancelProducingResumeData(core, self, completionHandler)
     }
   #endif
 }
@@ -109,9 +109,9 @@ final class BridgedUploadTask: URLSessionUploadTask, BridgedTaskObject, @uncheck
     get { core.earliestBeginDate }
     set { core.earliestBeginDate = newValue }
   }
-  override func resume() { core.session?.resume(core, self) }
-  override func suspend() { core.session?.suspend(core, self) }
-  override func cancel() { core.session?.cancel(core, self) }
+  override func resume() { core.liveSession?.resume(core, self) }
+  override func suspend() { core.liveSession?.suspend(core, self) }
+  override func cancel() { core.liveSession?.cancel(core, self) }
 }
 
 /// A `URLSessionDataTask` backed by the simulation: the engine's data task (its body comes to
@@ -159,7 +159,7 @@ final class BridgedDataTask: URLSessionDataTask, BridgedTaskObject, @unchecked S
     get { core.earliestBeginDate }
     set { core.earliestBeginDate = newValue }
   }
-  override func resume() { core.session?.resume(core, self) }
-  override func suspend() { core.session?.suspend(core, self) }
-  override func cancel() { core.session?.cancel(core, self) }
+  override func resume() { core.liveSession?.resume(core, self) }
+  override func suspend() { core.liveSession?.suspend(core, self) }
+  override func cancel() { core.liveSession?.cancel(core, self) }
 }

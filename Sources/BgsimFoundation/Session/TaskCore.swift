@@ -66,11 +66,37 @@ final class TaskCore: @unchecked Sendable {
     handler: TaskHandler? = nil
   ) {
     self.session = session
+    self.ownerHost = session.process?.host
+    self.process = session.process
+    self.madeLive = session.process != nil
     self.engine = engine
     self.originalRequest = request
     self.publishedRequest = request
     self.refusal = refusal
     self.handler = handler
+  }
+
+  /// The bridge of the process that made the task, kept to name calls after its session is gone.
+  private weak var ownerHost: BridgeHost?
+  private weak var process: BridgeProcess?
+  private let madeLive: Bool
+  private var calledAfterSession = false
+
+  /// The task's session, for `resume()` and the like; nil once the app released it (with its
+  /// process, or the whole `Simulation`): the call then does nothing and is named once.
+  var liveSession: BridgedSession? {
+    if let session { return session }
+    // The live app released the session object: nothing to name (the engine's task lives on).
+    if let process, !process.isDead { return nil }
+    guard !calledAfterSession, !ProcessRelease.isUnderWay else { return nil }
+    calledAfterSession = true
+    if let ownerHost {
+      ownerHost.noteCallFromDeadProcess()
+    } else if madeLive {
+      ProcessRelease.noteCallAfterSimulation(
+        "a URLSessionTask (\(originalRequest.url?.absoluteString ?? "?"))")
+    }
+    return nil
   }
 
   var taskIdentifier: Int { engine?.taskIdentifier ?? 0 }
@@ -138,6 +164,7 @@ final class TaskCore: @unchecked Sendable {
     set {
       guard let engine else { return }
       guard let date = newValue else { return engine.earliestBeginDate = nil }
+      if let host = session?.host { host.checkWallClockDate(date, property: "earliestBeginDate") }
       let seconds = date.timeIntervalSince(referenceDate)
       engine.earliestBeginDate = SimTime(.seconds(rounding: seconds.isFinite ? min(max(seconds, 0), 1e9) : 0))
     }

@@ -3,6 +3,7 @@
 @_exported import struct ScenarioKit.ScenarioErrors
 @_exported import enum ScenarioKit.ScenarioLoader
 @_exported import enum ScenarioKit.ScenarioRunner
+@_exported import struct SimKernel.DeterminismCheck
 @_exported import struct SimKernel.SimDuration
 @_exported import struct SimKernel.SimTime
 @_exported import struct SimKernel.TraceEvent

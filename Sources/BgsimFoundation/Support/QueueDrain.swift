@@ -43,16 +43,25 @@ enum QueueDrain {
   /// pass adds no work: `activity` counts the app's calls into the bridge, and the operation
   /// count covers work the app queued on the queues themselves. Returns false when it gave up.
   @discardableResult
-  static func drain(_ queues: () -> [Target], activity: () -> Int) -> Bool {
-    let minimum = MainThread.isCurrent ? 1 : minimumPassesOffMain
+  static func drain(_ queues: () -> [Target], mainActor: Bool = false, activity: () -> Int) -> Bool {
+    // A block on an `underlyingQueue` that queues another one there is seen one level per pass.
+    let nested = !MainThread.isCurrent || queues().contains { $0.underlying != nil }
+    let minimum = nested ? minimumPassesOffMain : 1
     var passes = 0
     var before = activity()
     while passes < maximumPasses {
       passes += 1
-      for target in queues() where target.pending > 0 || target.queue.isSuspended {
-        run(nil, on: target.queue, loop: target.loop)
+      for target in queues() {
+        if target.pending > 0 || target.queue.isSuspended {
+          run(nil, on: target.queue, loop: target.loop)
+        } else if let underlying = target.underlying {
+          // Blocks the app put there itself (`queue.async` in a public method) are not operations:
+          // only waiting behind them on the queue sees them.
+          waitBehind(underlying)
+        }
       }
       drainMain()
+      if mainActor { drainMainActor() }
       let after = activity()
       let idle = after == before && queues().allSatisfy { $0.pending == 0 }
       before = after
@@ -67,6 +76,24 @@ enum QueueDrain {
     var loop: DeliveryLoop?
     /// Operations on the queue other than the delivery loop's.
     var pending: Int { queue.operationCount - (loop?.isAlive == true ? 1 : 0) }
+    /// The delegate queue's `underlyingQueue` (not the main queue, drained on its own), marked
+    /// so that the app's calls from its blocks are known to come from a drained queue.
+    var underlying: DispatchQueue? {
+      guard let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main else { return nil }
+      if underlying.getSpecific(key: QueueDrain.drainedQueueKey) == nil {
+        underlying.setSpecific(key: QueueDrain.drainedQueueKey, value: true)
+      }
+      return underlying
+    }
+  }
+
+  /// Marks the `underlyingQueue`s of delegate queues: their blocks are waited for.
+  static let drainedQueueKey = DispatchSpecificKey<Bool>()
+
+  /// True in a block of a queue the bridge drains: the main queue, a delegate queue's
+  /// `underlyingQueue` (or a queue that targets one).
+  static var isOnDrainedDispatchQueue: Bool {
+    isOnMainQueue || DispatchQueue.getSpecific(key: drainedQueueKey) == true
   }
 
   /// Lets every block on the main queue run, and the blocks those queue, until it is empty.
@@ -80,6 +107,31 @@ enum QueueDrain {
     // One pass of the main run loop serves the main queue one level deep and says whether it
     // handled anything (kCFRunLoopRunHandledSource, 4 on every platform) or nothing (timed out).
     for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { return }
+  }
+
+  /// Waits for the jobs the main actor had queued (a `Task { @MainActor in ... }` the app
+  /// started): a job of the bridge's own queued behind them must run first.
+  static func drainMainActor() {
+    // Inside a main-queue block (a simulation run from main-actor code) the probe could not run
+    // before this block returns.
+    guard MainThread.isCurrent || !isOnMainQueue else { return }
+    let done = HandOff.makeSignal()
+    // The lowest priority: a job queued earlier must not be overtaken by this one.
+    Task(priority: .background) { @MainActor in done.signal() }
+    let deadline = DispatchTime.now() + .seconds(5)
+    guard MainThread.isCurrent else { return _ = done.wait(until: deadline) }
+    while !done.wait(until: .now()) && DispatchTime.now() < deadline {
+      _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+    }
+  }
+
+  /// How long a task the clock woke may stay silent before the bridge takes it as done.
+  static let quietAfterWake: TimeInterval = 0.002
+
+  /// Waits `seconds` of real time, turning the main run loop when on the main thread.
+  static func pause(_ seconds: TimeInterval) {
+    guard MainThread.isCurrent else { return _ = usleep(UInt32(seconds * 1_000_000)) }
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: seconds))
   }
 
   /// How long app code on a delegate queue runs with the main queue held back. Past it the bridge
@@ -138,6 +190,20 @@ enum QueueDrain {
       done.wait()
       release.signal()
     }
-    if let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main { underlying.sync {} }
+    if let underlying = queue.underlyingQueue, underlying !== DispatchQueue.main { waitBehind(underlying) }
+  }
+
+  /// Waits until every block queued on `queue` before now has run. On the main thread it keeps
+  /// the main run loop turning after `mainQueueHold`, so a block that waits for the main queue
+  /// (`DispatchQueue.main.sync`) cannot deadlock.
+  static func waitBehind(_ queue: DispatchQueue) {
+    guard MainThread.isCurrent else { return queue.sync(flags: .barrier) {} }
+    let done = HandOff.makeSignal()
+    queue.async(flags: .barrier) { done.signal() }
+    if !done.wait(until: .now() + mainQueueHold) {
+      while !done.wait(until: .now()) {
+        _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+      }
+    }
   }
 }

@@ -124,8 +124,10 @@ public struct DeviceModel: Hashable, Sendable {
   /// scenario's `startsAt` sets it; it changes no rule of the engine.
   public var clockAtStart: Int64
 
-  /// 2026-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise.
-  public static let defaultClockAtStart: Int64 = 1_767_225_600
+  /// 2100-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise: decades from
+  /// any host's clock, so a date an app took from `Date()` instead of the simulation's clock
+  /// cannot pass for a simulated one (BgsimFoundation lints it `wallClockDate`).
+  public static let defaultClockAtStart: Int64 = 4_102_444_800
 
   /// A device; by default on Wi-Fi with the default rates from time 0, on battery, Background App
   /// Refresh on, the clock at `defaultClockAtStart`.

@@ -51,6 +51,12 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: a path in another simulation's container reached the bridge (a `static let`
   /// computed in an earlier simulation of the same test process).
   case staleContainerPath
+  /// BgsimFoundation: a `Date` near the host's clock (`Date()`) instead of the simulation's crossed
+  /// into the bridge (`earliestBeginDate`): the app read the wrong clock.
+  case wallClockDate
+  /// BgsimFoundation: app code on a queue the bridge drains ran while nothing simulated was
+  /// running: a real-time timer fired, at a simulated time that depends on the host's speed.
+  case wallClockTimer
 }
 
 extension LintRule {

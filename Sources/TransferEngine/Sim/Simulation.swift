@@ -52,6 +52,12 @@ public final class Simulation {
 
   var callbacks: [Int: (Simulation) -> Void] = [:]
   var nextCallback = 0
+  /// Runs every `schedule(at:_:)` callback, and an empty body when `run(until:)` starts: code
+  /// outside the engine (a test's user action) may have queued app work on real queues, which an
+  /// installed bridge (BgsimFoundation) waits for here, before simulated time moves.
+  public var outsideCodeRunner: ((_ body: () -> Void) -> Void)?
+  /// True while `run(until:)` processes events: simulated time may move.
+  public private(set) var isRunning = false
   /// Checked after every event when on (tests and fuzzing); a violation stops the run.
   public var checksInvariants: Bool {
     get { checking }
@@ -156,6 +162,9 @@ public final class Simulation {
   public func run(until limit: SimTime) {
     guard invariantViolation == nil, !meter.stopped else { return }
     stopRequested = false
+    outsideCodeRunner?({})
+    isRunning = true
+    defer { isRunning = false }
     while !stopRequested {
       if let (stream, at) = dueCondition(notAfter: limit), at <= scheduler.nextEventTime() ?? .distantFuture {
         meter.count(at: at)
@@ -208,7 +217,7 @@ public final class Simulation {
     case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
-      action(self)
+      if let runner = outsideCodeRunner { runner { action(self) } } else { action(self) }
     }
   }
 
