@@ -422,7 +422,9 @@ extension String {
     out.reserveCapacity(text.count)
     var i = 0
     while i < text.count {
-      if text[i] == first, i + pattern.count <= text.count, text[i..<(i + pattern.count)].elementsEqual(pattern) {
+      if text[i] == first, i + pattern.count <= text.count,
+        text[i..<(i + pattern.count)].elementsEqual(pattern)
+      {
         out.append(contentsOf: replacement.utf8)
         i += pattern.count
       } else {
