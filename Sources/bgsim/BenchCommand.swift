@@ -12,7 +12,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "sweep", "calibrate", "bridge"]
+  static let workloads = ["hold", "fleet", "share", "scripted", "sweep", "calibrate", "bridge"]
 
   static var command: Command {
     Command(
@@ -27,6 +27,11 @@ enum BenchCommand {
                         changing every 10 minutes, the app terminated and relaunched 50 times
           share [N]     N transfers sharing one link (N = 1000, 10000 and 100000 by default);
                         prints time per event, which should grow like log N
+          scripted [N]  a scenario's scripted app creating N downloads through one count,
+                        run and checked as bgsim run does (N = 10000 and 100000 by default,
+                        then the ratio of their time per task, target at most 2, and a
+                        runaway fan-out until a default budget stops it, target under
+                        10 s); one process, so peak memory is the largest so far
           sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 and with
                         --jobs 2, 5 times each; prints the medians, the speedup (target 1.8x),
                         the parallel efficiency, the load average before and during, and warns
@@ -56,7 +61,7 @@ enum BenchCommand {
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
       let last = [["sweep"], ["calibrate"]] + (bridgeAvailable ? [["bridge"]] : [])
-      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + last
+      let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["scripted"]] + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
         if status != ExitCode.ok { return status }
@@ -103,8 +108,29 @@ enum BenchCommand {
       warnIfDebug()
       for n in sizes { report(share(n), json: json) }
       return ExitCode.ok
+    case "scripted":
+      var sizes = ScriptedBenchmark.sizes
+      if positionals.count > 1 {
+        guard positionals.count == 2, let n = Int(positionals[1]), (1...maxScriptedSize).contains(n) else {
+          let found = TerminalText.bounded(positionals.dropFirst().joined(separator: " "))
+          throw .usage(
+            "scripted takes one task count N from 1 to \(maxScriptedSize), found '\(found)'",
+            command: command.name)
+        }
+        sizes = [n]
+      }
+      warnIfDebug()
+      let runs = sizes.map { scripted($0) }
+      for (i, m) in runs.enumerated() {
+        // With both sizes, the last line also carries the ratio of time per task to the first.
+        let ratio = i > 0 && i == runs.count - 1 ? perTaskRatio(runs[0], m) : nil
+        report(ratio.map { m.adding([("perTaskRatioTo\(sizes[0])", $0)]) } ?? m, json: json)
+      }
+      if positionals.count == 1 { report(scriptedRunaway(), json: json) }
+      return ExitCode.ok
     case _ where workloads.contains(workload):
-      throw .unavailable("workload '\(workload)' is not available yet; available: hold, fleet, share")
+      throw .unavailable(
+        "workload '\(workload)' is not available yet; available: hold, fleet, share, scripted")
     default:
       let hint =
         Suggestion.didYouMean(workload, among: workloads).map { "did you mean '\($0)'?" }
@@ -146,6 +172,13 @@ enum BenchCommand {
     /// Workload-specific figures, as (JSON key, JSON value text).
     var extra: [(String, String)] = []
     var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+
+    /// The same measurement with more workload-specific figures.
+    func adding(_ figures: [(String, String)]) -> Measurement {
+      var copy = self
+      copy.extra += figures
+      return copy
+    }
   }
 
   static func hold() -> Measurement {
@@ -241,6 +274,42 @@ enum BenchCommand {
       workload: "share", events: outcome.events, wallSeconds: seconds,
       peakRSSBytes: ProcessMetrics.peakResidentBytes(),
       extra: [("transfers", "\(n)"), ("nanosecondsPerEvent", String(format: "%.1f", perEvent))])
+  }
+
+  /// The largest `scripted N`: the scenario format's largest `count`.
+  static let maxScriptedSize = 100_000
+
+  /// `scripted N`: wall time of loading, running and checking the scenario, and per task.
+  static func scripted(_ n: Int) -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.run(tasks: n) }
+    return Measurement(
+      workload: "scripted", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
+        ("traceEvents", "\(outcome.traceEvents)"), ("passed", "\(outcome.passed)"),
+      ])
+  }
+
+  /// Time per task of `large` over that of `small`, as JSON number text.
+  static func perTaskRatio(_ small: Measurement, _ large: Measurement) -> String {
+    func perTask(_ m: Measurement) -> Double {
+      let tasks = m.extra.first { $0.0 == "tasks" }.flatMap { Double($0.1) } ?? 1
+      return m.wallSeconds / tasks
+    }
+    return String(format: "%.2f", perTask(small) > 0 ? perTask(large) / perTask(small) : 0)
+  }
+
+  /// The runaway fan-out until a default budget stops it: the time before its message.
+  static func scriptedRunaway() -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.runaway() }
+    return Measurement(
+      workload: "scripted-runaway", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasks", "\(outcome.tasks)"), ("traceEvents", "\(outcome.traceEvents)"),
+        ("stoppedBy", outcome.budgetExceeded.map { JSONText.quoted($0.rawValue) } ?? "null"),
+      ])
   }
 
   static func report(_ m: Measurement, json: Bool) {

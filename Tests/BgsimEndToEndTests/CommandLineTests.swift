@@ -96,6 +96,11 @@ import TransferEngine
         + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
     ),
     (
+      ["bench", "scripted", "0"],
+      "bgsim: scripted takes one task count N from 1 to 100000, found '0'\n"
+        + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
+    (
       ["bench", "hodl"],
       "bgsim: unknown workload 'hodl'; did you mean 'hold'?\n"
         + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"

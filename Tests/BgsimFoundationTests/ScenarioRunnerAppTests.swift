@@ -58,6 +58,27 @@ import Testing
     #expect(try ScenarioLoader.load(path: path, swiftApp: true).expectations.count == 4)
   }
 
+  /// Issue 24: a glob expectation over the Swift app's tasks must not pass when the app started
+  /// none of them; it fails and names the glob.
+  @Test func aGlobThatMatchesNoTaskFailsNamingIt() throws {
+    let path = try write(
+      """
+      {"name": "glob-without-tasks", \(Self.world)
+       "timeline": [{"at": "0s", "do": "launch"}, {"at": "2s", "do": "background"}],
+       "expect": [{"task": "com.example.downloads#*", "all": true, "state": "completed"},
+                  {"task": "ep-#*", "any": true, "status": 200}]}
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try ScenarioRunner.run(file: path) { PlainAppDelegate($0) }
+    #expect(result.runError == nil)
+    #expect(result.expectations.map(\.passed) == [false, false])
+    #expect(
+      result.expectations.map(\.found) == [
+        "no task matches 'com.example.downloads#*'", "no task matches 'ep-#*'",
+      ])
+    #expect(!result.passed)
+  }
+
   @Test func timelineEntriesThatScriptTheAppAreRefused() throws {
     let path = try write(
       """

@@ -17,38 +17,47 @@ public struct ExpectationResult: Sendable {
 
 /// Checks expectations against a finished run's trace. Everything is read from the trace, so an
 /// expectation means the same thing whether the run came from a scenario or from Swift code.
+///
+/// A task expectation reads only its task's events, from an index built in one pass over the
+/// trace, so a `*` pattern over N tasks costs O(trace + N), not N passes over the trace.
 public struct ExpectationEvaluator {
-  let events: [TraceEvent]
+  private let trace: [TraceEvent]
   let endTime: SimTime
+  /// Each task's events and the created tasks in order, built once per trace.
+  let tasks: TaskEventIndex
+  /// Counts the passes over the whole trace (`tracePasses`).
+  private let passes = PassCounter()
 
   /// An evaluator of `trace`, a run that ended at `endTime`.
   public init(trace: TraceLog, endTime: SimTime) {
-    self.events = trace.events
+    self.trace = trace.events
     self.endTime = endTime
+    self.tasks = TaskEventIndex(trace.events)
   }
+
+  /// The whole trace, for the forms that are not about one task; each use is counted.
+  var events: [TraceEvent] {
+    passes.count += 1
+    return trace
+  }
+
+  /// Times the evaluator read the whole trace: one index, then one or a few per expectation
+  /// that is not about a task, never one per task a pattern matches (the test of issue 26's
+  /// "no quadratic path").
+  var tracePasses: Int { passes.count + 1 }
 
   /// The verdict on each expectation, in order.
   public func evaluate(_ expectations: [Expectation]) -> [ExpectationResult] {
     expectations.map(evaluate)
   }
 
-  func taskEvents(_ task: String) -> [TraceEvent] {
-    events.filter { $0["task"] == .string(task) }
-  }
+  func taskEvents(_ task: String) -> [TraceEvent] { tasks.events(of: task) }
 
   func evaluate(_ expectation: Expectation) -> ExpectationResult {
     guard let quantifier = expectation.quantifier, let pattern = expectation.form.task else {
       return evaluateOne(expectation)
     }
-    var names: [String] = []
-    var seen = Set<String>()
-    for event in events where event.is(.taskCreated) {
-      if case .string(let name)? = event["task"], TracePattern.wildcardMatch(pattern, name),
-        seen.insert(name).inserted
-      {
-        names.append(name)
-      }
-    }
+    let names = tasks.created.filter { TracePattern.wildcardMatch(pattern, $0) }
     let results = names.map {
       evaluateOne(Expectation(expectation.form.with(task: $0), path: expectation.path))
     }
@@ -59,7 +68,7 @@ public struct ExpectationEvaluator {
     guard !names.isEmpty else {
       return ExpectationResult(
         path: expectation.path, expected: expected, passed: false,
-        found: "no task matches '\(pattern)'", nearby: Array(events.filter { $0.is(.taskCreated) }.suffix(6)))
+        found: "no task matches '\(pattern)'", nearby: tasks.lastCreations(6))
     }
     let failures = zip(names, results).filter { !$0.1.passed }
     let passed = quantifier == .all ? failures.isEmpty : failures.count < results.count
@@ -94,7 +103,7 @@ public struct ExpectationEvaluator {
       let (actual, at) = finalState(of: task, mine)
       let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
       let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
-      guard mine.contains(where: { $0.is(.taskCreated) }) else {
+      guard tasks.wasCreated(task) else {
         return verdict(
           expected, false, neverCreated(task), events.filter { $0.is(.appResumeDataUnavailable) })
       }
@@ -272,4 +281,9 @@ public struct ExpectationEvaluator {
     case .atMost(let v): return "at most \(v)"
     }
   }
+}
+
+/// A counter the evaluator (a value) can bump from its non-mutating methods.
+final class PassCounter {
+  var count = 0
 }

@@ -25,6 +25,8 @@ public struct RunResult: Sendable {
   public var bytesWasted: Int64 = 0
   /// `bytesWasted` by task name (the trace does not carry it); read by `TaskAccounts`.
   public var bytesWastedByTask: [String: Int64] = [:]
+  /// Engine events the run handled (`Simulation.processedEvents`), for `bgsim bench scripted`.
+  public var engineEvents = 0
 
   /// True when the scenario could be played, broke no invariant and every expectation held.
   public var passed: Bool {
@@ -118,7 +120,7 @@ public enum ScenarioRunner {
       bytesWasted: saturatingSum(sim.allTasks.lazy.map(\.bytesWasted)),
       bytesWastedByTask: sim.allTasks.reduce(into: [:]) { byName, task in
         byName[task.name] = saturatingSum([byName[task.name, default: 0], task.bytesWasted])
-      })
+      }, engineEvents: sim.processedEvents)
   }
 
   /// What ran away, naming the reaction that looped when one ran often, and how to raise the limit.

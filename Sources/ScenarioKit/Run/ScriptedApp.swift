@@ -34,6 +34,10 @@ final class ScriptedAppStore {
     self.challengeAnswerCounts = Array(repeating: 0, count: spec.behavior.challengeAnswers?.count ?? 0)
   }
 
+  /// Keeps a task the app created under its name. Written in place on the store: a copy of
+  /// the dictionary per task (a computed property's get-modify-set) made `count` N quadratic.
+  fileprivate func remember(_ task: SimURLSessionTask) { tasks[task.name] = task }
+
   /// The factory `Simulation.install(factory:)` calls at every launch.
   func makeApp() -> ScriptedApp { ScriptedApp(store: self) }
 
@@ -84,14 +88,6 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   private var handlers: [String: BackgroundCompletionHandler] = [:]
   /// Open background-task assertions by name; this process's only (they die with it).
   private var backgroundTasks: [String: BackgroundTaskIdentifier] = [:]
-  private var tasks: [String: SimURLSessionTask] {
-    get { store.tasks }
-    set { store.tasks = newValue }
-  }
-  private var resumeData: [String: (data: Data, session: String)] {
-    get { store.resumeData }
-    set { store.resumeData = newValue }
-  }
   private var runError: String? { store.runError }
 
   init(store: ScriptedAppStore) { self.store = store }
@@ -138,7 +134,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
-    if let data = error?.resumeData { resumeData[task.name] = (data, task.sessionIdentifier) }
+    if let data = error?.resumeData { store.resumeData[task.name] = (data, task.sessionIdentifier) }
     react(to: .didComplete, task: task.name, error: error)
   }
 
@@ -248,7 +244,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let task = task(name, path: path) else { return }
       if produce {
         task.cancel(byProducingResumeData: { data in
-          if let data { self.resumeData[name] = (data, task.sessionIdentifier) }
+          if let data { self.store.resumeData[name] = (data, task.sessionIdentifier) }
         })
       } else {
         task.cancel()
@@ -260,7 +256,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .resumeFromData(let from, let name, let fallback, _, _):
       let from = substitute(from, n, trigger)
       let name = substitute(name, n, trigger)
-      guard let data = resumeData[from] else {
+      guard let data = store.resumeData[from] else {
         simulation.emitNote(
           .appResumeDataUnavailable,
           [TraceField("task", .string(from)), TraceField("path", .string(path))])
@@ -270,7 +266,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let session = session(data.session, path: path) else { return }
       do {
         let task = try session.downloadTask(withResumeData: data.data, name: name)
-        tasks[task.name] = task
+        store.remember(task)
         task.resume()
       } catch { fail("\(path): \(error.message)") }
     case .getAllTasks(let identifier):
@@ -302,7 +298,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     do {
       let task = try session.downloadTask(with: old.originalURL.string, name: name)
       task.taskDescription = old.taskDescription
-      tasks[name] = task
+      store.remember(task)
       task.resume()
     } catch { fail("\(path): \(error.message)") }
   }
@@ -318,7 +314,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     if let constrained = request.allowsConstrainedNetworkAccess {
       task.allowsConstrainedNetworkAccess = constrained
     }
-    tasks[name] = task
+    store.remember(task)
     task.resume()
   }
 
@@ -340,7 +336,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   }
 
   private func task(_ name: String, path: String) -> SimURLSessionTask? {
-    if let task = tasks[name] { return task }
+    if let task = store.tasks[name] { return task }
     fail("\(path): no task named '\(name)' has been created by this point of the run")
     return nil
   }
@@ -404,6 +400,10 @@ extension String {
   /// Every occurrence of `target` replaced, without Foundation.
   func replacingAll(_ target: String, with replacement: String) -> String {
     guard !target.isEmpty else { return self }
+    // ASCII text (every name and URL of the shipped scenarios) is searched byte by byte: the
+    // generic search below costs tens of thousands of instructions per call, paid per task
+    // that a `count` or a reaction creates. An ASCII target never splits a character there.
+    if let replaced = replacingAllASCII(target, with: replacement) { return replaced }
     var out = ""
     var rest = self[...]
     while let range = rest.firstRange(of: target) {
@@ -413,5 +413,28 @@ extension String {
     }
     out += rest
     return out
+  }
+
+  /// `replacingAll` on UTF-8 bytes when both texts are ASCII; nil otherwise.
+  private func replacingAllASCII(_ target: String, with replacement: String) -> String? {
+    let text = Array(utf8)
+    let pattern = Array(target.utf8)
+    guard text.allSatisfy({ $0 < 0x80 }), pattern.allSatisfy({ $0 < 0x80 }) else { return nil }
+    guard let first = pattern.first, text.contains(first) else { return self }
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count)
+    var i = 0
+    while i < text.count {
+      if text[i] == first, i + pattern.count <= text.count,
+        text[i..<(i + pattern.count)].elementsEqual(pattern)
+      {
+        out.append(contentsOf: replacement.utf8)
+        i += pattern.count
+      } else {
+        out.append(text[i])
+        i += 1
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }

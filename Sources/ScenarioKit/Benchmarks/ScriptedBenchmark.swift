@@ -1,0 +1,79 @@
+import SimKernel
+import TransferEngine
+
+/// performance.md's `scripted N`: the JSON scripted app creating N downloads through one
+/// `count` and finishing them, loaded, run and checked as `bgsim run` does it; and a runaway
+/// fan-out (every finished download starts two more) run until a default budget stops it.
+///
+/// Time per task at N = 100,000 must stay within 2x of N = 10,000 (no quadratic path: issue 26
+/// found a dictionary copy per created task and a trace pass per task of a `*` expectation), and
+/// the runaway must get its message within 10 s. Wall time is measured by the caller.
+public enum ScriptedBenchmark {
+  /// What one run did.
+  public struct Outcome: Sendable {
+    /// Tasks the scenario asked for (N), or that the runaway created before it stopped.
+    public var tasks: Int
+    /// Engine events handled.
+    public var events: Int
+    public var traceEvents: Int
+    /// Whether the run played and every expectation held (the runaway: false).
+    public var passed: Bool
+    /// The budget that stopped the run, if one did.
+    public var budgetExceeded: BudgetExceeded.Limit?
+  }
+
+  /// The sizes performance.md measures, and the ratio's target between the last and the first.
+  public static let sizes = [10_000, 100_000]
+
+  /// N downloads of 10 KB, one `download` entry with `count` N, on 1 Gbps Wi-Fi; the expectation
+  /// that every one completed is a `*` pattern, so it reads every task's events.
+  public static func scenario(tasks n: Int) -> String {
+    """
+    {"name": "bench-scripted-\(n)", "seed": 1, "duration": "1d",
+     "device": {"network": [{"at": "0s", "interface": "wifi", "down": "1Gbps", "up": "100Mbps", "latency": "10ms"}]},
+     "server": {"resources": [{"url": "https://cdn.example.com/f-{n}.bin", "count": \(n), "size": "10KB", "etag": "e"}]},
+     "app": {"sessions": [{"identifier": "Files", "kind": "background"}]},
+     "timeline": [{"at": "0s", "do": "launch"},
+                  {"at": "1s", "do": "download", "session": "Files", "count": \(n),
+                   "url": "https://cdn.example.com/f-{n}.bin", "name": "f-{n}"}],
+     "expect": [{"task": "f-*", "all": true, "state": "completed"}]}
+    """
+  }
+
+  /// A user's mistake: every finished download starts two more, with no `times`.
+  public static let runawayScenario = """
+    {"name": "bench-scripted-runaway", "seed": 1, "duration": "30d",
+     "device": {"network": [{"at": "0s", "interface": "wifi", "down": "1Gbps", "up": "100Mbps", "latency": "10ms"}]},
+     "server": {"resources": [{"url": "https://cdn.example.com/a.bin", "size": "10KB", "etag": "e"}]},
+     "app": {"sessions": [{"identifier": "Files", "kind": "background"}],
+             "behavior": {"on": [{"event": "didFinishDownloading", "do": [
+               {"do": "download", "session": "Files", "url": "https://cdn.example.com/a.bin", "name": "n-{n}-a"},
+               {"do": "download", "session": "Files", "url": "https://cdn.example.com/a.bin", "name": "n-{n}-b"}]}]}},
+     "timeline": [{"at": "0s", "do": "launch"},
+                  {"at": "1s", "do": "download", "session": "Files", "url": "https://cdn.example.com/a.bin", "name": "root"}]}
+    """
+
+  /// Loads, runs and checks `scenario(tasks: n)` with the default budgets.
+  public static func run(tasks n: Int) -> Outcome {
+    outcome(play(scenario(tasks: n), file: "bench-scripted-\(n).json"), tasks: n)
+  }
+
+  /// Runs the runaway until a budget (the defaults unless a test gives smaller ones) stops it.
+  public static func runaway(budget: RunBudget = .defaults) -> Outcome {
+    let result = play(runawayScenario, file: "bench-scripted-runaway.json", budget: budget)
+    let created = result.trace.events.reduce(0) { $0 + ($1.is(.taskCreated) ? 1 : 0) }
+    return outcome(result, tasks: created)
+  }
+
+  private static func play(_ text: String, file: String, budget: RunBudget = .defaults) -> RunResult {
+    // The texts are fixed and checked by the tests, so loading cannot fail.
+    let scenario = try! ScenarioLoader.load(data: Array(text.utf8), file: file)
+    return ScenarioRunner.run(scenario, budget: budget)
+  }
+
+  private static func outcome(_ result: RunResult, tasks: Int) -> Outcome {
+    Outcome(
+      tasks: tasks, events: result.engineEvents, traceEvents: result.trace.count, passed: result.passed,
+      budgetExceeded: result.budgetExceeded?.limit)
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SimKernel
+import Testing
+import TransferEngine
+
+@testable import ScenarioKit
+
+/// Issue 26, "no quadratic path": what grows with the number of tasks is checked on structure
+/// (passes over the trace, which dictionary the scripted app keeps), never on time.
+@Suite struct ScalingTests {
+  /// `n` downloads through one `count`, with `expect` as given.
+  static func counted(_ n: Int, expect: String) -> String {
+    #"""
+    {"name": "counted", "duration": "1h",
+     "server": {"resources": [{"url": "https://h/f-{n}", "count": \#(n), "size": "10KB"}]},
+     "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+     "timeline": [{"at": "0s", "do": "launch"},
+                  {"at": "1s", "do": "download", "session": "S", "count": \#(n), "url": "https://h/f-{n}", "name": "f-{n}"}],
+     "expect": [\#(expect)]}
+    """#
+  }
+
+  func run(_ text: String) throws -> RunResult {
+    ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "counted.json"))
+  }
+
+  @Test("a '*' expectation reads the trace once, however many tasks it matches, passing or failing")
+  func patternExpectationsDoNotPassOverTheTracePerTask() throws {
+    let expect =
+      #"{"task": "f-*", "all": true, "state": "completed"}, {"task": "f-*", "any": true, "status": 404}"#
+    var passes: [Int] = []
+    for n in [3, 60] {
+      let result = try run(Self.counted(n, expect: expect))
+      #expect(result.runError == nil)
+      let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+      let verdicts = evaluator.evaluate(result.scenario.expectations)
+      #expect(verdicts.map(\.passed) == [true, false])
+      #expect(verdicts[1].found.hasPrefix("none of the \(n) matching tasks does; the first: status 200"))
+      passes.append(evaluator.tracePasses)
+    }
+    // One pass builds the task index; the task forms read only it (the old evaluator made one
+    // pass per matching task: 3 and 60 here).
+    #expect(passes == [1, 1])
+  }
+
+  @Test("the forms that are not about a task still read the whole trace, once each")
+  func otherFormsCountTheirPasses() throws {
+    let result = try run(
+      Self.counted(
+        5, expect: #"{"trace": "task.finished", "count": 5}, {"lint": "oneTaskPerWake", "present": false}"#))
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    #expect(verdicts.allSatisfy { $0.passed })
+    #expect(evaluator.tracePasses == 3)
+  }
+
+  @Test("the task index keeps each task's events in order and the created tasks once each")
+  func taskIndex() {
+    func event(_ kind: TraceKind, _ task: String) -> TraceEvent {
+      TraceEvent(time: .zero, kind: kind.rawValue, fields: [TraceField("task", .string(task))])
+    }
+    let events = [
+      event(.appResumeDataUnavailable, "b"), event(.taskCreated, "a"), event(.taskStarted, "a"),
+      event(.taskCreated, "b"), event(.taskCreated, "a"), event(.taskFinished, "b"),
+      TraceEvent(time: .zero, kind: TraceKind.appLaunch.rawValue, fields: []),
+    ]
+    let index = TaskEventIndex(events)
+    #expect(index.created == ["a", "b"])
+    #expect(index.events(of: "a").map(\.kind) == ["task.created", "task.started", "task.created"])
+    #expect(
+      index.events(of: "b").map(\.kind) == ["app.resumeDataUnavailable", "task.created", "task.finished"])
+    #expect(index.events(of: "c").isEmpty)
+    #expect(index.wasCreated("b") && !index.wasCreated("c"))
+    #expect(index.lastCreations(2).map { $0["task"]?.description } == ["b", "a"])
+  }
+
+  @Test("a glob that matches no task fails and names the glob, whatever the form and quantifier")
+  func aGlobMatchingNoTaskFails() throws {
+    let forms = [
+      #"{"task": "ep-#*", "all": true, "state": "completed"}"#,
+      #"{"task": "ep-#*", "all": true, "state": "suspended"}"#,
+      #"{"task": "ep-#*", "any": true, "status": 200}"#,
+      #"{"task": "ep-#*", "all": true, "error": "cancelled"}"#,
+      #"{"task": "ep-#*", "all": true, "startsAfter": "0s"}"#,
+      #"{"task": "ep-#*", "all": true, "resumedAtOffset": {"atLeast": "1KB"}}"#,
+    ]
+    let result = try run(Self.counted(2, expect: forms.joined(separator: ", ")))
+    #expect(result.expectations.count == forms.count)
+    for verdict in result.expectations {
+      #expect(!verdict.passed)
+      #expect(verdict.found == "no task matches 'ep-#*'")
+      #expect(verdict.expected.contains("tasks 'ep-#*': "))
+    }
+    #expect(!result.passed)
+  }
+
+  @Test("{n} and {task} are filled in the same way on ASCII and on other text")
+  func substitution() {
+    #expect("f-{n}.bin".replacingAll("{n}", with: "12") == "f-12.bin")
+    #expect("{n}{n}x{n".replacingAll("{n}", with: "7") == "77x{n")
+    #expect("no braces".replacingAll("{n}", with: "7") == "no braces")
+    #expect("épisode-{n}".replacingAll("{n}", with: "3") == "épisode-3")
+    #expect("{task}-again".replacingAll("{task}", with: "ép") == "ép-again")
+    #expect("a\r\n{n}".replacingAll("{n}", with: "1") == "a\r\n1")
+  }
+
+  @Test("the scripted benchmark's app creates and finishes every task, and its expectation holds")
+  func scriptedBenchmark() {
+    let outcome = ScriptedBenchmark.run(tasks: 40)
+    #expect(outcome.passed)
+    #expect(outcome.tasks == 40)
+    #expect(outcome.budgetExceeded == nil)
+    #expect(outcome.events > 40 && outcome.traceEvents > 40 * 5)
+  }
+
+  @Test("the benchmark's runaway is stopped by a budget, naming which")
+  func scriptedRunaway() {
+    let outcome = ScriptedBenchmark.runaway(budget: RunBudget(maxTraceEvents: 3_000))
+    #expect(!outcome.passed)
+    #expect(outcome.budgetExceeded == .traceEvents)
+    #expect(outcome.traceEvents > 3_000 && outcome.traceEvents < 3_100)
+    #expect(outcome.tasks > 100)
+  }
+}
