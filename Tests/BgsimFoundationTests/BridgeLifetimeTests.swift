@@ -64,7 +64,9 @@ import Testing
     }
     sim.run(until: SimTime(.minutes(5)))
     #expect(!sim.trace.events.contains { $0.kind == "task.started" })
-    #expect(Self.lints(sim) == ["callFromUndrainedQueue"])
+    // The process ended with the task never resumed (`taskNeverResumed`, at the termination);
+    // the dead process's later calls are named once.
+    #expect(Self.lints(sim) == ["taskNeverResumed", "callFromUndrainedQueue"])
   }
 
   /// A manager that invalidates its session in `deinit`, released by the bridge at termination:

@@ -39,7 +39,8 @@ struct SystemDecisionsTests {
       resources: Self.file, app: app)
     try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
     sim.run(until: SimTime(.hours(1)))
-    #expect(Fixture.events(sim, "task.deferred").first?["missing"] == "wifi,charging")
+    // A small transfer waits for Wi-Fi only; satisfying the conditions also covers large ones.
+    #expect(Fixture.events(sim, "task.deferred").first?["missing"] == "wifi")
     #expect(Fixture.time(sim, "task.started", task: "a") == nil)
     sim.system.satisfyDiscretionaryConditions()
     sim.run(until: SimTime(.hours(2)))

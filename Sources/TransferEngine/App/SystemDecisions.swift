@@ -15,18 +15,21 @@ public struct SystemDecisions {
     sim.reevaluateAllWaiting()
   }
 
-  /// The conditions the policy's discretionary rules wait for hold from now on: the device is on
-  /// an unmetered, unconstrained Wi-Fi network, charging, with Low Power Mode off, as far as the
-  /// policy requires each (traced as `network.change` and `power.change`).
+  /// The conditions the policy's discretionary rules wait for hold from now on, for a transfer of
+  /// any size: the device is on an unmetered, unconstrained Wi-Fi network, charging, with Low
+  /// Power Mode off, as far as the policy requires each, for small or large transfers or below
+  /// its battery floor (traced as `network.change` and `power.change`).
   public func satisfyDiscretionaryConditions() {
     let sim = simulation
     let rules = sim.policy.discretionary
+    let needed = rules.requires + rules.largeTransferRequires
     let network = sim.links.network
-    if rules.requires.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
+    if needed.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
       sim.applyNetwork(NetworkState(interface: .wifi))
     }
     let power = sim.links.power
-    let needsCharging = rules.requires.contains(.charging) && !power.charging
+    let needsCharging =
+      !power.charging && (needed.contains(.charging) || power.battery < rules.minimumBatteryLevel)
     let needsLowPowerOff = rules.avoidLowPowerMode && power.lowPowerMode
     if needsCharging || needsLowPowerOff {
       sim.applyPower(
