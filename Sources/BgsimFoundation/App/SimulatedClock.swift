@@ -18,8 +18,12 @@ public struct SimulatedClock: Clock, Sendable {
     public var sinceStart: Duration
     /// The instant `sinceStart` after the simulation's start.
     public init(sinceStart: Duration) { self.sinceStart = sinceStart }
+    /// The instant `duration` later.
+    /// The instant `duration` later.
     public func advanced(by duration: Duration) -> Instant { Instant(sinceStart: sinceStart + duration) }
+    /// The simulated time from this instant to `other`.
     public func duration(to other: Instant) -> Duration { other.sinceStart - sinceStart }
+    /// Whether `a` comes before `b`.
     public static func < (a: Instant, b: Instant) -> Bool { a.sinceStart < b.sinceStart }
   }
 

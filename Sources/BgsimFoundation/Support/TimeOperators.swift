@@ -8,12 +8,15 @@ import SimKernel
 // `@_disfavoredOverload` keeps SimKernel's the ones chosen wherever both are visible.
 
 extension SimDuration {
+  /// The sum of two durations (SimKernel's `+`).
   @_disfavoredOverload @inlinable public static func + (a: SimDuration, b: SimDuration) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &+ b.nanoseconds)
   }
+  /// The difference of two durations (SimKernel's `-`).
   @_disfavoredOverload @inlinable public static func - (a: SimDuration, b: SimDuration) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &- b.nanoseconds)
   }
+  /// The duration `k` times over, capped at the largest duration (SimKernel's `*`).
   @_disfavoredOverload @inlinable public static func * (a: SimDuration, k: Int64) -> SimDuration {
     let (product, overflow) = a.nanoseconds.multipliedReportingOverflow(by: k)
     return SimDuration(nanoseconds: overflow ? Int64.max : product)
@@ -21,10 +24,12 @@ extension SimDuration {
 }
 
 extension SimTime {
+  /// The time `d` after `a`, capped at the end of time (SimKernel's `+`).
   @_disfavoredOverload @inlinable public static func + (a: SimTime, d: SimDuration) -> SimTime {
     let (sum, overflow) = a.nanoseconds.addingReportingOverflow(d.nanoseconds)
     return SimTime(nanoseconds: overflow ? Int64.max : sum)
   }
+  /// The duration from `b` to `a` (SimKernel's `-`).
   @_disfavoredOverload @inlinable public static func - (a: SimTime, b: SimTime) -> SimDuration {
     SimDuration(nanoseconds: a.nanoseconds &- b.nanoseconds)
   }

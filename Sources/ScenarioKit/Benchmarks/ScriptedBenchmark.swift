@@ -15,6 +15,7 @@ public enum ScriptedBenchmark {
     public var tasks: Int
     /// Engine events handled.
     public var events: Int
+    /// Trace events recorded (what the trace budget counts).
     public var traceEvents: Int
     /// Whether the run played and every expectation held (the runaway: false).
     public var passed: Bool
