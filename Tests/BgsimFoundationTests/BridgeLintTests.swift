@@ -155,3 +155,51 @@ struct UncheckedSession: @unchecked Sendable { let session: URLSession }
 
 /// Resume data handed back on the delegate queue, read by the test after the bridge waited for it.
 final class DataBox: @unchecked Sendable { var data: Data? }
+
+/// Low Data Mode and metered networks through the bridge: the engine's reason reaches the app's
+/// `NSError` as `NSURLErrorNetworkUnavailableReasonKey`, as `URLError.networkUnavailableReason`
+/// reads it on a device.
+@Suite struct BridgeNetworkUnavailableTests {
+  static let episode = "https://example.com/episode.mp3"
+
+  /// A default session that disallows expensive networks, on cellular only: -1009, reason 1.
+  @Test func aDisallowedInterfaceIsTheErrorsReason() throws {
+    let server = ServerModel(resources: [ServerResource(url: SimURL(Self.episode)!, size: 1_000_000)])
+    let device = DeviceModel(network: [Step(at: .zero, NetworkState(interface: .cellular))])
+    let sim = Simulation(seed: 3, device: device, server: server)
+    var delegate: PlainDownloadDelegate?
+    sim.installApp { app in
+      let downloads = PlainDownloadDelegate(container: app.containerDirectory)
+      delegate = downloads
+      let configuration = URLSessionConfiguration.default
+      configuration.allowsExpensiveNetworkAccess = false
+      let session = app.makeURLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
+      session.downloadTask(with: URL(string: Self.episode)!).resume()
+      return PlainAppDelegate(app)
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.run(until: SimTime(.minutes(1)))
+    let error = try #require(delegate?.lastError)
+    #expect(error.code == NSURLErrorNotConnectedToInternet)
+    #expect(error.userInfo[NSURLErrorNetworkUnavailableReasonKey] as? Int == 1)
+  }
+
+  /// Offline altogether: -1009 with no reason, as on a device.
+  @Test func noInterfaceAtAllHasNoReason() throws {
+    let server = ServerModel(resources: [ServerResource(url: SimURL(Self.episode)!, size: 1_000_000)])
+    let sim = Simulation(seed: 3, device: DeviceModel(network: [Step(at: .zero, .offline)]), server: server)
+    var delegate: PlainDownloadDelegate?
+    sim.installApp { app in
+      let downloads = PlainDownloadDelegate(container: app.containerDirectory)
+      delegate = downloads
+      let session = app.makeURLSession(configuration: .default, delegate: downloads, delegateQueue: nil)
+      session.downloadTask(with: URL(string: Self.episode)!).resume()
+      return PlainAppDelegate(app)
+    }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.run(until: SimTime(.minutes(1)))
+    let error = try #require(delegate?.lastError)
+    #expect(error.code == NSURLErrorNotConnectedToInternet)
+    #expect(error.userInfo[NSURLErrorNetworkUnavailableReasonKey] == nil)
+  }
+}

@@ -220,7 +220,13 @@ final class BridgedSession: URLSession, @unchecked Sendable {
       return (nil, FoundationErrors.error(code: NSURLErrorUnsupportedURL, url: request.url))
     }
     do {
-      return (try make(engine, url.absoluteString), nil)
+      let task = try make(engine, url.absoluteString)
+      #if canImport(Darwin)
+        // The request's own Low Data Mode setting (iOS 13+) can only make the task stricter than
+        // its session; swift-corelibs-foundation's URLRequest has no such property.
+        if !request.allowsConstrainedNetworkAccess { task.allowsConstrainedNetworkAccess = false }
+      #endif
+      return (task, nil)
     } catch {
       host?.simulation?.emitNote(
         "bridge.taskRefused",

@@ -198,6 +198,7 @@ extension BridgedSession {
       data = host.resumeStore.publish(resume, container: host.container)
     }
     return FoundationErrors.error(
-      code: error.code.rawValue, url: url, resumeData: data, cancelReason: error.cancelReason?.rawValue)
+      code: error.code.rawValue, url: url, resumeData: data, cancelReason: error.cancelReason?.rawValue,
+      networkUnavailableReason: error.networkUnavailableReason?.rawValue)
   }
 }

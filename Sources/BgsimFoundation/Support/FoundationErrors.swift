@@ -10,6 +10,11 @@ import TransferEngine
   /// Darwin's `userInfo` key for resume data; swift-corelibs-foundation names it
   /// `URLSessionDownloadTaskResumeData` only.
   public let NSURLSessionDownloadTaskResumeData: String = URLSessionDownloadTaskResumeData
+
+  /// Darwin's `userInfo` key (iOS 13+) for why no allowed interface was up
+  /// (`URLError.networkUnavailableReason`: 0 cellular, 1 expensive, 2 constrained);
+  /// swift-corelibs-foundation has none.
+  public let NSURLErrorNetworkUnavailableReasonKey: String = "NSURLErrorNetworkUnavailableReasonKey"
 #endif
 
 /// The `NSError`s the bridge hands to app code: `NSURLErrorDomain`, the engine's code, and the
@@ -18,7 +23,10 @@ enum FoundationErrors {
   /// Darwin's value of `NSURLErrorFailingURLStringErrorKey` (deprecated on Linux, same string).
   static let failingURLStringKey = "NSErrorFailingURLStringKey"
 
-  static func error(code: Int, url: URL?, resumeData: Data? = nil, cancelReason: Int? = nil) -> NSError {
+  static func error(
+    code: Int, url: URL?, resumeData: Data? = nil, cancelReason: Int? = nil,
+    networkUnavailableReason: Int? = nil
+  ) -> NSError {
     var info: [String: Any] = [:]
     if let url {
       info[NSURLErrorFailingURLErrorKey] = url
@@ -26,6 +34,7 @@ enum FoundationErrors {
     }
     if let resumeData { info[NSURLSessionDownloadTaskResumeData] = resumeData }
     if let cancelReason { info[NSURLErrorBackgroundTaskCancelledReasonKey] = cancelReason }
+    if let networkUnavailableReason { info[NSURLErrorNetworkUnavailableReasonKey] = networkUnavailableReason }
     return NSError(domain: NSURLErrorDomain, code: code, userInfo: info)
   }
 
