@@ -3,40 +3,22 @@ import SimKernel
 /// Device and server steps: each is applied to `Links`, traced, and followed by what it means
 /// for transfers (cuts) and for waiting tasks (re-admission).
 extension Simulation {
-  /// A new network step: re-rate the links, cut transfers the new network cannot carry, and
-  /// re-decide every waiting task.
+  /// A new network step: the rule (`Rules/NetworkChange.swift`) re-rates the links and says
+  /// which transfers are cut; the effects are carried out in order.
   func applyNetwork(_ next: NetworkState) {
-    let change = links.apply(next, now: now)
-    var fields: [TraceField] = [TraceField("interface", .string(next.interface.rawValue))]
-    if next.isUp {
-      fields += [
-        TraceField("down", .string(next.down.description)), TraceField("up", .string(next.up.description)),
-        TraceField("latency", .duration(next.latency)), TraceField("expensive", .bool(next.expensive)),
-        TraceField("constrained", .bool(next.constrained)),
-      ]
-    }
-    emit(.networkChange, fields)
-    let interfaceChanged = change.interfaceChanged
-    // Only a session with transfers running that the new network cuts needs the O(tasks) scan;
-    // a rate-only step re-rates the links and nothing else.
-    let cuts = daemon.sessionRecords.contains { record in
-      record.activeTransfers > 0 && (interfaceChanged || !interfaceAllowed(for: record.configuration))
-    }
-    var retrying: [SimURLSessionTask] = []
-    for task in cuts ? activeTransfers() : [] {
-      if interfaceChanged {
-        // Not a failure when the new interface is allowed: retry there at once, first.
-        let retryNow = next.isUp && interfaceAllowed(for: task.session.configuration)
-        if interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost", retryNow: retryNow) {
-          retrying.append(task)
+    var effects = takeEffectBuffer()
+    NetworkChange.apply(
+      next, to: &links, now: now,
+      sessions: daemon.sessionRecords.lazy.map {
+        NetworkChange.Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
+      },
+      activeTransfers: {
+        self.activeTransfers().map {
+          NetworkChange.Transfer(
+            uid: $0.uid, resumeSequence: $0.resumeSequence, configuration: $0.session.configuration)
         }
-      } else if !interfaceAllowed(for: task.session.configuration) {
-        interrupt(task, reason: "interfaceNotAllowed")
-      }
-    }
-    for task in retrying.sorted(by: { $0.resumeSequence < $1.resumeSequence }) { _ = daemon.insert(task) }
-    rescheduleLinks()
-    reevaluateAllWaiting()
+      }, into: &effects)
+    interpret(effects)
   }
 
   func applyPower(_ next: PowerState) {
