@@ -1,44 +1,38 @@
 import SimKernel
 
-/// Device and server steps: each is applied to `Links`, traced, and followed by what it means
-/// for transfers (cuts) and for waiting tasks (re-admission).
+/// Device and server steps: the network, power and server changes are rules in `Rules/`, fed
+/// here; a drop fault still lives here, with the helpers the steps share.
 extension Simulation {
-  /// A new network step: the rule (`Rules/NetworkChange.swift`) re-rates the links and says
+  /// A new network step: the rule (`Rules/NetworkChangeRule.swift`) re-rates the links and says
   /// which transfers are cut; the effects are carried out in order.
   func applyNetwork(_ next: NetworkState) {
     var effects = takeEffectBuffer()
-    NetworkChange.apply(
+    NetworkChangeRule.apply(
       next, to: &links, now: now,
       sessions: daemon.sessionRecords.lazy.map {
-        NetworkChange.Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
+        NetworkChangeRule.Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
       },
       activeTransfers: {
         self.activeTransfers().map {
-          NetworkChange.Transfer(
+          NetworkChangeRule.Transfer(
             uid: $0.uid, resumeSequence: $0.resumeSequence, configuration: $0.session.configuration)
         }
       }, into: &effects)
     interpret(effects)
   }
 
+  /// A power step (`Rules/PowerChangeRule.swift`).
   func applyPower(_ next: PowerState) {
-    links.apply(next)
-    emit(
-      .powerChange,
-      [
-        TraceField("charging", .bool(next.charging)), TraceField("battery", .double(next.battery)),
-        TraceField("lowPowerMode", .bool(next.lowPowerMode)),
-      ])
-    reevaluateAllWaiting()
+    var effects = takeEffectBuffer()
+    PowerChangeRule.apply(next, to: &links, into: &effects)
+    interpret(effects)
   }
 
+  /// A server change (`Rules/ServerChangeRule.swift`).
   func applyServerChange(_ change: ServerChange) {
-    links.apply(change)
-    var fields = [TraceField("url", .string(change.url.string))]
-    if let etag = change.etag { fields.append(TraceField("etag", .string(etag ?? "none"))) }
-    if let size = change.size { fields.append(TraceField("size", .int(size))) }
-    if let status = change.status { fields.append(TraceField("status", .int(Int64(status)))) }
-    emit(.serverChange, fields)
+    var effects = takeEffectBuffer()
+    ServerChangeRule.apply(change, to: &links, into: &effects)
+    interpret(effects)
   }
 
   /// A `dropConnection` fault begins: cut matching transfers now, later ones as they connect.

@@ -8,7 +8,7 @@ import Testing
 /// `Simulation`.
 @Suite("Rule: network change")
 struct NetworkChangeRuleTests {
-  typealias Rule = NetworkChange
+  typealias Rule = NetworkChangeRule
   static let wifi = NetworkState(interface: .wifi)
   static let fasterWifi = NetworkState(interface: .wifi, down: .megabitsPerSecond(500))
   static let cellular = NetworkState(interface: .cellular)

@@ -1,13 +1,13 @@
 import SimKernel
 
-/// Rule: the device's network changes (behavior.md, "Interruptions, retries, timeouts").
+/// Rule: the device's network changes (behavior.md, "Interruptions, retries and timeouts").
 ///
 /// The links take the new rates; the step is traced; transfers the new network cannot carry
 /// are cut: on an interface change every transfer on the old one, a background task retrying
 /// at once (no backoff) when the new interface is allowed for its session, ahead of the tasks
 /// that were not running; on a rate-only step only the transfers whose session may not use
 /// the network now. Then every waiting task is decided again.
-enum NetworkChange {
+enum NetworkChangeRule {
   /// A session, as the rule sees it: whether it has transfers holding connections, and its
   /// configuration (what networks it may use).
   struct Session {
