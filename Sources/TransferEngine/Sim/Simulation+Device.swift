@@ -1,7 +1,7 @@
 import SimKernel
 
-/// Device and server steps: the network, power and server changes are rules in `Rules/`, fed
-/// here; a drop fault still lives here, with the helpers the steps share.
+/// Device and server steps: each is a rule in `Rules/` (network, power, server change, drop
+/// fault), fed here with the components it changes; and the helpers the steps share.
 extension Simulation {
   /// A new network step: the rule (`Rules/NetworkChangeRule.swift`) re-rates the links and says
   /// which transfers are cut; the effects are carried out in order.
@@ -35,13 +35,14 @@ extension Simulation {
     interpret(effects)
   }
 
-  /// A `dropConnection` fault begins: cut matching transfers now, later ones as they connect.
+  /// A `dropConnection` fault begins (`Rules/DropFaultRule.swift`).
   func activateDropFault(_ index: Int) {
-    links.activateDrop(index)
-    for task in activeTransfers() where links.takeDrop(for: task.currentURL) {
-      interrupt(task, reason: "connectionDropped")
-    }
-    rescheduleLinks()
+    var effects = takeEffectBuffer()
+    DropFaultRule.apply(
+      fault: index, to: &links,
+      activeTransfers: activeTransfers().map { DropFaultRule.Transfer(uid: $0.uid, url: $0.currentURL) },
+      into: &effects)
+    interpret(effects)
   }
 
   /// Tasks connecting or moving bytes, in uid order.

@@ -4,9 +4,9 @@ import Testing
 
 @testable import TransferEngine
 
-/// The power and server-change rules alone: (step) -> (links after, effects), with no
-/// `Simulation`.
-@Suite("Rules: power and server changes")
+/// The power, server-change and drop-fault rules alone: (step) -> (links after, effects), with
+/// no `Simulation`.
+@Suite("Rules: power, server changes and drop faults")
 struct DeviceStepRuleTests {
   @Test(
     "a power step is applied, traced with every field, and re-decides waiting tasks",
@@ -53,5 +53,32 @@ struct DeviceStepRuleTests {
     ServerChangeRule.apply(change, to: &links, into: &effects)
     #expect(effects.effects == [.trace(.serverChange, [TraceField("url", .string(Self.url.string))] + extra)])
     if let status = change.status { #expect(links.server.status(for: Self.url, at: .zero) == status) }
+  }
+
+  /// (drops, transfers' hosts by uid, uids cut, drops left for later connections).
+  static let dropTable: [(Int, [(Int32, String)], [Int32], Int)] = [
+    (2, [(1, "a.example"), (2, "b.example"), (3, "a.example"), (5, "a.example")], [1, 3], 0),
+    (3, [(2, "b.example"), (4, "a.example")], [4], 2),
+    (1, [(2, "b.example")], [], 1),
+    (2, [], [], 2),
+  ]
+
+  @Test(
+    "a drop fault cuts the running transfers it targets, in uid order, while drops are left",
+    arguments: dropTable)
+  func dropFault(_ times: Int, _ running: [(Int32, String)], _ cut: [Int32], _ left: Int) {
+    let fault = ServerFault.dropConnection(at: .zero, target: .host("a.example"), times: times)
+    var links = Links(server: ServerModel(faults: [fault]))
+    var effects = EffectBuffer()
+    let transfers = running.map { DropFaultRule.Transfer(uid: $0.0, url: SimURL("https://\($0.1)/f")!) }
+    DropFaultRule.apply(fault: 0, to: &links, activeTransfers: transfers, into: &effects)
+    #expect(
+      effects.effects
+        == cut.map { .interrupt(uid: $0, reason: "connectionDropped", retryNow: false) } + [.rescheduleLinks])
+    // The drops left over cut later connections to the target, then none.
+    let later = SimURL("https://a.example/later")!
+    var taken = 0
+    while links.takeDrop(for: later) && taken <= times { taken += 1 }
+    #expect(taken == left)
   }
 }
