@@ -134,14 +134,17 @@ extension Simulation {
         detachTransfer(task, freeConnection: false)
         releaseConnection(of: task)
         if !task.fetchesBody { uploadStopped(task) }
-        task.machine.paused(at: now)
+        let action = task.machine.paused(at: now)
         emit(
           .taskPaused,
           [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
-        task.record.idleTimerStarted(
-          scheduler.schedule(
-            .requestTimeout(uid: task.uid, generation: task.machine.generation),
-            after: record.configuration.timeoutIntervalForRequest))
+        switch action {
+        case .armIdleTimer:
+          task.record.idleTimerStarted(
+            scheduler.schedule(
+              .requestTimeout(uid: task.uid, generation: task.machine.generation),
+              after: record.configuration.timeoutIntervalForRequest))
+        }
       }
     }
     rescheduleLinks()
@@ -151,8 +154,11 @@ extension Simulation {
     for record in daemon.sessionRecords where !record.isBackground {
       for task in record.unfinishedTasks() {
         guard case .paused = task.machine.state else { continue }
-        if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
-        task.machine.requeue()
+        switch task.machine.requeue() {
+        case .stopIdleTimerAndEnqueue:
+          if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
+        case .enqueue: break
+        }
         enqueue(task)
       }
     }

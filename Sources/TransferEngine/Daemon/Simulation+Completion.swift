@@ -92,7 +92,10 @@ extension Simulation {
   func endTask(_ task: SimURLSessionTask, _ outcome: TaskStateMachine.Outcome) {
     checker.taskEnded(task.uid)
     settleBytes(task)
-    if !task.machine.end(outcome) { inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice") }
+    switch task.machine.end(outcome) {
+    case .ended: break
+    case .endedTwice: inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice")
+    }
     let timers = task.record.ended()
     if let handle = timers.resource { scheduler.cancel(handle) }
     if let handle = timers.request { scheduler.cancel(handle) }

@@ -45,7 +45,7 @@ extension Simulation {
     if task.machine.isWaiting, let running = daemon.running(key),
       let reason = Admission.waitReason(admissionRequest(task, running: running), in: admissionConditions)
     {
-      perform([.waiting(task, reason, changed: task.machine.deferred(reason))])
+      perform([.waiting(task, reason, changed: task.machine.deferred(reason) == .traceReason)])
     }
   }
 
@@ -108,7 +108,7 @@ extension Simulation {
           if reason == .earliestBegin { requestReevaluation(at: task.earliestBeginDate!) }
           if reason == .rateLimiter { heldByRateLimiter = true }
         } else {
-          actions.append(.waiting(task, reason, changed: task.machine.deferred(reason)))
+          actions.append(.waiting(task, reason, changed: task.machine.deferred(reason) == .traceReason))
         }
         if reason == .connectionLimit && !full { break }
       } else {

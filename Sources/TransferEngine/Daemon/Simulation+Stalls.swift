@@ -18,10 +18,10 @@ extension Simulation {
 
   /// Takes a transferring task off its link and starts its idle timer.
   func stall(_ task: SimURLSessionTask) {
-    guard let direction = task.machine.direction, !direction.stalled else { return }
+    // The machine leaves `direction` as it was (now stalled), which `settleBytes` reads.
+    guard case .leaveLink(let up) = task.machine.stall(at: now) else { return }
     settleBytes(task)
-    task.bytes.flowStalled(remaining: links.remove(task.uid, up: direction.up, now: now))
-    _ = task.machine.stall(at: now)
+    task.bytes.flowStalled(remaining: links.remove(task.uid, up: up, now: now))
     emit(.taskStalled, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
     task.record.idleTimerStarted(
       scheduler.schedule(
@@ -31,10 +31,9 @@ extension Simulation {
 
   /// The server sends again before the idle timer fired: back on the link where it left off.
   func unstall(_ task: SimURLSessionTask) {
-    guard task.machine.unstall(), let direction = task.machine.direction else { return }
+    guard case .rejoinLink(let up) = task.machine.unstall() else { return }
     if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
     emit(.taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))])
-    let up = direction.up
     let total = up ? task.uploadSize : (task.fetchesBody ? task.bytes.fetchingSize : task.bytes.responseBody)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
     links.add(task.uid, up: up, bytes: total - done, now: now)

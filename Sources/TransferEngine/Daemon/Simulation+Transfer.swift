@@ -97,7 +97,7 @@ extension Simulation {
     if task.fetchesBody {
       startDownloadBody(task, status: status)
     } else {
-      task.machine.connected(up: true)
+      guard case .joinLink(let up) = task.machine.connected(up: true) else { return }
       let remaining = task.uploadSize - task.countOfBytesSent
       // A resumed upload whose body the server already has in full: only the response is left.
       if remaining <= 0 && task.uploadSize > 0 {
@@ -105,8 +105,8 @@ extension Simulation {
         rescheduleLinks()
         return
       }
-      links.add(task.uid, up: true, bytes: remaining, now: now)
-      task.bytes.flowJoined(remaining, up: true)
+      links.add(task.uid, up: up, bytes: remaining, now: now)
+      task.bytes.flowJoined(remaining, up: up)
       if links.server.isStalled(task.currentURL, at: now) { stall(task) }
       armProgress(task)
       rescheduleLinks()
@@ -150,13 +150,13 @@ extension Simulation {
           [TraceField("task", .string(task.name)), TraceField("reason", .string("resourceChanged"))])
       }
     }
-    task.machine.connected(up: false)
+    guard case .joinLink(let up) = task.machine.connected(up: false) else { return }
     if size - offset == 0 {
       finish(task)
       return
     }
-    links.add(task.uid, up: false, bytes: size - offset, now: now)
-    task.bytes.flowJoined(size - offset, up: false)
+    links.add(task.uid, up: up, bytes: size - offset, now: now)
+    task.bytes.flowJoined(size - offset, up: up)
     if links.server.isStalled(task.currentURL, at: now) { stall(task) }
     armProgress(task)
     rescheduleLinks()
@@ -195,8 +195,9 @@ extension Simulation {
     task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
     if reportsSent { reportBodyDone(task) }
     if body > 0 {
-      task.machine.uploadBodySent()
-      links.add(task.uid, up: false, bytes: body, now: now)
+      switch task.machine.uploadBodySent() {
+      case .joinDownLink: links.add(task.uid, up: false, bytes: body, now: now)
+      }
       task.bytes.flowJoined(body, up: false)
     } else {
       finish(task)
@@ -214,10 +215,10 @@ extension Simulation {
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
   func detachTransfer(_ task: SimURLSessionTask, freeConnection: Bool = true) {
     settleBytes(task)
-    if let direction = task.machine.direction {
-      task.bytes.flowLeft(remaining: links.remove(task.uid, up: direction.up, now: now))
+    switch task.machine.detached() {
+    case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
+    case .notOnLink: break
     }
-    task.machine.detached()
     if freeConnection { releaseConnection(of: task) }
   }
 
@@ -246,22 +247,25 @@ extension Simulation {
     }
     if !task.fetchesBody { uploadStopped(task) }
     if retryNow {
-      task.machine.retryOnNewInterface()
-      releaseConnection(of: task, admitting: false)
-      return true
+      switch task.machine.retryOnNewInterface() {
+      case .requeueAhead:
+        releaseConnection(of: task, admitting: false)
+        return true
+      }
     }
-    let exponent = min(task.attempts - 1, 30)
-    var wait = policy.retry.backoff * (Int64(1) << Int64(exponent))
-    if wait > policy.retry.maxBackoff { wait = policy.retry.maxBackoff }
-    task.machine.interrupted(retryAt: now + wait)
-    scheduler.schedule(.retry(uid: task.uid, generation: task.machine.generation), after: wait)
+    switch task.machine.interrupted(at: now, retry: policy.retry) {
+    case .scheduleRetry(let wait):
+      scheduler.schedule(.retry(uid: task.uid, generation: task.machine.generation), after: wait)
+    }
     releaseConnection(of: task)
     return false
   }
 
   func backoffEnded(_ task: SimURLSessionTask) {
-    guard task.machine.backoffEnded() else { return }
-    enqueue(task)
+    switch task.machine.backoffEnded() {
+    case .ignore: return
+    case .enqueue: enqueue(task)
+    }
   }
 
   func resourceTimedOut(_ task: SimURLSessionTask) {

@@ -182,8 +182,10 @@ extension Simulation {
   /// counts, as in Foundation.
   func suspend(_ task: SimURLSessionTask) {
     guard task.machine.suspendStops else {
-      _ = task.machine.suspend(at: now)
-      return
+      switch task.machine.suspend(at: now) {
+      case .ignore, .count: return
+      case .stop: preconditionFailure("internal inconsistency: suspend stopped a task suspendStops kept")
+      }
     }
     let holding = withdraw(task)
     let moved = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
@@ -192,7 +194,9 @@ extension Simulation {
     } else {
       uploadStopped(task)
     }
-    _ = task.machine.suspend(at: now)
+    guard task.machine.suspend(at: now) == .stop else {
+      preconditionFailure("internal inconsistency: suspend did not stop a task suspendStops stopped")
+    }
     let timers = task.record.suspendedByApp(at: now)
     if let handle = timers.resource { scheduler.cancel(handle) }
     if let handle = timers.request { scheduler.cancel(handle) }

@@ -1,72 +1,48 @@
 import SimKernel
 
-/// Device and server steps: each is applied to `Links`, traced, and followed by what it means
-/// for transfers (cuts) and for waiting tasks (re-admission).
+/// Device and server steps: each is a rule in `Rules/` (network, power, server change, drop
+/// fault), fed here with the components it changes; and the helpers the steps share.
 extension Simulation {
-  /// A new network step: re-rate the links, cut transfers the new network cannot carry, and
-  /// re-decide every waiting task.
+  /// A new network step: the rule (`Rules/NetworkChangeRule.swift`) re-rates the links and says
+  /// which transfers are cut; the effects are carried out in order.
   func applyNetwork(_ next: NetworkState) {
-    let change = links.apply(next, now: now)
-    var fields: [TraceField] = [TraceField("interface", .string(next.interface.rawValue))]
-    if next.isUp {
-      fields += [
-        TraceField("down", .string(next.down.description)), TraceField("up", .string(next.up.description)),
-        TraceField("latency", .duration(next.latency)), TraceField("expensive", .bool(next.expensive)),
-        TraceField("constrained", .bool(next.constrained)),
-      ]
-    }
-    emit(.networkChange, fields)
-    let interfaceChanged = change.interfaceChanged
-    // Only a session with transfers running that the new network cuts needs the O(tasks) scan;
-    // a rate-only step re-rates the links and nothing else.
-    let cuts = daemon.sessionRecords.contains { record in
-      record.activeTransfers > 0
-        && (interfaceChanged || next.constrained || !interfaceAllowed(for: record.configuration))
-    }
-    var retrying: [SimURLSessionTask] = []
-    for task in cuts ? activeTransfers() : [] {
-      if interfaceChanged {
-        // Not a failure when the new interface is allowed: retry there at once, first.
-        let retryNow = next.isUp && interfaceAllowed(for: task.effectiveConfiguration)
-        if interrupt(task, reason: next.isUp ? "interfaceChanged" : "networkLost", retryNow: retryNow) {
-          retrying.append(task)
+    var effects = takeEffectBuffer()
+    NetworkChangeRule.apply(
+      next, to: &links, now: now,
+      sessions: daemon.sessionRecords.lazy.map {
+        NetworkChangeRule.Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
+      },
+      activeTransfers: {
+        self.activeTransfers().map {
+          NetworkChangeRule.Transfer(
+            uid: $0.uid, resumeSequence: $0.resumeSequence, configuration: $0.effectiveConfiguration)
         }
-      } else if !interfaceAllowed(for: task.effectiveConfiguration) {
-        interrupt(task, reason: "interfaceNotAllowed")
-      }
-    }
-    for task in retrying.sorted(by: { $0.resumeSequence < $1.resumeSequence }) { _ = daemon.insert(task) }
-    rescheduleLinks()
-    reevaluateAllWaiting()
+      }, into: &effects)
+    interpret(effects)
   }
 
+  /// A power step (`Rules/PowerChangeRule.swift`).
   func applyPower(_ next: PowerState) {
-    links.apply(next)
-    emit(
-      .powerChange,
-      [
-        TraceField("charging", .bool(next.charging)), TraceField("battery", .double(next.battery)),
-        TraceField("lowPowerMode", .bool(next.lowPowerMode)),
-      ])
-    reevaluateAllWaiting()
+    var effects = takeEffectBuffer()
+    PowerChangeRule.apply(next, to: &links, into: &effects)
+    interpret(effects)
   }
 
+  /// A server change (`Rules/ServerChangeRule.swift`).
   func applyServerChange(_ change: ServerChange) {
-    links.apply(change)
-    var fields = [TraceField("url", .string(change.url.string))]
-    if let etag = change.etag { fields.append(TraceField("etag", .string(etag ?? "none"))) }
-    if let size = change.size { fields.append(TraceField("size", .int(size))) }
-    if let status = change.status { fields.append(TraceField("status", .int(Int64(status)))) }
-    emit(.serverChange, fields)
+    var effects = takeEffectBuffer()
+    ServerChangeRule.apply(change, to: &links, into: &effects)
+    interpret(effects)
   }
 
-  /// A `dropConnection` fault begins: cut matching transfers now, later ones as they connect.
+  /// A `dropConnection` fault begins (`Rules/DropFaultRule.swift`).
   func activateDropFault(_ index: Int) {
-    links.activateDrop(index)
-    for task in activeTransfers() where links.takeDrop(for: task.currentURL) {
-      interrupt(task, reason: "connectionDropped")
-    }
-    rescheduleLinks()
+    var effects = takeEffectBuffer()
+    DropFaultRule.apply(
+      fault: index, to: &links,
+      activeTransfers: activeTransfers().map { DropFaultRule.Transfer(uid: $0.uid, url: $0.currentURL) },
+      into: &effects)
+    interpret(effects)
   }
 
   /// Tasks connecting or moving bytes, in uid order.

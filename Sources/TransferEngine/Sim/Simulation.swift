@@ -86,6 +86,9 @@ public final class Simulation {
   @exclusivity(unchecked) var meter = RunMeter()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
+  /// The effect buffer rules reuse (`Simulation+Effects.swift`); nil while a rule's effects are
+  /// being carried out.
+  @exclusivity(unchecked) var spareEffects: EffectBuffer? = EffectBuffer()
 
   /// The device is gone and the app's process with it. A live session object and its daemon
   /// record hold each other (`attached`, `record`), and the object keeps its delegate (as

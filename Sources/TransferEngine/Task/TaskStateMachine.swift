@@ -90,19 +90,12 @@ struct TaskStateMachine: Equatable {
   }
 
   // MARK: Inputs
-
-  /// What the app's `resume()` did.
-  enum ResumeEffect: Equatable {
-    /// Nothing: the task is done, already running, or still suspended by another `suspend()`.
-    case none
-    /// The first resume: the task goes to the daemon.
-    case start
-    /// The last `suspend()` is balanced: the task waits for admission again.
-    case `continue`
-  }
+  //
+  // Each input returns an action enum (`TaskStateMachine+Actions.swift`): what the engine must
+  // carry out because of the transition, so no caller works it out again from the state.
 
   /// `resume()`: one `suspend()` undone; the task moves when none is left.
-  mutating func resume() -> ResumeEffect {
+  mutating func resume() -> ResumeAction {
     guard !isDone, suspendCount > 0 else { return .none }
     suspendCount -= 1
     guard suspendCount == 0 else { return .none }
@@ -121,35 +114,39 @@ struct TaskStateMachine: Equatable {
   /// is not suspended already. The engine takes it off its link or queue first.
   var suspendStops: Bool { suspendCount == 0 && !isDone }
 
-  /// `suspend()`: one more suspension; returns true when the task stopped (see `suspendStops`).
+  /// `suspend()`: one more suspension; stops the task when it was running (see `suspendStops`).
   /// Nested calls only count, as in Foundation; a done task ignores it.
-  mutating func suspend(at now: SimTime) -> Bool {
-    guard !isDone else { return false }
+  mutating func suspend(at now: SimTime) -> SuspendAction {
+    guard !isDone else { return .ignore }
     let stops = suspendStops
     if suspendCount < Int.max { suspendCount += 1 }
-    guard stops else { return false }
+    guard stops else { return .count }
     // The attempt in flight (if any) is over: its armed events go stale.
     generation &+= 1
     reclaimsSlot = false
     state = .suspended(since: now)
-    return true
+    return .stop
   }
 
-  /// Back to waiting after a backoff or a pause: the task re-enters its wait queue.
-  mutating func requeue() {
+  /// Back to waiting after a pause: the task re-enters its wait queue.
+  mutating func requeue() -> RequeueAction {
     switch state {
-    case .backingOff: state = .waiting(traced: .retryBackoff)
-    case .paused: state = .waiting(traced: nil)
+    case .backingOff:
+      state = .waiting(traced: .retryBackoff)
+      return .enqueue
+    case .paused:
+      state = .waiting(traced: nil)
+      return .stopIdleTimerAndEnqueue
     default: inconsistent("requeue")
     }
   }
 
-  /// Admission said no: true when `reason` differs from the one last traced (trace it).
-  mutating func deferred(_ reason: SimURLSessionTask.WaitReason) -> Bool {
+  /// Admission said no: the reason is traced only when it differs from the one last traced.
+  mutating func deferred(_ reason: SimURLSessionTask.WaitReason) -> DeferAction {
     guard case .waiting(let traced) = state else { inconsistent("deferred") }
-    guard traced != reason else { return false }
+    guard traced != reason else { return .alreadyTraced }
     state = .waiting(traced: reason)
-    return true
+    return .traceReason
   }
 
   /// What an admitted task's attempt is, for the trace.
@@ -174,71 +171,84 @@ struct TaskStateMachine: Equatable {
   }
 
   /// The response headers arrived (download) or the connection is open (upload): bytes flow.
-  mutating func connected(up: Bool) {
+  mutating func connected(up: Bool) -> ConnectedAction {
     guard state == .connecting else { inconsistent("connected") }
     state = .transferring(up: up)
+    return .joinLink(up: up)
   }
 
   /// An upload's body is all sent and a response body follows.
-  mutating func uploadBodySent() {
+  mutating func uploadBodySent() -> UploadBodySentAction {
     guard state == .transferring(up: true) else { inconsistent("uploadBodySent") }
     state = .transferring(up: false)
+    return .joinDownLink
   }
 
-  /// The server stopped sending; false when not transferring (or already stalled).
-  mutating func stall(at now: SimTime) -> Bool {
-    guard case .transferring(let up) = state else { return false }
+  /// The server stopped sending; ignored when not transferring (or already stalled).
+  mutating func stall(at now: SimTime) -> StallAction {
+    guard case .transferring(let up) = state else { return .ignore }
     state = .stalled(up: up, since: now)
-    return true
+    return .leaveLink(up: up)
   }
 
-  /// The server sends again; false when not stalled.
-  mutating func unstall() -> Bool {
-    guard case .stalled(let up, _) = state else { return false }
+  /// The server sends again; ignored when not stalled.
+  mutating func unstall() -> UnstallAction {
+    guard case .stalled(let up, _) = state else { return .ignore }
     state = .transferring(up: up)
-    return true
+    return .rejoinLink(up: up)
   }
 
-  /// The attempt's connection is gone (taken off its link): events armed for it go stale. The
-  /// state changes with the input that follows (`interrupted`, `paused`, `end`).
-  mutating func detached() {
+  /// The attempt's connection is gone: events armed for it go stale. The state changes with
+  /// the input that follows (`interrupted`, `paused`, `end`).
+  mutating func detached() -> DetachAction {
     generation &+= 1
+    switch state {
+    case .transferring(let up), .stalled(let up, _): return .takeOffLink(up: up)
+    default: return .notOnLink
+    }
   }
 
-  /// The connection broke in a background session: retry at `retryAt`.
-  mutating func interrupted(retryAt: SimTime) {
+  /// The connection broke in a background session: back off before the next attempt, twice as
+  /// long at each further attempt, capped by the policy.
+  mutating func interrupted(at now: SimTime, retry: RetryPolicy) -> InterruptedAction {
     guard isActive else { inconsistent("interrupted") }
-    state = .backingOff(until: retryAt)
+    let exponent = min(attempts - 1, 30)
+    var wait = retry.backoff * (Int64(1) << Int64(exponent))
+    if wait > retry.maxBackoff { wait = retry.maxBackoff }
+    state = .backingOff(until: now + wait)
+    return .scheduleRetry(after: wait)
   }
 
   /// The interface changed and the new one is allowed: not a failure, so no backoff. The task
   /// waits again at once, ahead of the tasks that were not running, to retry on the new interface.
-  mutating func retryOnNewInterface() {
+  mutating func retryOnNewInterface() -> RetryOnNewInterfaceAction {
     guard isActive else { inconsistent("retryOnNewInterface") }
     state = .waiting(traced: nil)
     reclaimsSlot = true
+    return .requeueAhead
   }
 
-  /// The backoff passed: true when the task was backing off (it re-enters its queue).
-  mutating func backoffEnded() -> Bool {
-    guard case .backingOff = state else { return false }
-    requeue()
-    return true
+  /// The backoff passed: a task backing off re-enters its queue; any other ignores it.
+  mutating func backoffEnded() -> BackoffEndedAction {
+    guard case .backingOff = state else { return .ignore }
+    _ = requeue()
+    return .enqueue
   }
 
   /// A default session's app was suspended while the task held a connection.
-  mutating func paused(at now: SimTime) {
+  mutating func paused(at now: SimTime) -> PausedAction {
     guard isActive else { inconsistent("paused") }
     state = .paused(since: now)
+    return .armIdleTimer
   }
 
-  /// The task ended; returns false if it had already ended (the engine reports that as a
-  /// broken invariant rather than trapping, so the fuzzer can find it).
-  mutating func end(_ outcome: Outcome) -> Bool {
+  /// The task ended. Ending twice is reported as a broken invariant rather than a trap, so
+  /// the fuzzer can find it.
+  mutating func end(_ outcome: Outcome) -> EndAction {
     let first = !isDone
     state = .done(outcome)
     generation &+= 1
-    return first
+    return first ? .ended : .endedTwice
   }
 
   private func inconsistent(_ input: String) -> Never {

@@ -1,0 +1,39 @@
+import SimKernel
+
+/// A consequence a rule asks for, as data: the rule decides, `Simulation` carries it out.
+///
+/// A rule (one input's logic, in `Rules/`) reads and changes components, then appends effects
+/// to an `EffectBuffer`; `Simulation.interpret(_:)` performs them in the order appended, which
+/// is the order the trace records them. Because consequences are values, a rule is tested as
+/// a table of (state, input) -> effects without a simulation.
+///
+/// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks` and `.reevaluateWaiting` cases hand
+/// work to rules that still live in `Simulation+*.swift`; each goes away when its rule gets a
+/// room of its own (docs/architecture.md lists them).
+enum Effect: Equatable {
+  /// Record a trace event now (the invariant checker observes it as it is recorded).
+  case trace(TraceKind, [TraceField])
+  /// The transfer `uid` lost its connection (`reason` as traced by `task.interrupted`); with
+  /// `retryNow` a background task skips the backoff to retry on the new interface.
+  case interrupt(uid: Int32, reason: String, retryNow: Bool)
+  /// Put the task `uid`, which an interface change made retry at once, back in its wait queue
+  /// ahead of the tasks that were not running.
+  case requeueAhead(uid: Int32)
+  /// Re-arm the links' completion events after their rates or flows changed.
+  case rescheduleLinks
+  /// Ask admission again about every waiting task.
+  case reevaluateWaiting
+}
+
+/// The effects one input produced, in order; kept by `Simulation` and reused, so an input
+/// allocates nothing for its list once the buffer has grown.
+struct EffectBuffer {
+  private(set) var effects: [Effect] = []
+
+  mutating func append(_ effect: Effect) { effects.append(effect) }
+
+  var isEmpty: Bool { effects.isEmpty }
+
+  /// Empties the buffer, keeping its storage for the next input.
+  mutating func removeAll() { effects.removeAll(keepingCapacity: true) }
+}
