@@ -54,6 +54,37 @@ import Testing
     #expect(summary == "https://files.example.com/queued/file1.bin: done")
   }
 
+  /// Resume data whose partial file is gone from `NSTemporaryDirectory()` is not used: the
+  /// manager starts the download over instead of a task that would fail with -3003. With the
+  /// file there, the same taps resume at the paused offset.
+  @Test(arguments: [false, true])
+  func pausedDownloadResumesOnlyWhileItsPartialFileExists(fileRemoved: Bool) {
+    let url = Worlds.urls(1)[0]
+    let sim = Worlds.simulation(seed: 1, files: 1, size: 200_000_000)
+    sim.installApp { _ in QueuedAppDelegate() }
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { Worlds.downloader($0)?.download([url]) }
+    sim.schedule(at: SimTime(.seconds(10))) { Worlds.downloader($0)?.pause(url) }
+    var removed: [String] = []
+    sim.schedule(at: SimTime(.seconds(30))) { sim in
+      // The system cleared the host's copy of the partial file (the container's stays).
+      guard fileRemoved, let tmp = sim.appContainerDirectory?.appendingPathComponent("tmp") else { return }
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []).sorted()
+      for name in names where name.hasSuffix(".tmp") {
+        let hostCopy = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
+        if (try? FileManager.default.removeItem(atPath: hostCopy)) != nil { removed.append(name) }
+      }
+    }
+    sim.schedule(at: SimTime(.seconds(40))) { Worlds.downloader($0)?.resume(url) }
+    sim.run(until: SimTime(.hours(1)))
+    #expect(removed.count == (fileRemoved ? 1 : 0))
+    let resumed = sim.trace.events.contains { $0.kind == "delegate.didResumeAtOffset" }
+    #expect(resumed == !fileRemoved)
+    #expect(!sim.trace.events.contains { $0.kind == "bridge.resumeDataRejected" })
+    #expect(sim.trace.events.filter { $0.kind == "task.created" }.count == 2)
+    #expect(Worlds.downloadedFiles(sim) == ["file1.bin"])
+  }
+
   @Test func tenRunsOfEachGiveTheSameTrace() {
     let terminated = Simulation.checkDeterminism(runs: 10) { Self.terminated() }
     #expect(terminated.isDeterministic, "\(terminated)")
