@@ -6,6 +6,8 @@ import PackageDescription
 /// temporary directory. Its tests run the unchanged manager inside bgsim through `BgsimTesting`.
 let package = Package(
   name: "QueuedDownloader",
+  // bgsim's own floor: a package whose tests use its products cannot declare a lower one.
+  platforms: [.macOS(.v13), .iOS(.v16)],
   products: [.library(name: "QueuedDownloader", targets: ["QueuedDownloader"])],
   dependencies: [.package(name: "bgsim", path: "../..")],
   targets: [
