@@ -7,7 +7,9 @@ import TransferEngine
 extension ScenarioGenerator {
   mutating func addAppTime(behavior: inout AppBehavior) {
     guard extraChance(0.3) else { return }
-    let events: [Reaction.Event] = [.didFinishDownloading, .didComplete, .handleEvents, .didFinishEvents, .didLaunch]
+    let events: [Reaction.Event] = [
+      .didFinishDownloading, .didComplete, .handleEvents, .didFinishEvents, .didLaunch,
+    ]
     for _ in 0..<extraInt(1...2) {
       let i = behavior.reactions.count
       let event = events[extraInt(0...events.count - 1)]

@@ -147,7 +147,9 @@ public enum ScenarioJSONWriter {
       if let times = r.times { m.append(("times", int(Int64(times)))) }
       if let error = r.error { m.append(("error", .string(error.text))) }
       // A reaction that only takes time has no actions, and the format then leaves `do` out.
-      if !r.actions.isEmpty || r.takes == nil { m.append(("do", .array(r.actions.map { .object(action($0)) }))) }
+      if !r.actions.isEmpty || r.takes == nil {
+        m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      }
       if let takes = r.takes { m.append(("takes", .string(takes.description))) }
       return .object(m)
     }

@@ -8,7 +8,8 @@ import Testing
 
 /// A download delegate that unzips each file it is handed: `SimulatedApplication.spend` says
 /// how long that takes on a device.
-private final class UnzippingDelegate: NSObject, URLSessionDownloadDelegate, URLSessionBackgroundEventsDelegate,
+private final class UnzippingDelegate: NSObject, URLSessionDownloadDelegate,
+  URLSessionBackgroundEventsDelegate,
   @unchecked Sendable
 {
   let application: SimulatedApplication
@@ -100,13 +101,17 @@ struct BridgeAppTimeTests {
     let lints = sim.trace.events.filter { $0.kind == "lint" }
     #expect(lints.map { $0["rule"]?.description } == ["slowCallback"])
     #expect(lints.first?["message"]?.description.contains("didFinishDownloadingTo") == true)
-    let terminations = sim.trace.events.filter { $0.kind == "app.terminate" }.map { $0["reason"]?.description }
+    let terminations = sim.trace.events.filter { $0.kind == "app.terminate" }.map {
+      $0["reason"]?.description
+    }
     #expect(terminations == ["watchdog"])
     #expect(logs.count == 2)
-    #expect(logs.first?.suffix(5) == [
-      "unzipped archive-1.zip", "completed archive-1.zip", "unzipped archive-2.zip", "completed archive-2.zip",
-      "unzipped archive-3.zip",
-    ])
+    #expect(
+      logs.first?.suffix(5) == [
+        "unzipped archive-1.zip", "completed archive-1.zip", "unzipped archive-2.zip",
+        "completed archive-2.zip",
+        "unzipped archive-3.zip",
+      ])
     #expect(logs.last == ["completed archive-3.zip"])
   }
 
@@ -116,7 +121,8 @@ struct BridgeAppTimeTests {
     #expect(!sim.trace.events.contains { $0.kind == "lint" || $0.kind == "app.terminate" })
     let busy = sim.trace.events.filter { $0.kind == "app.busy" }
     #expect(busy.count == 3)
-    let completions = sim.trace.events.filter { $0.kind == "delegate.didComplete" }.map(\.time.sinceStart.seconds)
+    let completions = sim.trace.events.filter { $0.kind == "delegate.didComplete" }.map(
+      \.time.sinceStart.seconds)
     #expect(completions.count == 3)
     if completions.count == 3 {
       #expect(abs(completions[1] - completions[0] - 8) < 1e-6)

@@ -51,7 +51,8 @@ import TransferEngine
     #expect(lint["rule"] == .string("slowCallback"))
     #expect(lint["task"] == .string("b"))
     #expect(lint["message"]?.description.contains("didFinishDownloadingTo for 'b' takes 45s") == true)
-    #expect(result.trace.events.contains { $0.kind == "app.terminate" && $0["reason"] == .string("watchdog") })
+    #expect(
+      result.trace.events.contains { $0.kind == "app.terminate" && $0["reason"] == .string("watchdog") })
     // b's didComplete never came: nothing launched the app again.
     #expect(!result.trace.events.contains { $0.kind == "delegate.didComplete" && $0["task"] == .string("b") })
   }

@@ -64,7 +64,8 @@ struct AppOwnTimeTests {
     let sim = try Self.wake(perFile: .seconds(12))
     sim.launchApp()
     sim.run(until: SimTime(.hours(2)))
-    #expect(Fixture.events(sim, "delegate.didComplete").map { $0["task"]?.description } == ["f1", "f2", "f3"])
+    #expect(
+      Fixture.events(sim, "delegate.didComplete").map { $0["task"]?.description } == ["f1", "f2", "f3"])
   }
 
   @Test("the wake's time is completionHandlerTimeout: a longer one lets the same work finish")

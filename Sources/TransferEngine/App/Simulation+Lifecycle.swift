@@ -13,7 +13,9 @@ extension Simulation {
       emit(.appLaunch, [TraceField("reason", .string("user"))])
       resetRateLimiterForForeground()
       if let app = appProcess.launch() {
-        inAppCallback("didFinishLaunching") { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
+        inAppCallback("didFinishLaunching") {
+          app.didFinishLaunching(AppContext(simulation: self), reason: .user)
+        }
       }
     case .broughtToForeground:
       emit(.appForeground, [])
