@@ -146,7 +146,11 @@ public enum ScenarioJSONWriter {
       if r.firstNumber != 1 { m.append(("firstNumber", int(Int64(r.firstNumber)))) }
       if let times = r.times { m.append(("times", int(Int64(times)))) }
       if let error = r.error { m.append(("error", .string(error.text))) }
-      m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      // A reaction that only takes time has no actions, and the format then leaves `do` out.
+      if !r.actions.isEmpty || r.takes == nil {
+        m.append(("do", .array(r.actions.map { .object(action($0)) })))
+      }
+      if let takes = r.takes { m.append(("takes", .string(takes.description))) }
       return .object(m)
     }
     var behaviorFields: [(String, JSONNode)] = [

@@ -28,7 +28,7 @@ import Testing
         + #"(in trace pattern "task.finished tsak=a")"#),
     .init(
       "key no kind of a wildcard has", scenario(#""expect": [{"trace": "app.* colour=red", "count": 0}]"#),
-      "s.json: expect[0].trace: 'app.*' events have no key 'colour'; they have keys name, path, reason, session, task "
+      "s.json: expect[0].trace: 'app.*' events have no key 'colour'; they have keys callback, duration, name, path, reason, session, task "
         + #"(in trace pattern "app.* colour=red")"#),
     .init(
       "two tasks of one name",

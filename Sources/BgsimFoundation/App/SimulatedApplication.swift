@@ -64,6 +64,20 @@ public final class SimulatedApplication: @unchecked Sendable {
       delegateQueue: delegateQueue)
   }
 
+  /// Says that the callback running now takes `seconds` of the app's own time on a device (a
+  /// slow unzip or database write in `didFinishDownloadingTo`): simulated time does not move
+  /// while app code runs, so this is how app code charges for its work. The next callbacks wait
+  /// until it is done, and during a background wake it counts against the wake's time: work
+  /// still running when that is up gets the app killed by the watchdog (lint `slowCallback`).
+  /// Zero, negative or non-finite values do nothing.
+  public func spend(_ seconds: TimeInterval) {
+    guard let process, let simulation = process.liveHost?.simulation else {
+      return host?.noteCallFromDeadProcess() ?? ()
+    }
+    guard seconds.isFinite, seconds > 0 else { return }
+    simulation.appSpends(.seconds(rounding: min(seconds, 86_400)))
+  }
+
   /// A timer on simulated time with the shape of an `asyncAfter` wrapper: runs late (at the next
   /// resume) when the process is suspended when it is due, never if the process dies first.
   public func after(_ delay: TimeInterval, _ work: @escaping () -> Void) {

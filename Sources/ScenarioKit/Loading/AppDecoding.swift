@@ -84,12 +84,13 @@ extension ValueType where T == AppBehavior {
         JSONPath.member(r.path, "error"), v,
         "'error' filters 'didComplete' reactions; a '\(event.rawValue)' callback carries no error")
     }
+    let takes = r.optional("takes", .appTime)
     let firstAction = r.context.references.taskPlaceholders.count
-    let actions = r.required(
-      "do",
-      .objects("an app action like {\"do\": \"download\", ...}") { a in
-        ActionDecoding.action(&a, place: .reaction)
-      })
+    // A reaction that only takes time (a slow unzip) needs no actions.
+    let actionList = ValueType<[TimelineAction]>.objects("an app action like {\"do\": \"download\", ...}") {
+      a in ActionDecoding.action(&a, place: .reaction)
+    }
+    let actions = r.has("takes") ? r.optional("do", actionList) ?? [] : r.required("do", actionList)
     if let event, Reaction.Event.withoutTask.contains(event) {
       for use in r.context.references.taskPlaceholders.dropFirst(firstAction) {
         r.context.report(
@@ -113,7 +114,7 @@ extension ValueType where T == AppBehavior {
     return Reaction(
       event: event, task: task, actions: appActions, path: r.path, firstNumber: firstNumber ?? 1,
       times: times,
-      error: error)
+      error: error, takes: takes)
   }
 }
 

@@ -154,12 +154,16 @@ public struct Reaction: Sendable {
   public var times: Int?
   /// `didComplete` only: the outcome the reaction follows (nil: any).
   public var error: ErrorFilter?
+  /// The app's own time the callback takes after its actions (an unzip, a database write): the
+  /// next callbacks wait for it, and a background wake's time is spent by it (`AppContext.spend`).
+  public var takes: SimDuration?
 
   /// A reaction to `event` for tasks matching `task`.
   public init(
     event: Event, task: String? = nil, actions: [AppAction], path: String, firstNumber: Int = 1,
-    times: Int? = nil, error: ErrorFilter? = nil
+    times: Int? = nil, error: ErrorFilter? = nil, takes: SimDuration? = nil
   ) {
+    self.takes = takes
     self.event = event
     self.task = task
     self.actions = actions

@@ -176,6 +176,8 @@ public enum FormatReference {
   static func describe(_ node: SchemaNode) -> String {
     if case .string(let ref)? = member(node, "$ref") { return String(ref.dropFirst(8)) }
     if let values = member(node, "enum") { return "one of " + codeList(strings(values)) }
+    // An object whose `anyOf` only says which keys it needs (a reaction) is still an object.
+    if case .string("object")? = member(node, "type") { return "object (below)" }
     if case .array(let choices)? = member(node, "anyOf") {
       return choices.map(describe).joined(separator: " or ")
     }

@@ -187,12 +187,13 @@ extension ScenarioSchema {
         ("timeoutForRequest", ref("duration")), ("timeoutForResource", ref("duration")),
         ("httpMaximumConnectionsPerHost", integer(1...1_000)), ("waitsForConnectivity", boolean),
       ], required: ["identifier"])
-    let reaction = object(
-      [
-        ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
-        ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
-        ("error", errorFilter), ("do", array(ref("reactionAction"))),
-      ], required: ["event", "do"])
+    let reaction = oneOfRequired(
+      object(
+        [
+          ("event", enumeration(names(Reaction.Event.self))), ("task", nonEmptyString),
+          ("firstNumber", integer(0...1_000_000)), ("times", integer(1...1_000_000)),
+          ("error", errorFilter), ("do", array(ref("reactionAction"))), ("takes", ref("duration")),
+        ], required: ["event"]), ["do", "takes"])
     let delayedRequestAnswer = object(
       [
         ("task", nonEmptyString), ("answer", enumeration(names(DelayedRequestAnswer.Disposition.self))),
@@ -362,5 +363,15 @@ extension ScenarioSchema {
       ("network", alternation("networkState")), ("power", alternation("powerState")),
       ("terminations", terminations),
     ])
+  }
+}
+
+extension ScenarioSchema {
+  /// `node` with at least one of `keys` required (a reaction needs `do`, `takes` or both).
+  static func oneOfRequired(_ node: SchemaNode, _ keys: [String]) -> SchemaNode {
+    guard case .object(var members) = node else { return node }
+    let choices = keys.map { SchemaNode.object([("required", .array([.string($0)]))]) }
+    members.append(("anyOf", .array(choices)))
+    return .object(members)
   }
 }

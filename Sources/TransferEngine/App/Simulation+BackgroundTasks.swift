@@ -74,6 +74,8 @@ extension Simulation {
     guard lifecycle.state == .background, let expiring = assertions.expired(generation: generation) else {
       return
     }
+    // A main thread still in a slow callback cannot run the expiration handlers.
+    if watchdogKillsBusyApp(had: policy.backgroundTaskLimit) { return }
     for assertion in expiring {
       emit(.appBackgroundTaskExpired, [TraceField("name", .string(assertion.name))])
       if let handler = assertionHandlers[assertion.identifier] { handler(AppContext(simulation: self)) }

@@ -21,6 +21,8 @@ extension Simulation {
     guard lifecycle.state.isRunning, let session = record.attached else { return }
     // The handler came back early: the rest waits for the next wake or launch.
     if wakes.deliveryHeld(record.identifier) { return }
+    // The app is still in a slow callback: the rest waits until it is free.
+    if deliveryWaitsForApp(record) { return }
     while lifecycle.state.isRunning && record.attached === session {
       let batch = record.takePending()
       if batch.isEmpty { break }
@@ -28,19 +30,26 @@ extension Simulation {
       while delivered < batch.count && lifecycle.state.isRunning && record.attached === session {
         // Reactions to one delivery can start a fan-out within this one event.
         if budgetCheckpoint() { break }
-        deliver(batch[delivered], to: session)
+        let event = batch[delivered]
+        let callback = event.callback
+        inAppCallback(callback.name, task: callback.task) { deliver(event, to: session) }
         delivered += 1
+        if appBusy.busy(at: now) != nil { break }
       }
       if delivered < batch.count {
         record.putBack(batch[delivered...])
+        _ = deliveryWaitsForApp(record)
         break
       }
+      if deliveryWaitsForApp(record) { return }
     }
     guard record.pending.isEmpty, lifecycle.state.isRunning, wakes.eventsDelivered(record.identifier) else {
       return
     }
     emit(.delegateDidFinishEvents, [TraceField("session", .string(record.identifier))])
-    session.delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    inAppCallback("urlSessionDidFinishEvents") {
+      session.delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+    }
   }
 
   private func deliver(_ event: DelegateEvent, to session: SimURLSession) {

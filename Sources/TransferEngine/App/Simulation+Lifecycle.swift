@@ -12,7 +12,11 @@ extension Simulation {
     case .launched:
       emit(.appLaunch, [TraceField("reason", .string("user"))])
       resetRateLimiterForForeground()
-      if let app = appProcess.launch() { app.didFinishLaunching(AppContext(simulation: self), reason: .user) }
+      if let app = appProcess.launch() {
+        inAppCallback("didFinishLaunching") {
+          app.didFinishLaunching(AppContext(simulation: self), reason: .user)
+        }
+      }
     case .broughtToForeground:
       emit(.appForeground, [])
       wakes.enteredForeground()
@@ -79,6 +83,7 @@ extension Simulation {
   /// background uploads from data lose their body.
   func processEnded() {
     appProcess.end()
+    appBusy.processEnded()
     dropBackgroundTasks()
     endWake()
     for record in daemon.sessionRecords {

@@ -49,7 +49,9 @@ extension Simulation {
       runLateTimers()
     case .relaunched:
       emit(.appLaunch, [TraceField("reason", .string("background"))])
-      appProcess.launch()?.didFinishLaunching(context, reason: .background)
+      if let app = appProcess.launch() {
+        inAppCallback("didFinishLaunching") { app.didFinishLaunching(context, reason: .background) }
+      }
     case nil:
       preconditionFailure("internal inconsistency: wake of an app in state \(lifecycle.state)")
     }
@@ -58,8 +60,10 @@ extension Simulation {
       emit(.delegateHandleEvents, [TraceField("session", .string(record.identifier))])
       let handler = BackgroundCompletionHandler(
         identifier: record.identifier, wakeNumber: number, simulation: self)
-      installedApp?.handleEventsForBackgroundURLSession(
-        context, identifier: record.identifier, completionHandler: handler)
+      inAppCallback("handleEventsForBackgroundURLSession") {
+        installedApp?.handleEventsForBackgroundURLSession(
+          context, identifier: record.identifier, completionHandler: handler)
+      }
       scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     }
     reevaluateAllWaiting()
@@ -89,6 +93,8 @@ extension Simulation {
     guard let uncalled = wakes.timedOut(wake: number, appInBackground: lifecycle.state == .background) else {
       return
     }
+    // Still in a slow callback when the wake's time is up (an open assertion extends it).
+    if assertions.open.isEmpty && watchdogKillsBusyApp(had: policy.completionHandlerTimeout) { return }
     // A session the app never recreated cannot reach didFinishEvents; endWake lints the cause.
     for identifier in uncalled where daemon.backgroundSessions[identifier]?.attached != nil {
       lint(

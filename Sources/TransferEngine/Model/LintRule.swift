@@ -24,6 +24,9 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   case oneTaskPerWake
   /// A background-task assertion was still open when its time ran out: the watchdog killed the app.
   case backgroundTaskNotEnded
+  /// A callback was still running (`AppContext.spend`, a reaction's `takes`) when a background
+  /// wake's time ran out: the watchdog killed the app, and the events after it wait.
+  case slowCallback
   /// A data task in a background session: it fails with -997 once the app is suspended.
   case dataTaskInBackgroundSession
   /// A background session made without a delegate: its events have nowhere to go, and the app

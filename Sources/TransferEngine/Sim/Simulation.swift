@@ -39,6 +39,8 @@ public final class Simulation {
   @exclusivity(unchecked) var assertions = BackgroundAssertions()
   /// Expiration handlers of the open assertions, by identifier (the app's closures).
   @exclusivity(unchecked) var assertionHandlers: [Int: (AppContext) -> Void] = [:]
+  /// The callback the app is in, and until when its own work keeps it busy.
+  @exclusivity(unchecked) var appBusy = AppBusyTime()
   /// Counters the invariants read, beside the engine.
   @exclusivity(unchecked) var checker = InvariantChecker()
   @exclusivity(unchecked) var appProcess = AppProcess()

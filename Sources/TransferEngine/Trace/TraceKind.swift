@@ -128,6 +128,9 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case appEndBackgroundTask = "app.endBackgroundTask"
   /// The assertion's background time ran out: its expiration handler is called.
   case appBackgroundTaskExpired = "app.backgroundTaskExpired"
+  /// App code said its callback takes `duration` of the app's own time (`AppContext.spend`):
+  /// the app's next callbacks wait for it.
+  case appBusy = "app.busy"
   /// The rate limiter let the app be woken: the `delay` it had set, and the wake's number.
   case rateLimiterWake = "ratelimiter.wake"
   /// The rate limiter's delay went back to its initial value (`reason`: `foreground` or `idle`).
@@ -188,6 +191,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .appCompletionHandlerCalled: return ["session"]
     case .appResumeDataUnavailable: return ["task", "path"]
     case .appBeginBackgroundTask, .appEndBackgroundTask, .appBackgroundTaskExpired: return ["name"]
+    case .appBusy: return ["callback", "task", "duration"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
     case .lint: return ["rule", "message", "session", "task"]

@@ -1,0 +1,134 @@
+import SimKernel
+
+/// The app's own time (behavior.md, "The app's own time"): a callback that does slow work (an
+/// unzip, a database write) keeps the app's main thread busy, so the next callbacks wait for it,
+/// and during a background wake it uses up the time the wake gives.
+///
+/// A value owned by `Simulation`: the callback the engine is in now, and until when the app is
+/// busy. The facade gates deliveries on it and asks it at the end of a wake's time.
+struct AppBusyTime {
+  /// The app callback running now, named as Apple names it, and the task it concerns.
+  struct Callback: Equatable {
+    var name: String
+    var task: String?
+  }
+
+  /// A stretch of app work: which callback, when it began and how long it takes.
+  struct Stretch: Equatable {
+    var callback: Callback
+    var began: SimTime
+    var took: SimDuration
+    var until: SimTime
+  }
+
+  /// The callback the engine is in (nil between callbacks: app code run from a timer or a test).
+  var current: Callback?
+  /// The latest stretch of work; the app is busy while `until` is after now.
+  private(set) var latest: Stretch?
+
+  /// The app spends `duration` in the current callback from `now`; returns the stretch. Work
+  /// spent twice in one callback adds up; work spent while busy starts when the app is free.
+  mutating func spend(_ duration: SimDuration, now: SimTime) -> Stretch {
+    let callback = current ?? Callback(name: "app code", task: nil)
+    if var stretch = latest, stretch.until > now, stretch.callback == callback {
+      stretch.took = stretch.took + duration
+      stretch.until = stretch.until + duration
+      latest = stretch
+      return stretch
+    }
+    let start = max(now, latest?.until ?? now)
+    let stretch = Stretch(callback: callback, began: now, took: duration, until: start + duration)
+    latest = stretch
+    return stretch
+  }
+
+  /// The stretch that keeps the app busy at `now`, if any.
+  func busy(at now: SimTime) -> Stretch? {
+    guard let latest, latest.until > now else { return nil }
+    return latest
+  }
+
+  /// The process ended: its work dies with it.
+  mutating func processEnded() {
+    latest = nil
+    current = nil
+  }
+}
+
+extension AppContext {
+  /// The callback running now takes `duration` of the app's own time: slow work such as
+  /// unzipping a download or writing a database in `didFinishDownloadingTo`. Simulated time
+  /// does not move while app code runs, so this says how long the work would take on a device.
+  /// The app's next callbacks wait until it is done, and during a background wake the time
+  /// counts against the wake's `completionHandlerTimeout`: work still running when that is up
+  /// gets the app killed by the watchdog (lint `slowCallback`). Zero or less does nothing.
+  public func spend(_ duration: SimDuration) {
+    simulation.appSpends(duration)
+  }
+}
+
+extension Simulation {
+  /// See `AppContext.spend(_:)`. Ignored when the app is not running (a dead process's code).
+  public func appSpends(_ duration: SimDuration) {
+    guard duration > .zero, lifecycle.state.isRunning else { return }
+    let stretch = appBusy.spend(duration, now: now)
+    var fields = [TraceField("callback", .string(stretch.callback.name))]
+    if let task = stretch.callback.task { fields.append(TraceField("task", .string(task))) }
+    fields.append(TraceField("duration", .duration(duration)))
+    emit(.appBusy, fields)
+  }
+
+  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
+  /// named in the trace and the lint.
+  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
+    let outer = appBusy.current
+    appBusy.current = AppBusyTime.Callback(name: name, task: task)
+    defer { appBusy.current = outer }
+    return call()
+  }
+
+  /// True when the app's main thread is busy now: the delivery is tried again when it is free.
+  func deliveryWaitsForApp(_ record: DaemonSession) -> Bool {
+    guard let stretch = appBusy.busy(at: now) else { return false }
+    scheduler.schedule(.deliver(sessionIndex: record.index), at: stretch.until)
+    return true
+  }
+
+  /// A wake's time is up (the completion-handler timeout, or the assertions' time): if the app is
+  /// still in a callback, it cannot answer the system, and the watchdog kills it [A][S]. True
+  /// when it did.
+  func watchdogKillsBusyApp(had: SimDuration) -> Bool {
+    guard lifecycle.state == .background, let stretch = appBusy.busy(at: now) else { return false }
+    let callback = stretch.callback
+    let about = callback.task.map { " for '\($0)'" } ?? ""
+    var fields: [TraceField] = []
+    if let task = callback.task { fields.append(TraceField("task", .string(task))) }
+    lint(
+      .slowCallback,
+      "\(callback.name)\(about) takes \(stretch.took) of the app's own time, but the wake gives the app \(had) "
+        + "of background time (\(now - stretch.began) were left when the callback began), so the watchdog "
+        + "killed the app (0x8badf00d) and the events after it wait for the next launch; move the file or save "
+        + "the data in the callback and do the slow work later (in the foreground, or in a BGProcessingTask)",
+      fields)
+    terminate(reason: "watchdog")
+    return true
+  }
+}
+
+extension DelegateEvent {
+  /// The delegate method the event calls, as Apple names it, and the task it concerns.
+  var callback: (name: String, task: String?) {
+    switch self {
+    case .didResumeAtOffset(let task, _, _): return ("didResumeAtOffset", task.name)
+    case .didWriteData(let task, _, _): return ("didWriteData", task.name)
+    case .didFinishDownloading(let task): return ("didFinishDownloadingTo", task.name)
+    case .didReceiveData(let task, _): return ("didReceiveData", task.name)
+    case .didSendBodyData(let task, _, _): return ("didSendBodyData", task.name)
+    case .didComplete(let task, _): return ("didCompleteWithError", task.name)
+    case .didBecomeInvalid: return ("didBecomeInvalidWithError", nil)
+    case .willPerformHTTPRedirection(let task, _, _): return ("willPerformHTTPRedirection", task.name)
+    case .willBeginDelayedRequest(let task): return ("willBeginDelayedRequest", task.name)
+    case .didReceiveChallenge(let task, _, _): return ("didReceiveChallenge", task.name)
+    }
+  }
+}
