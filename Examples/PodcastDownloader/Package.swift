@@ -5,6 +5,8 @@ import PackageDescription
 /// its tests, which run the unchanged manager inside bgsim through `BgsimFoundation`.
 let package = Package(
   name: "PodcastDownloader",
+  // bgsim's own floor: SwiftPM refuses a package whose platforms are older than a dependency's.
+  platforms: [.macOS(.v13), .iOS(.v16)],
   products: [.library(name: "PodcastDownloader", targets: ["PodcastDownloader"])],
   dependencies: [.package(name: "bgsim", path: "../..")],
   targets: [
