@@ -10,7 +10,7 @@ bgsim="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 cd "$(dirname "$0")/../.."
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-scenario=Scenarios/lint-session-not-recreated.json
+scenario=Scenarios/podcast-feed-one-per-wake.json
 seeds=1-12
 export SHARDS=3 SEEDS="$seeds" SCENARIO="$scenario" BGSIM="$bgsim" EXPLORE_ROOT="$work/runs" SLURM_ARRAY_JOB_ID=77
 for k in 1 2 3; do
