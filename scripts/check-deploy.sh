@@ -4,18 +4,20 @@
 #   unknown fields fail; the schemas ship inside the PyPI package, no cluster or network needed
 #   once it is installed);
 # - the ConfigMap holds exactly Scenarios/podcast-feed-one-per-wake.json;
-# - deploy/github-actions/sweep.yml and .github/workflows/ci.yml against GitHub's workflow
+# - deploy/github-actions/{sweep,explore}.yml and .github/workflows/ci.yml against GitHub's workflow
 #   schema, and action.yml (the reusable action) against GitHub's action schema
 #   (check-jsonschema's bundled copies);
 # - deploy/homebrew/bgsim.rb parses (ruby -c) and loads in scripts/testdata/homebrew-harness.rb,
 #   a stand-in for Homebrew's DSL: its tag is the version bgsim prints, its install builds the
 #   bgsim product in release (portable on Linux);
-# - the shell of the Slurm and Kubernetes scripts parses (bash -n);
+# - the shell of the Slurm and Kubernetes scripts parses (bash -n), the explore ones included;
 # - deploy/kubernetes/run.sh against a fake kubectl (scripts/testdata/fake-kubectl.sh): it
 #   refuses the placeholder digest, merges a sweep that completes, and stops at once, naming
 #   the failed indexes and creating no merge Job, when the sweep Job fails.
 # - with a bgsim binary (CI passes the release build): action.yml's shell steps run as a runner
-#   would (scripts/testdata/action-harness.py), and the formula's `test do` block runs against it.
+#   would (scripts/testdata/action-harness.py), the formula's `test do` block runs against it,
+#   and the Slurm explore recipe's array tasks and merge run against it and give one whole
+#   `bgsim explore`'s files (scripts/testdata/explore-recipes-harness.sh).
 #
 #   scripts/check-deploy.sh [BGSIM_BINARY]
 #
@@ -66,9 +68,11 @@ with tempfile.TemporaryDirectory() as tmp:
 sys.exit(1 if failed else 0)
 PY
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-workflows deploy/github-actions/sweep.yml \
+  deploy/github-actions/explore.yml \
   .github/workflows/ci.yml >/dev/null
 "$venv/bin/check-jsonschema" --builtin-schema vendor.github-actions action.yml >/dev/null
-for script in deploy/slurm/sweep.sbatch deploy/slurm/merge.sbatch deploy/kubernetes/run.sh scripts/slurm-smoke.sh; do
+for script in deploy/slurm/sweep.sbatch deploy/slurm/merge.sbatch deploy/slurm/explore.sbatch \
+  deploy/slurm/explore-merge.sbatch deploy/kubernetes/run.sh scripts/slurm-smoke.sh; do
   bash -n "$script"
 done
 echo "check-deploy: Kubernetes manifests valid (strict, $("$venv/bin/kubernetes-validate" --version) schemas), ConfigMap current, GitHub workflows and action valid, scripts parse"
@@ -85,6 +89,7 @@ version="$(sed -n 's/.*SweepBuild.current(version: "\([^"]*\)").*/\1/p' Sources/
 ruby scripts/testdata/homebrew-harness.rb deploy/homebrew/bgsim.rb "$version" ${binary:+"$binary"}
 if [[ -n "$binary" ]]; then
   "$venv/bin/python" scripts/testdata/action-harness.py "$binary"
+  bash scripts/testdata/explore-recipes-harness.sh "$binary"
 else
   echo "check-deploy: no bgsim binary given, so action.yml's steps and the formula's test were not run" >&2
 fi

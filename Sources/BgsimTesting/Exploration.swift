@@ -12,13 +12,23 @@ public enum Exploration {
   /// Explores `world` with `app`. `seeds` draw the random faults; `jobs` worker threads (default:
   /// the machine's cores) give the same report as one. The world of every run is made with the
   /// first seed. `BGSIM_EXPLORE_SHARD=K/N` in the environment runs only part K of N of the kill
-  /// points and seeds (for a CI matrix).
+  /// points and seeds (for a CI matrix); a malformed value is reported as the one finding
+  /// `invalidShard`, so the test fails saying how to fix it. `environment` is read for it.
   public static func run(
     _ world: ExplorationWorld, app: @escaping App, faults: FaultSet = .all,
     seeds: ClosedRange<UInt64> = 1...100, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-    property: (@Sendable (ExplorationOutcome) -> String?)? = nil
+    property: (@Sendable (ExplorationOutcome) -> String?)? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ExplorationReport {
-    let shard = ProcessInfo.processInfo.environment["BGSIM_EXPLORE_SHARD"].flatMap(Shard.init)
+    let shard: Shard?
+    switch ShardEnvironment.shard(in: environment) {
+    case .success(let value): shard = value
+    case .failure(let error):
+      let finding = Finding(
+        rule: "invalidShard", message: error.message, faults: [], seed: seeds.lowerBound, trace: [],
+        replayScenario: "", reachedBy: 0)
+      return ExplorationReport(findings: [finding], killPoints: 0, killPointsRun: 0, runs: 0)
+    }
     let plan = ExplorationPlan(
       faults: faults, seeds: Array(seeds), jobs: jobs, shard: shard, worldSeed: seeds.lowerBound)
     return Explorer.explore(subject(world, app: app), plan: plan, property: property)

@@ -110,7 +110,7 @@ public enum Explorer {
           world: baseline.world, duration: subject.duration + subject.settle, seed: plan.worldSeed,
           faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns,
           base: subject.scenario),
-        reachedBy: count)
+        reachedBy: count, origin: FindingOrigin(signature: signature, firstRun: first.order))
     }
     let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
     return ExplorationReport(

@@ -19,11 +19,14 @@ public struct Finding: Sendable, CustomStringConvertible {
   public var replayScenario: String
   /// How many of the exploration's runs (kill points and seeds) reached this finding.
   public var reachedBy: Int
+  /// Which run first reached it and how it was grouped: what `bgsim explore-merge` needs to
+  /// join shards into the findings of one whole exploration. Nil for a replay.
+  public var origin: FindingOrigin?
 
   /// A finding as the exploration reports it.
   public init(
     rule: String, message: String, faults: [Fault], seed: UInt64, trace: [TraceEvent], replayScenario: String,
-    reachedBy: Int
+    reachedBy: Int, origin: FindingOrigin? = nil
   ) {
     self.rule = rule
     self.message = message
@@ -32,6 +35,7 @@ public struct Finding: Sendable, CustomStringConvertible {
     self.trace = trace
     self.replayScenario = replayScenario
     self.reachedBy = reachedBy
+    self.origin = origin
   }
 
   /// The Swift call that replays this finding, to paste into a regression test.
@@ -74,5 +78,21 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
       + (findings.isEmpty ? "no finding" : findings.count == 1 ? "1 finding" : "\(findings.count) findings")
     for finding in findings { text += "\n\n" + finding.description }
     return text
+  }
+}
+
+/// Where a finding came from in an exploration: shards of one exploration reach the same
+/// finding from different runs, and the merge keeps the first run's, as the whole exploration does.
+public struct FindingOrigin: Sendable, Hashable, Codable {
+  /// The rule and the difference the runs were grouped by.
+  public var signature: String
+  /// The position of the first run that reached it among all the exploration's runs (kill points,
+  /// then seeds), or -1 for the run without faults, which every shard plays.
+  public var firstRun: Int
+
+  /// An origin as the explorer records it.
+  public init(signature: String, firstRun: Int) {
+    self.signature = signature
+    self.firstRun = firstRun
   }
 }

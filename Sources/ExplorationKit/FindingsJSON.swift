@@ -7,22 +7,30 @@ public enum FindingsJSON {
   public static func render(
     _ report: ExplorationReport, scenario: String, seeds: String, shard: String?, replayFiles: [String]
   ) -> String {
+    render(
+      ExploreResult(
+        report: report, scenario: scenario, scenarioSHA256: "", version: "", seeds: seeds, shard: nil),
+      shard: shard, replayFiles: replayFiles)
+  }
+
+  /// A result, whole or one shard's, or merged; `replayFiles[i]` names finding `i`'s replay.
+  public static func render(_ result: ExploreResult, shard: String?, replayFiles: [String]) -> String {
     var out = "{\n"
-    out += "  \"scenario\": \(JSONText.quoted(scenario)),\n"
-    out += "  \"seeds\": \(JSONText.quoted(seeds)),\n"
+    out += "  \"scenario\": \(JSONText.quoted(result.scenario)),\n"
+    out += "  \"seeds\": \(JSONText.quoted(result.seeds)),\n"
     out += "  \"shard\": \(shard.map(JSONText.quoted) ?? "null"),\n"
-    out += "  \"killPoints\": \(report.killPoints),\n"
-    out += "  \"killPointsRun\": \(report.killPointsRun),\n"
-    out += "  \"runs\": \(report.runs),\n"
+    out += "  \"killPoints\": \(result.killPoints),\n"
+    out += "  \"killPointsRun\": \(result.killPointsRun),\n"
+    out += "  \"runs\": \(result.runs),\n"
     out += "  \"findings\": ["
-    for (index, finding) in report.findings.enumerated() {
+    for (index, finding) in result.findings.enumerated() {
       out += index == 0 ? "\n" : ",\n"
       out += "    {\"rule\": \(JSONText.quoted(finding.rule)), \"reachedBy\": \(finding.reachedBy), "
       out += "\"seed\": \(finding.seed), \"replay\": \(JSONText.quoted(replayFiles[index])),\n"
-      out += "     \"faults\": [" + finding.faults.map(fault).joined(separator: ", ") + "],\n"
+      out += "     \"faults\": [" + finding.faultsJSON.joined(separator: ", ") + "],\n"
       out += "     \"message\": \(JSONText.quoted(finding.message))}"
     }
-    out += report.findings.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+    out += result.findings.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
     return out
   }
 

@@ -1,3 +1,4 @@
+import ExplorationKit
 import Foundation
 import SafeOutput
 import ScenarioKit
@@ -12,7 +13,7 @@ import TransferEngine
 /// `bgsim bench [WORKLOAD] [--json]`: the benchmarks of performance.md.
 enum BenchCommand {
   /// The workloads performance.md names; only those with a runner exist in this build.
-  static let workloads = ["hold", "fleet", "share", "scripted", "sweep", "calibrate", "bridge"]
+  static let workloads = ["hold", "fleet", "share", "scripted", "sweep", "calibrate", "explore", "bridge"]
 
   static var command: Command {
     Command(
@@ -38,7 +39,12 @@ enum BenchCommand {
                         when the machine was too busy for the figure to mean anything
           calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
                         (target under 30 s); events are simulations
-          bridge        fleet driven by an app written against Foundation through
+          explore       the example app's world (one 300 MB episode, the app leaves after
+                      starting it, an hour) with a scenario's scripted app, explored at every
+                      kill point and over seeds 1-100 on 2 workers, as bgsim explore does
+                      (target under 10 s); events are runs (each played twice), and
+                      runsPerSecond repeats their rate
+        bridge        fleet driven by an app written against Foundation through
                         BgsimFoundation, then through AppUnderTest, three rounds
                         interleaved; prints the medians and the ratio of their wall times
                         (the bridge's own overhead)
@@ -60,7 +66,7 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let last = [["sweep"], ["calibrate"]] + (bridgeAvailable ? [["bridge"]] : [])
+      let last = [["sweep"], ["calibrate"], ["explore"]] + (bridgeAvailable ? [["bridge"]] : [])
       let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["scripted"]] + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
@@ -82,6 +88,13 @@ enum BenchCommand {
         report(bridge(), json: json)
         return ExitCode.ok
       #endif
+    case "explore":
+      if positionals.count > 1 {
+        throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
+      }
+      warnIfDebug()
+      report(try explore(), json: json)
+      return ExitCode.ok
     case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -288,6 +301,26 @@ enum BenchCommand {
       extra: [
         ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
         ("traceEvents", "\(outcome.traceEvents)"), ("passed", "\(outcome.passed)"),
+      ])
+  }
+
+  /// `explore`: the whole exploration's wall time and its runs per second, on 2 workers.
+  static func explore() throws(CommandLineError) -> Measurement {
+    let world: Scenario
+    do throws(ScenarioErrors) {
+      world = try ExploreBenchmark.load()
+    } catch {
+      throw .invalidScenario(error)
+    }
+    let (report, seconds) = ProcessMetrics.wallSeconds { ExploreBenchmark.run(world, jobs: 2) }
+    return Measurement(
+      workload: "explore", events: report.runs, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("runs", "\(report.runs)"), ("killPoints", "\(report.killPoints)"),
+        ("killPointsRun", "\(report.killPointsRun)"), ("seeds", "\(ExploreBenchmark.seeds.count)"),
+        ("jobs", "2"), ("findings", "\(report.findings.count)"),
+        ("runsPerSecond", String(format: "%.1f", seconds > 0 ? Double(report.runs) / seconds : 0)),
       ])
   }
 

@@ -31,7 +31,7 @@ enum CommandTable {
       RunCommand.command, ExplainCommand.command, CheckCommand.command, ValidateCommand.command,
       PolicyCommand.command,
       ReportCommand.command, BenchCommand.command, SweepCommand.command, SweepMergeCommand.command,
-      ExploreCommand.command,
+      ExploreCommand.command, ExploreMergeCommand.command,
       FuzzCommand.command, SchemaCommand.command, CompletionCommand.command, CalibrateCommand.command,
     ]
   }

@@ -21,7 +21,8 @@ enum ExploreCommand {
           --seeds A-B      the seeds that draw random faults: 1-100 (default), or 1-10,42; the
                            world itself is played with the scenario's seed
           --jobs N         worker threads (default: the number of cores); findings do not depend on it
-          --shard K/N      run only part K of N of the kill points and seeds (1 <= K <= N)
+          --shard K/N      run only part K of N of the kill points and seeds (1 <= K <= N), and
+                           write DIR/shard.json; join the shards with 'bgsim explore-merge'
           --out DIR        where to write (default: explore-NAME, NAME the scenario's)
           -h, --help       show this help
 
@@ -33,7 +34,8 @@ enum ExploreCommand {
         scenario's duration and one more minute. Writes DIR/findings.json, one replay scenario
         per finding (DIR/replay-N-RULE.json, runnable with 'bgsim run') and DIR/summary.txt.
 
-        Exit codes: 0 no finding, 1 a finding, 2 an invalid scenario or usage.
+        Exit codes: 0 no finding, 1 a finding, 2 an invalid scenario or usage, 74 DIR could not
+        be written.
         See docs/exploring.md.
         """,
       options: [
@@ -77,35 +79,15 @@ enum ExploreCommand {
       throw .invalidScenario(error)
     }
     let out = arguments.options["--out"] ?? "explore-\(scenario.name)"
+    let bytes = FileManager.default.contents(atPath: file).map { [UInt8]($0) } ?? []
     let plan = ExplorationPlan(seeds: seeds, jobs: jobs, shard: shard, worldSeed: scenario.seed)
     let report = Explorer.explore(ScenarioExploration.subject(scenario), plan: plan, property: nil)
-    var files: [(name: String, text: String)] = []
-    var replays: [String] = []
-    for (index, finding) in report.findings.enumerated() {
-      let name = "replay-\(index + 1)-\(finding.rule).json"
-      replays.append(name)
-      files.append((name, finding.replayScenario))
-    }
-    files.append(
-      (
-        "findings.json",
-        FindingsJSON.render(
-          report, scenario: file, seeds: seedsText, shard: shard.map { "\($0.index)/\($0.count)" },
-          replayFiles: replays)
-      ))
-    files.append(("summary.txt", report.description + "\n"))
-    do {
-      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    } catch {
-      throw .unavailable("cannot create the folder '\(out)'; check the path and its permissions")
-    }
-    for (name, text) in files {
-      do {
-        try AtomicFile.write(text, to: (out as NSString).appendingPathComponent(name))
-      } catch {
-        throw .unavailable(error.description)
-      }
-    }
+    let result = ExploreResult(
+      report: report, scenario: file, scenarioSHA256: SHA256.hex(bytes), version: Usage.build.version,
+      seeds: seedsText, shard: shard)
+    let files = result.files
+    try write(files, to: out)
+    let replays = files.map(\.name).filter { $0.hasPrefix("replay-") }
     Console.out(
       "\(report.killPoints) kill points (\(report.killPointsRun) run), \(report.runs) runs: "
         + "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s")"
@@ -113,8 +95,21 @@ enum ExploreCommand {
           "\n  \($0.rule) (reached by \($0.reachedBy)): \($0.faults.map(\.description).joined(separator: "; "))"
         }
         .joined()
-        + "\nwrote \(TerminalText.escape(out))/{findings.json,summary.txt\(replays.map { "," + $0 }.joined())}"
+        + "\nwrote \(TerminalText.escape(out))/{findings.json,summary.txt\(shard == nil ? "" : ",shard.json")"
+        + "\(replays.map { "," + $0 }.joined())}"
     )
     return report.findings.isEmpty ? ExitCode.ok : ExitCode.expectationFailed
+  }
+
+  /// Writes `files` into the folder `out` (created if missing), each atomically.
+  static func write(_ files: [(name: String, text: String)], to out: String) throws(CommandLineError) {
+    do {
+      try AtomicFile.createFolder(out)
+      for (name, text) in files {
+        try AtomicFile.write(text, to: (out as NSString).appendingPathComponent(name))
+      }
+    } catch {
+      throw .cannotWrite(error)
+    }
   }
 }

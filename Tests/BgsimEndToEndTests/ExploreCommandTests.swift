@@ -61,4 +61,62 @@ import Testing
     #expect(shard.stderr.contains("--shard expects K/N"))
     #expect(try sandbox.run(["explore", "missing.json"]).status == 2)
   }
+
+  @Test func twoShardsMergeIntoTheWholeExplorationByteForByte() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("maps.json", Self.unnamed)
+    let whole = try sandbox.run(["explore", "maps.json", "--seeds", "1-10", "--out", "whole"])
+    #expect(whole.status == 1, "\(whole.stderr)")
+    for k in 1...2 {
+      let shard = try sandbox.run([
+        "explore", "maps.json", "--seeds", "1-10", "--shard", "\(k)/2", "--out", "s\(k)",
+      ])
+      #expect([0, 1].contains(shard.status), "\(shard.stderr)")
+      #expect(try text(sandbox, "s\(k)/shard.json").contains("\"shardIndex\" : \(k)"))
+    }
+    let merged = try sandbox.run(["explore-merge", "s2", "s1", "--out", "merged"])
+    #expect(merged.status == 1, "\(merged.stderr)")
+    #expect(merged.stdout.contains("sessionNotRecreated"))
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: sandbox.directory.appendingPathComponent("whole").path
+    ).sorted()
+    #expect(names.contains("replay-2-sessionNotRecreated.json"))
+    let mergedNames = try FileManager.default.contentsOfDirectory(
+      atPath: sandbox.directory.appendingPathComponent("merged").path
+    ).sorted()
+    #expect(mergedNames == names)
+    for name in names {
+      #expect(try text(sandbox, "merged/" + name) == text(sandbox, "whole/" + name), "\(name)")
+    }
+    // The carried-over replay runs.
+    let replay = try sandbox.run([
+      "run", "merged/replay-2-sessionNotRecreated.json", "--trace-out", "r.jsonl",
+    ])
+    #expect(replay.status == 0, "\(replay.stderr)")
+  }
+
+  @Test func shardsThatDoNotMakeOneExplorationAreRefused() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("maps.json", Self.unnamed)
+    _ = try sandbox.run(["explore", "maps.json", "--seeds", "1-4", "--shard", "1/2", "--out", "a"])
+    _ = try sandbox.run(["explore", "maps.json", "--seeds", "1-6", "--shard", "2/2", "--out", "b"])
+    let seeds = try sandbox.run(["explore-merge", "a", "b", "--out", "m"])
+    #expect(seeds.status == 2)
+    #expect(seeds.stderr.contains("seeds 1-6"), "\(seeds.stderr)")
+    let missing = try sandbox.run(["explore-merge", "a", "--out", "m"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("missing: 2/2"), "\(missing.stderr)")
+    let notShard = try sandbox.run(["explore-merge", "a", "nowhere", "--out", "m"])
+    #expect(notShard.status == 2)
+    #expect(notShard.stderr.contains("nowhere: no shard.json"), "\(notShard.stderr)")
+    #expect(try sandbox.run(["explore-merge"]).status == 2)
+    // An output folder that is a file: 74.
+    _ = try sandbox.run(["explore", "maps.json", "--seeds", "1-4", "--shard", "2/2", "--out", "c"])
+    try sandbox.write("blocked", "a file")
+    let blocked = try sandbox.run(["explore-merge", "a", "c", "--out", "blocked"])
+    #expect(blocked.status == 74, "\(blocked.stderr)")
+    #expect(blocked.stderr.contains("blocked"))
+  }
 }

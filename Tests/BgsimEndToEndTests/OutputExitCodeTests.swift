@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// One exit code per cause (issue 28): an output that cannot be written ends every command
-/// with 74, `sweep` and `sweep-merge` included, never with 2 (a usage error).
+/// with 74, `sweep`, `sweep-merge`, `explore` and `explore-merge` included, never with 2 (a usage error).
 @Suite struct OutputExitCodeTests {
   @Test func aFileGivenAsTheOutFolderIs74InEveryCommand() throws {
     let sandbox = try CalibrateCommandTests.sandbox()
@@ -19,6 +19,9 @@ import Testing
     let grid = SweepMergeCommandTests.grid
     for k in 1...2 {
       _ = try sandbox.run(["sweep", "chain.json"] + grid + ["--shard", "\(k)/2", "--out", "shard-\(k)"])
+      _ = try sandbox.run([
+        "explore", "chain.json", "--seeds", "1-2", "--shard", "\(k)/2", "--out", "ex-\(k)",
+      ])
     }
     let commands: [[String]] = [
       ["sweep", "chain.json"] + grid + ["--out", "file"],
@@ -28,6 +31,8 @@ import Testing
         "--out", "file",
       ],
       ["report", "s.json", "--out", "file"],
+      ["explore", "chain.json", "--seeds", "1-2", "--out", "file"],
+      ["explore-merge", "ex-1", "ex-2", "--out", "file"],
       ["sweep", "chain.json"] + grid + ["--out", "file/sub"],
     ]
     for arguments in commands {

@@ -98,4 +98,19 @@ import Testing
     let terminations = result.trace.events.filter { $0.kind == "app.terminate" }
     #expect(terminations.map(\.time) == finding.faults.map(\.at))
   }
+
+  @Test func theShardVariableSplitsTheRunsAndAMalformedOneFailsClearly() throws {
+    let whole = Exploration.run(lateWriteWorld(), app: Self.correct, seeds: 1...4, jobs: 2, environment: [:])
+    let parts = ["1/2", "2/2"].map {
+      Exploration.run(
+        lateWriteWorld(), app: Self.correct, seeds: 1...4, jobs: 2, environment: ["BGSIM_EXPLORE_SHARD": $0])
+    }
+    #expect(parts[0].runs + parts[1].runs == whole.runs)
+    #expect(parts[0].runs > 0 && parts[1].runs > 0)
+    let bad = Exploration.run(
+      lateWriteWorld(), app: Self.correct, seeds: 1...4, jobs: 2, environment: ["BGSIM_EXPLORE_SHARD": "5/2"])
+    #expect(bad.findings.map(\.rule) == ["invalidShard"])
+    #expect(bad.findings.first?.message.contains("BGSIM_EXPLORE_SHARD is '5/2'") == true)
+    #expect(bad.runs == 0)
+  }
 }
