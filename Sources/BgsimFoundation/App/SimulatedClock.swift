@@ -128,18 +128,21 @@ extension SimulatedApplication {
   /// Simulated time now (zero once the simulation is gone).
   var simulatedTime: SimTime { host?.simulation?.now ?? .zero }
 
+  /// What both builds of `sleep(until:)` do once the caller is suspended: hand the sleeper its
+  /// continuation and register it with the live process, or end it at once when it was cancelled
+  /// or the process is gone. Synchronous, so it runs where the caller's sleep runs.
+  private func start(_ sleeper: Sleeper, _ continuation: CheckedContinuation<Void, Error>) {
+    guard sleeper.attach(continuation) else { return continuation.resume(throwing: CancellationError()) }
+    guard let process else { return sleeper.cancel() }
+    process.register(sleeper)
+  }
+
   #if compiler(>=6.2)
     nonisolated(nonsending) func sleep(until deadline: SimTime) async throws {
       try Task.checkCancellation()
       let sleeper = Sleeper(deadline: deadline)
       try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-          guard sleeper.attach(continuation) else {
-            return continuation.resume(throwing: CancellationError())
-          }
-          guard let process else { return sleeper.cancel() }
-          process.register(sleeper)
-        }
+        try await withCheckedThrowingContinuation { start(sleeper, $0) }
       } onCancel: {
         sleeper.cancel()
       }
@@ -150,13 +153,7 @@ extension SimulatedApplication {
       try Task.checkCancellation()
       let sleeper = Sleeper(deadline: deadline)
       try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-          guard sleeper.attach(continuation) else {
-            return continuation.resume(throwing: CancellationError())
-          }
-          guard let process else { return sleeper.cancel() }
-          process.register(sleeper)
-        }
+        try await withCheckedThrowingContinuation { start(sleeper, $0) }
       } onCancel: {
         sleeper.cancel()
       }
