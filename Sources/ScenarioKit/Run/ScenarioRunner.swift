@@ -84,28 +84,12 @@ public enum ScenarioRunner {
     installApp: ((Simulation) -> Void)? = nil
   ) -> RunResult {
     let seed = seed ?? scenario.seed
-    // Random conditions are drawn during the run, one change at a time per stream.
-    let (scenario, conditions) = RandomConditions.streams(scenario, seed: seed)
-    let sim = Simulation(
-      seed: seed, device: scenario.device, server: scenario.server, policy: scenario.policy,
-      conditions: conditions)
-    sim.checksInvariants = checksInvariants
-    sim.budget = budget
-    // The scripted app is made afresh at every launch; what it keeps across processes is the store's.
-    let app = ScriptedAppStore(spec: scenario.app, simulation: sim)
-    if let installApp { installApp(sim) } else { sim.install(factory: app.makeApp) }
-    for entry in scenario.timeline {
-      sim.schedule(at: entry.at) { sim in
-        switch entry.action {
-        case .launch: sim.launchApp()
-        case .background: sim.backgroundApp()
-        case .terminate: sim.terminateApp()
-        case .forceQuit: sim.forceQuitApp()
-        case .reboot: sim.rebootDevice()
-        case .app(let action): app.perform(action, path: entry.path)
-        }
-      }
-    }
+    let (scenario, sim, app) = world(
+      scenario, seed: seed,
+      configure: { sim in
+        sim.checksInvariants = checksInvariants
+        sim.budget = budget
+      }, installApp: installApp)
     sim.run(until: SimTime(scenario.duration))
     sim.checkFinalInvariants()
     let results = ExpectationEvaluator(trace: sim.trace, endTime: sim.now).evaluate(scenario.expectations)
