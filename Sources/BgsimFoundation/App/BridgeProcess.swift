@@ -131,9 +131,11 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // delegate queue's own.
     if isDraining || !host.isOnRunThread { return queue.addOperation(UncheckedBox(work).run) }
     if !lateTimers.isEmpty { enter {} }
+    // Draining from before the call until its settle ends: a block the call queued on the main
+    // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
+    defer { drainDepth -= 1 }
     QueueDrain.run(UncheckedBox(work).run, on: queue, loop: loop)
-    drainDepth -= 1
     settle(host)
   }
 
