@@ -28,18 +28,31 @@ import TransferEngine
   static let upload =
     #"{"at": "1s", "do": "upload", "extension": "Share", "session": "ShareUploads", "url": "https://example.com/up", "name": "up", "from": "file", "size": "8MB"}"#
 
-  static func run(_ text: String) throws -> ScenarioResult {
-    ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "s.json"))
+  static func run(_ text: String) throws -> RunResult {
+    ScenarioRunner.run(
+      try ScenarioLoader.load(data: Array(text.utf8), file: "s.json"), checksInvariants: true)
   }
 
-  static func kinds(_ result: ScenarioResult) -> [String] { result.trace.events.map(\.kind) }
+  static func kinds(_ result: RunResult) -> [String] { result.trace.events.map(\.kind) }
 
-  static func first(_ kind: String, in result: ScenarioResult, where field: (String, String)? = nil)
+  /// The first event of `kind`, with `key` equal to `value` when given.
+  static func first(_ kind: String, in result: RunResult, where key: String? = nil, is value: String = "")
     -> TraceEvent?
   {
     result.trace.events.first { event in
-      event.kind == kind
-        && (field.map { f in event.fields.contains { $0.key == f.0 && "\($0.value)" == f.1 } } ?? true)
+      guard event.kind == kind else { return false }
+      guard let key else { return true }
+      return text(event, key) == value
+    }
+  }
+
+  /// A field's value as the trace prints it, or nil.
+  static func text(_ event: TraceEvent, _ key: String) -> String? {
+    guard let value = event[key] else { return nil }
+    switch value {
+    case .string(let s): return s
+    case .int(let i): return String(i)
+    default: return "\(value)"
     }
   }
 
@@ -55,18 +68,18 @@ import TransferEngine
     let finished = try #require(Self.first("task.finished", in: result))
     #expect(finished.time > ended.time)
     let launch = try #require(Self.first("app.launch", in: result))
-    #expect(launch.fields.contains { $0.key == "reason" && "\($0.value)" == "background" })
+    #expect(Self.text(launch, "reason") == "background")
     let handle = try #require(Self.first("delegate.handleEvents", in: result))
-    #expect(handle.fields.contains { $0.key == "session" && "\($0.value)" == "ShareUploads" })
+    #expect(Self.text(handle, "session") == "ShareUploads")
     let complete = try #require(Self.first("delegate.didComplete", in: result))
     #expect(complete.time >= launch.time)
     // The app made the extension's session for the events, not at launch before being handed them.
     let kinds = Self.kinds(result)
     let handleIndex = try #require(kinds.firstIndex(of: "delegate.handleEvents"))
     let appSession = try #require(
-      result.trace.events.lastIndex {
-        $0.kind == "session.created" && !$0.fields.contains { $0.key == "process" }
-          && "\($0.fields[0].value)" == "ShareUploads"
+      result.trace.events.lastIndex { (event: TraceEvent) -> Bool in
+        event.kind == "session.created" && event["process"] == nil
+          && Self.text(event, "session") == "ShareUploads"
       })
     #expect(appSession > handleIndex)
     #expect(kinds.contains("app.completionHandlerCalled"))
@@ -119,8 +132,9 @@ import TransferEngine
         extensionSessions: #"[{"identifier": "ShareUploads"}]"#,
         timeline: #"{"at": "0s", "do": "openExtension", "extension": "Share"}, "# + Self.upload))
     let failed = try #require(Self.first("task.failed", in: without))
-    #expect(failed.fields.contains { $0.key == "code" && "\($0.value)" == "-995" })
-    #expect(Self.first("lint", in: without, where: ("rule", "extensionSessionWithoutSharedContainer")) != nil)
+    #expect(Self.text(failed, "code") == "-995")
+    #expect(
+      Self.first("lint", in: without, where: "rule", is: "extensionSessionWithoutSharedContainer") != nil)
     #expect(Self.first("session.connectFailed", in: without) != nil)
     // The failed session wakes no one.
     #expect(Self.first("app.launch", in: without) == nil)
@@ -153,10 +167,10 @@ import TransferEngine
     let result = try Self.run(text)
     #expect(result.runError == nil)
     let failed = try #require(Self.first("task.failed", in: result))
-    #expect(failed.fields.contains { $0.key == "code" && "\($0.value)" == "-996" })
+    #expect(Self.text(failed, "code") == "-996")
     let connect = try #require(Self.first("session.connectFailed", in: result))
-    #expect(connect.fields.contains { $0.key == "heldBy" && "\($0.value)" == "app" })
-    #expect(Self.first("lint", in: result, where: ("rule", "sessionInUseByAnotherProcess")) != nil)
+    #expect(Self.text(connect, "heldBy") == "app")
+    #expect(Self.first("lint", in: result, where: "rule", is: "sessionInUseByAnotherProcess") != nil)
     // The app's session is untouched: no event reaches it.
     #expect(Self.first("delegate.didComplete", in: result) == nil)
   }
@@ -186,9 +200,9 @@ import TransferEngine
         + #", {"at": "2s", "do": "launch"}, {"at": "3s", "do": "getAllTasks", "session": "ShareUploads"}"#)
     let result = try Self.run(text)
     let connect = try #require(Self.first("session.connectFailed", in: result))
-    #expect(connect.fields.contains { $0.key == "process" && "\($0.value)" == "app" })
-    #expect(connect.fields.contains { $0.key == "heldBy" && "\($0.value)" == "Share" })
-    #expect(Self.first("lint", in: result, where: ("rule", "sessionInUseByAnotherProcess")) != nil)
+    #expect(Self.text(connect, "process") == "app")
+    #expect(Self.text(connect, "heldBy") == "Share")
+    #expect(Self.first("lint", in: result, where: "rule", is: "sessionInUseByAnotherProcess") != nil)
     // The extension's upload is unharmed.
     #expect(Self.first("task.finished", in: result) != nil)
     #expect(Self.first("task.failed", in: result) == nil)
@@ -202,7 +216,7 @@ import TransferEngine
         + #"{"at": "2s", "do": "closeExtension", "extension": "Share"}"#)
     let result = try Self.run(text)
     let failed = try #require(Self.first("task.failed", in: result))
-    #expect(failed.fields.contains { $0.key == "code" && "\($0.value)" == "-997" })
+    #expect(Self.text(failed, "code") == "-997")
     #expect(failed.time == SimTime(.seconds(7)))
   }
 
