@@ -113,7 +113,8 @@ extension Simulation {
   func endWake() {
     guard let ending = wakes.end() else { return }
     for identifier in ending.sessions {
-      if let record = daemon.backgroundSessions[identifier], record.appSession == nil, !record.pending.isEmpty {
+      if let record = daemon.backgroundSessions[identifier], record.appSession == nil, !record.pending.isEmpty
+      {
         lint(
           .sessionNotRecreated,
           "the app was woken for session '\(identifier)' but did not recreate it, so its events stay queued; "
