@@ -122,23 +122,27 @@ public enum ScenarioJSONWriter {
     }
   }
 
-  static func app(_ a: AppSpec) -> JSONNode {
-    let sessions = a.sessions.map { c -> JSONNode in
-      var m: [(String, JSONNode)] = [
-        ("identifier", .string(c.identifier)), ("kind", .string(c.kind.rawValue)),
-        ("discretionary", .bool(c.isDiscretionary)), ("sendsLaunchEvents", .bool(c.sessionSendsLaunchEvents)),
-        ("allowsCellularAccess", .bool(c.allowsCellularAccess)),
-        ("allowsExpensiveNetworkAccess", .bool(c.allowsExpensiveNetworkAccess)),
-        ("allowsConstrainedNetworkAccess", .bool(c.allowsConstrainedNetworkAccess)),
-        ("timeoutForRequest", duration(c.timeoutIntervalForRequest)),
-        ("timeoutForResource", duration(c.timeoutIntervalForResource)),
-      ]
-      if let limit = c.httpMaximumConnectionsPerHost {
-        m.append(("httpMaximumConnectionsPerHost", int(Int64(limit))))
-      }
-      m.append(("waitsForConnectivity", .bool(c.waitsForConnectivity)))
-      return .object(m)
+  /// One session entry, every field written out.
+  static func session(_ c: SessionConfiguration) -> JSONNode {
+    var m: [(String, JSONNode)] = [
+      ("identifier", .string(c.identifier)), ("kind", .string(c.kind.rawValue)),
+      ("discretionary", .bool(c.isDiscretionary)), ("sendsLaunchEvents", .bool(c.sessionSendsLaunchEvents)),
+      ("allowsCellularAccess", .bool(c.allowsCellularAccess)),
+      ("allowsExpensiveNetworkAccess", .bool(c.allowsExpensiveNetworkAccess)),
+      ("allowsConstrainedNetworkAccess", .bool(c.allowsConstrainedNetworkAccess)),
+      ("timeoutForRequest", duration(c.timeoutIntervalForRequest)),
+      ("timeoutForResource", duration(c.timeoutIntervalForResource)),
+    ]
+    if let limit = c.httpMaximumConnectionsPerHost {
+      m.append(("httpMaximumConnectionsPerHost", int(Int64(limit))))
     }
+    m.append(("waitsForConnectivity", .bool(c.waitsForConnectivity)))
+    if let group = c.sharedContainerIdentifier { m.append(("sharedContainerIdentifier", .string(group))) }
+    return .object(m)
+  }
+
+  static func app(_ a: AppSpec) -> JSONNode {
+    let sessions = a.sessions.map(session)
     let b = a.behavior
     let reactions = b.reactions.map { r -> JSONNode in
       var m: [(String, JSONNode)] = [("event", .string(r.event.rawValue))]
@@ -167,7 +171,14 @@ public enum ScenarioJSONWriter {
       behaviorFields.append(("didReceiveChallenge", .array(answers.map(challengeAnswer))))
     }
     let behavior: JSONNode = .object(behaviorFields + [("on", .array(reactions))])
-    return .object([("sessions", .array(sessions)), ("behavior", behavior)])
+    var members: [(String, JSONNode)] = [("sessions", .array(sessions)), ("behavior", behavior)]
+    if !a.extensions.isEmpty {
+      let extensions = a.extensions.map { e -> JSONNode in
+        .object([("name", .string(e.name)), ("sessions", .array(e.sessions.map(session)))])
+      }
+      members.append(("extensions", .array(extensions)))
+    }
+    return .object(members)
   }
 
   static func entry(_ e: TimelineEntry) -> JSONNode {
@@ -179,6 +190,11 @@ public enum ScenarioJSONWriter {
     case .forceQuit: return .object([at, ("do", .string("forceQuit"))])
     case .reboot: return .object([at, ("do", .string("reboot"))])
     case .app(let a): return .object([at] + action(a))
+    case .openExtension(let name):
+      return .object([at, ("do", .string("openExtension")), ("extension", .string(name))])
+    case .closeExtension(let name):
+      return .object([at, ("do", .string("closeExtension")), ("extension", .string(name))])
+    case .inExtension(let name, let a): return .object([at] + action(a) + [("extension", .string(name))])
     }
   }
 

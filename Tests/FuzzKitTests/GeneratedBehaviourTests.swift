@@ -54,6 +54,11 @@ import Testing
     "task.challengeAnswered task=* disposition=rejectProtectionSpace", "task.challengeTimedOut task=*",
     "app.busy callback=didFinishDownloadingTo", "app.busy callback=handleEventsForBackgroundURLSession",
     "lint rule=slowCallback",
+    "extension.launch name=Share", "extension.terminate name=Share reason=system",
+    "task.created task=ext* session=ExtUploads", "session.connectFailed session=* code=-995",
+    "session.connectFailed session=* code=-996", "lint rule=extensionSessionWithoutSharedContainer",
+    "lint rule=sessionInUseByAnotherProcess", "delegate.handleEvents session=ExtUploads",
+    "delegate.didComplete task=ext*",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

@@ -22,6 +22,7 @@ import TransferEngine
     policy.retry.backoff = .milliseconds(1_500)
     policy.delayedRequest.wakesApp = false
     policy.resumableUploads = false
+    policy.extensionEndsAfter = .seconds(12)
     let text = PolicyJSON.render(policy)
     #expect(try ScenarioLoader.loadPolicy(data: Array(text.utf8), file: "p.json") == policy)
   }
@@ -33,7 +34,7 @@ import TransferEngine
         "rateLimiter.resetOnForeground", "rateLimiter.idleResetFactor", "discretionary.requires",
         "discretionary.largeTransferSize", "discretionary.largeTransferRequires",
         "discretionary.minimumBatteryLevel", "discretionary.avoidLowPowerMode", "backgroundRunTime",
-        "backgroundTaskLimit",
+        "backgroundTaskLimit", "extensionEndsAfter",
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",

@@ -116,6 +116,9 @@ import TransferEngine
       case .terminate: return "terminate"
       case .forceQuit: return "forceQuit"
       case .reboot: return "reboot"
+      case .openExtension(let name): return "openExtension \(name)"
+      case .closeExtension(let name): return "closeExtension \(name)"
+      case .inExtension(let name, _): return "in extension \(name)"
       case .app(.download(let r)):
         return "download \(r.name) \(r.session) \(r.url) \(String(describing: r.earliestBegin)) "
           + "\(r.expectsToReceive ?? -1) \(r.description ?? "-") \(r.priority ?? -1)"

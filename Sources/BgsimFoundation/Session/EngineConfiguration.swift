@@ -20,7 +20,7 @@ enum EngineConfiguration {
       timeoutIntervalForResource: duration(c.timeoutIntervalForResource, fallback: 604_800),
       httpMaximumConnectionsPerHost: c.httpMaximumConnectionsPerHost > 0
         ? c.httpMaximumConnectionsPerHost : nil,
-      waitsForConnectivity: c.waitsForConnectivity)
+      waitsForConnectivity: c.waitsForConnectivity, sharedContainerIdentifier: c.sharedContainerIdentifier)
   }
 
   /// Foundation treats 0, negative and non-finite timeouts as "use the default".

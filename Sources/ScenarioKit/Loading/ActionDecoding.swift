@@ -7,6 +7,7 @@ enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
   case download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate
   case beginBackgroundTask, endBackgroundTask, dataTask
+  case openExtension, closeExtension
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
@@ -51,6 +52,7 @@ enum ActionDecoding {
       return nil
     }
     taskPlaceholders(&r, place: place)
+    let inExtension = extensionOfAction(&r, name: name, place: place)
     if place == .reaction && !ActionName.appActions.contains(name) {
       r.context.invalid(
         path, value,
@@ -65,14 +67,22 @@ enum ActionDecoding {
     case .terminate: return .terminate
     case .forceQuit: return .forceQuit
     case .reboot: return .reboot
-    case .download: return request(&r, place: place, method: .get).map { .app(.download($0)) }
+    case .openExtension, .closeExtension:
+      let name = name
+      return r.reference("extension", .name("an extension name from app.extensions"), into: \.extensionUses)
+        .map {
+          name == .openExtension ? .openExtension($0) : .closeExtension($0)
+        }
+    case .download:
+      let request = request(&r, place: place, method: .get, inExtension: inExtension)
+      return request.map { performed(by: inExtension, .download($0)) }
     case .dataTask: return request(&r, place: place, method: .get).map { .app(.dataTask($0)) }
     case .upload:
-      let request = request(&r, place: place, method: .upload)
+      let request = request(&r, place: place, method: .upload, inExtension: inExtension)
       let from: UploadSource? = r.required("from", .enumeration("upload source"))
       let size = r.required("size", .size)
       guard let request, let from, let size else { return nil }
-      return .app(.upload(request, from: from, size: size))
+      return performed(by: inExtension, .upload(request, from: from, size: size))
     case .cancel:
       let task = r.reference("task", .name("a task name"), into: \.tasks)
       let resumeData = r.optional("produceResumeData", .bool)
@@ -166,11 +176,42 @@ enum ActionDecoding {
     }
   }
 
-  /// The fields `download` and `upload` share.
-  private static func request(_ r: inout ObjectReader, place: ActionPlace, method: References.Method)
+  /// `extension` of a timeline `download` or `upload`: the extension that performs it (nil:
+  /// the app). Reported on any other action, and in reactions (they run in the app).
+  private static func extensionOfAction(_ r: inout ObjectReader, name: ActionName, place: ActionPlace)
+    -> String?
+  {
+    guard name != .openExtension && name != .closeExtension, let v = r.raw("extension") else { return nil }
+    guard place == .timeline, name == .download || name == .upload else {
+      r.context.invalid(
+        JSONPath.member(r.path, "extension"), v,
+        place == .reaction
+          ? "a reaction runs in the app, which gets every event; 'extension' belongs on a timeline download or upload"
+          : "'extension' is allowed on download and upload entries only (an extension starts transfers; "
+            + "bgsim models no other action of it)")
+      return nil
+    }
+    return r.reference("extension", .name("an extension name from app.extensions"), into: \.extensionUses)
+  }
+
+  /// An app action, or the same action in the extension `name`.
+  private static func performed(by name: String?, _ action: AppAction) -> TimelineAction {
+    name.map { .inExtension($0, action) } ?? .app(action)
+  }
+
+  /// The fields `download` and `upload` share; `inExtension` names the extension that performs
+  /// it, whose sessions `session` must name.
+  private static func request(
+    _ r: inout ObjectReader, place: ActionPlace, method: References.Method, inExtension: String? = nil
+  )
     -> TaskRequest?
   {
-    let session = r.reference("session", .name("a session identifier"), into: \.sessions)
+    let session = r.reference(
+      "session", .name("a session identifier"),
+      into: inExtension == nil ? \.sessions : \.pendingExtensionSession)
+    if let inExtension, let use = r.context.references.pendingExtensionSession.popLast() {
+      r.context.references.extensionSessions.append((inExtension, use))
+    }
     let url = r.reference("url", .name("a URL like \"https://example.com/file.zip\""), into: \.urls)
     if url != nil, let use = r.context.references.urls.last {
       r.context.references.requestMethods.append((method, use))

@@ -9,8 +9,45 @@ extension ValueType where T == AppSpec {
         "sessions",
         .objects("a session like {\"identifier\": \"MySession\", \"kind\": \"background\"}", session))
       let behavior = r.optional("behavior", .behavior)
-      return AppSpec(sessions: sessions ?? [], behavior: behavior ?? AppBehavior())
+      let extensions = r.optional(
+        "extensions",
+        .objects(
+          "an extension like {\"name\": \"Share\", \"sessions\": [{\"identifier\": \"ShareUploads\", "
+            + "\"sharedContainerIdentifier\": \"group.com.example\"}]}", appExtension))
+      var app = AppSpec(sessions: sessions ?? [], behavior: behavior ?? AppBehavior())
+      app.extensions = extensions ?? []
+      return app
     }
+  }
+
+  /// One entry of `app.extensions`: a name and the background sessions the extension makes.
+  private static func appExtension(_ r: inout ObjectReader) -> ExtensionSpec? {
+    let name = r.required("name", .name("an extension name like \"Share\""))
+    if let name, let v = r.raw("name"),
+      r.context.references.declaredExtensions.contains(where: { $0.name == name })
+    {
+      r.context.invalid(
+        JSONPath.member(r.path, "name"), v,
+        "a second extension named '\(name)'; give each extension its own name")
+    }
+    let sessions =
+      r.optional(
+        "sessions",
+        .objects(
+          "a background session like {\"identifier\": \"ShareUploads\", "
+            + "\"sharedContainerIdentifier\": \"group.com.example\"}", session)) ?? []
+    for (i, entry) in (r.raw("sessions")?.array ?? []).enumerated() {
+      guard let kind = entry.members?.first(where: { $0.key == "kind" })?.value,
+        kind.string == SessionConfiguration.Kind.default.rawValue
+      else { continue }
+      r.context.invalid(
+        JSONPath.member(JSONPath.element(JSONPath.member(r.path, "sessions"), i), "kind"), kind,
+        "an extension's session must be a background session (bgsim models no default sessions in "
+          + "extensions); remove 'kind' or set it to \"background\"")
+    }
+    guard let name else { return nil }
+    r.context.references.declaredExtensions.append((name, sessions.map(\.identifier)))
+    return ExtensionSpec(name: name, sessions: sessions)
   }
 
   /// One entry of `app.sessions`, in `URLSessionConfiguration`'s terms. Duplicate identifiers
@@ -29,6 +66,7 @@ extension ValueType where T == AppSpec {
     let connections = r.optional(
       "httpMaximumConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"))
     let waits = r.optional("waitsForConnectivity", .bool)
+    let group = r.optional("sharedContainerIdentifier", .name("an app group like \"group.com.example.app\""))
     guard let identifier else { return nil }
     let d = SessionConfiguration(identifier: identifier, kind: kind ?? .background)
     return SessionConfiguration(
@@ -39,7 +77,8 @@ extension ValueType where T == AppSpec {
       allowsConstrainedNetworkAccess: constrained ?? d.allowsConstrainedNetworkAccess,
       timeoutIntervalForRequest: requestTimeout ?? d.timeoutIntervalForRequest,
       timeoutIntervalForResource: resourceTimeout ?? d.timeoutIntervalForResource,
-      httpMaximumConnectionsPerHost: connections, waitsForConnectivity: waits ?? d.waitsForConnectivity)
+      httpMaximumConnectionsPerHost: connections, waitsForConnectivity: waits ?? d.waitsForConnectivity,
+      sharedContainerIdentifier: group)
   }
 }
 

@@ -14,6 +14,14 @@ struct References {
 
   /// Session identifiers of `app.sessions`, recorded even when another field of the entry is wrong.
   var declaredSessions: [String] = []
+  /// `app.extensions`: each extension's name with its sessions' identifiers.
+  var declaredExtensions: [(name: String, sessions: [String])] = []
+  /// `extension` of `openExtension`, `closeExtension` and extension actions.
+  var extensionUses: [Use] = []
+  /// `session` of an extension's action, with the extension's name.
+  var extensionSessions: [(extension: String, use: Use)] = []
+  /// Scratch list `request` records an extension action's session in, moved to `extensionSessions`.
+  var pendingExtensionSession: [Use] = []
   /// URLs of `server.resources`, recorded even when another field of the entry is wrong.
   var declaredResources: [SimURL] = []
   /// URL templates of resources with `count` (`https://example.com/img/{n}.jpg`).
@@ -58,6 +66,30 @@ struct References {
   /// Timeline instants, to check them against the scenario's duration.
   var timelineInstants: [(SimTime, Use)] = []
 
+  /// Every extension named by the timeline is in `app.extensions`, and each extension action's
+  /// session is one of that extension's.
+  private func checkExtensions(_ context: DecodeContext) {
+    let names = declaredExtensions.map(\.name)
+    for use in extensionUses where !names.contains(use.name) {
+      let hint =
+        context.suggest(use.name, among: names).map { "did you mean '\($0)'?" }
+        ?? (names.isEmpty
+          ? "declare it in app.extensions" : "declared extensions are \(names.joined(separator: ", "))")
+      context.report(.reference, use.path, at: use.position, "unknown extension '\(use.name)'; \(hint)")
+    }
+    for (name, use) in extensionSessions {
+      guard let declared = declaredExtensions.first(where: { $0.name == name }) else { continue }
+      if declared.sessions.contains(use.name) { continue }
+      let hint =
+        context.suggest(use.name, among: declared.sessions).map { "did you mean '\($0)'?" }
+        ?? "declare it in the extension's sessions"
+      context.report(
+        .reference, use.path, at: use.position,
+        "extension '\(name)' has no session '\(use.name)'; \(hint) (an extension makes only its own sessions)"
+      )
+    }
+  }
+
   /// Reports every reference to something the scenario does not declare.
   func check(duration: SimDuration, context: DecodeContext) {
     let declared = declaredSessions
@@ -70,6 +102,7 @@ struct References {
           ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
     }
+    checkExtensions(context)
     checkDuplicateNames(context)
     checkTotal(
       taskCounts, limit: Self.maxTimelineTasks, what: "tasks with 'count' on timeline entries", context)

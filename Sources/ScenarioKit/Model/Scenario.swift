@@ -63,10 +63,39 @@ public struct AppSpec: Sendable {
   public var sessions: [SessionConfiguration]
   /// How the app answers the system: what it does right, what it gets wrong, its reactions.
   public var behavior: AppBehavior
+  /// The app's extensions (`app.extensions`): each a process of its own that the timeline opens
+  /// and closes, with the background sessions it makes.
+  public var extensions: [ExtensionSpec] = []
   /// An app with these sessions and this behaviour.
   public init(sessions: [SessionConfiguration] = [], behavior: AppBehavior = .init()) {
     self.sessions = sessions
     self.behavior = behavior
+  }
+
+  /// The configuration the app uses for `identifier`: its own entry, else the extension's whose
+  /// events it is handed (the app makes that session only for them).
+  func configuration(for identifier: String) -> SessionConfiguration? {
+    sessions.first { $0.identifier == identifier }
+      ?? extensions.lazy.compactMap { $0.sessions.first { $0.identifier == identifier } }.first
+  }
+
+  /// Whether `identifier` is an extension's session.
+  func isExtensionSession(_ identifier: String) -> Bool {
+    extensions.contains { $0.sessions.contains { $0.identifier == identifier } }
+  }
+}
+
+/// One of the app's extensions (a share extension, say) as the scenario scripts it: a process of
+/// its own, with its background sessions (behavior.md, "App extensions").
+public struct ExtensionSpec: Sendable {
+  /// The extension's name, as timeline entries name it (`"extension": "Share"`).
+  public var name: String
+  /// The background sessions it makes, on first use in each of its runs.
+  public var sessions: [SessionConfiguration]
+  /// An extension named `name` with these sessions.
+  public init(name: String, sessions: [SessionConfiguration]) {
+    self.name = name
+    self.sessions = sessions
   }
 }
 
@@ -240,6 +269,12 @@ public enum TimelineAction: Sendable {
   case reboot
   /// Something the app does (it must be running).
   case app(AppAction)
+  /// The user opens the app's extension (a share sheet): its process starts.
+  case openExtension(String)
+  /// The user leaves the extension: the system ends its process `extensionEndsAfter` later.
+  case closeExtension(String)
+  /// Something the extension does (it must be running): a `download` or `upload`.
+  case inExtension(String, AppAction)
 }
 
 /// When a task may begin: an instant, or a duration after the action that creates it (`+30s`).

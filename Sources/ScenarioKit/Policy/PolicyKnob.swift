@@ -56,6 +56,7 @@ struct PolicyKnob {
       PolicyKnob("discretionary.avoidLowPowerMode", .bool, \.discretionary.avoidLowPowerMode, render: bool),
       PolicyKnob("backgroundRunTime", .duration, \.backgroundRunTime, render: duration),
       PolicyKnob("backgroundTaskLimit", .duration, \.backgroundTaskLimit, render: duration),
+      PolicyKnob("extensionEndsAfter", .duration, \.extensionEndsAfter, render: duration),
       PolicyKnob("completionHandlerTimeout", .duration, \.completionHandlerTimeout, render: duration),
       PolicyKnob(
         "maxConnectionsPerHost", .int(1...1_000, "a number of connections from 1 to 1000"),

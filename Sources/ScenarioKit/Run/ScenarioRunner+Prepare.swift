@@ -36,6 +36,9 @@ extension ScenarioRunner {
         case .forceQuit: sim.forceQuitApp()
         case .reboot: sim.rebootDevice()
         case .app(let action): app.perform(action, path: entry.path)
+        case .openExtension(let name): sim.openExtension(name)
+        case .closeExtension(let name): sim.closeExtension(name)
+        case .inExtension(let name, let action): app.perform(action, inExtension: name, path: entry.path)
         }
       }
     }

@@ -36,7 +36,49 @@ final class ScriptedAppStore {
 
   /// Keeps a task the app created under its name. Written in place on the store: a copy of
   /// the dictionary per task (a computed property's get-modify-set) made `count` N quadratic.
-  fileprivate func remember(_ task: SimURLSessionTask) { tasks[task.name] = task }
+  func remember(_ task: SimURLSessionTask) { tasks[task.name] = task }
+
+  /// Sets a new task's request fields (`earliestBegin`, expectations, description, priority),
+  /// keeps it under its name and resumes it: the same for the app and its extensions.
+  func start(_ task: SimURLSessionTask, _ request: TaskRequest, n: Int?, trigger: String?) {
+    task.earliestBeginDate = request.earliestBegin?.resolve(now: simulation.now)
+    task.countOfBytesClientExpectsToSend = request.expectsToSend ?? task.countOfBytesClientExpectsToSend
+    task.countOfBytesClientExpectsToReceive = request.expectsToReceive
+    task.taskDescription = request.description.map { Self.substitute($0, n, trigger) }
+    if let priority = request.priority { task.priority = priority }
+    if let constrained = request.allowsConstrainedNetworkAccess {
+      task.allowsConstrainedNetworkAccess = constrained
+    }
+    remember(task)
+    task.resume()
+  }
+
+  /// `text` with `{n}` and `{task}` filled in.
+  static func substitute(_ text: String, _ n: Int?, _ trigger: String?) -> String {
+    var text = text
+    if let n { text = text.replacingAll("{n}", with: String(n)) }
+    if let trigger { text = text.replacingAll("{task}", with: trigger) }
+    return text
+  }
+
+  /// The scripted extensions' processes' state, by name (made on first use).
+  private var extensionProcesses: [String: ScriptedExtension] = [:]
+
+  /// Performs a timeline entry's action in the extension `name`, or stops the run when it is
+  /// not running.
+  func perform(_ action: AppAction, inExtension name: String, path: String) {
+    guard runError == nil else { return }
+    guard simulation.extensionIsRunning(name) else {
+      fail(
+        "\(path): extension '\(name)' is not running at \(simulation.now), so it cannot perform "
+          + "'\(action.name)'; add an 'openExtension' entry before it")
+      return
+    }
+    guard let spec = spec.extensions.first(where: { $0.name == name }) else { return }
+    let process = extensionProcesses[name] ?? ScriptedExtension(spec: spec, store: self)
+    extensionProcesses[name] = process
+    process.perform(action, path: path)
+  }
 
   /// The factory `Simulation.install(factory:)` calls at every launch.
   func makeApp() -> ScriptedApp { ScriptedApp(store: self) }
@@ -64,7 +106,7 @@ final class ScriptedAppStore {
     return best
   }
 
-  fileprivate func fail(_ message: String) {
+  func fail(_ message: String) {
     guard runError == nil else { return }
     runError = message
     simulation.requestStop()
@@ -100,7 +142,10 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     if spec.behavior.recreatesSessionsOnLaunch {
       // Every declared entry, duplicates included: declaring one identifier twice plays the
       // app that makes two session objects for it (the engine lints that).
-      for (i, configuration) in spec.sessions.enumerated() {
+      // An extension's session is made only when the system hands the app its events (below):
+      // made at every launch, it would take the session from the extension (-996).
+      for (i, configuration) in spec.sessions.enumerated()
+      where !spec.isExtensionSession(configuration.identifier) {
         do {
           sessions[configuration.identifier] = try app.makeSession(
             configuration: configuration, delegate: self)
@@ -119,6 +164,11 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .immediately: completionHandler()
     case .afterEvents, .never:
       if spec.behavior.storesCompletionHandler { handlers[identifier] = completionHandler }
+    }
+    // The events of an extension's session come to the containing app, which makes the session
+    // with the identifier it is handed to receive them.
+    if spec.behavior.recreatesSessionsOnLaunch && spec.isExtensionSession(identifier) {
+      _ = session(identifier, path: "app.extensions")
     }
     react(to: .handleEvents, task: nil)
   }
@@ -306,22 +356,13 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   private func start(
     _ task: SimURLSessionTask, _ request: TaskRequest, name: String, n: Int?, trigger: String?
   ) {
-    task.earliestBeginDate = request.earliestBegin?.resolve(now: simulation.now)
-    task.countOfBytesClientExpectsToSend = request.expectsToSend ?? task.countOfBytesClientExpectsToSend
-    task.countOfBytesClientExpectsToReceive = request.expectsToReceive
-    task.taskDescription = request.description.map { substitute($0, n, trigger) }
-    if let priority = request.priority { task.priority = priority }
-    if let constrained = request.allowsConstrainedNetworkAccess {
-      task.allowsConstrainedNetworkAccess = constrained
-    }
-    store.remember(task)
-    task.resume()
+    store.start(task, request, n: n, trigger: trigger)
   }
 
   /// The live session object for `identifier`, creating it on first use in this process.
   private func session(_ identifier: String, path: String) -> SimURLSession? {
     if let live = sessions[identifier], !live.isInvalidated { return live }
-    guard let configuration = spec.sessions.first(where: { $0.identifier == identifier }) else {
+    guard let configuration = spec.configuration(for: identifier) else {
       fail("\(path): no session '\(identifier)' in app.sessions")
       return nil
     }
@@ -359,10 +400,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   }
 
   private func substitute(_ text: String, _ n: Int?, _ trigger: String?) -> String {
-    var text = text
-    if let n { text = text.replacingAll("{n}", with: String(n)) }
-    if let trigger { text = text.replacingAll("{task}", with: trigger) }
-    return text
+    ScriptedAppStore.substitute(text, n, trigger)
   }
 
   private func fail(_ message: String) { store.fail(message) }

@@ -48,7 +48,8 @@ public enum FormatReference {
       ("server.changes[]", ["server", "changes", "items"]),
       ("server.faults[]", ["server", "faults", "items"]),
       ("app.sessions[]", ["app", "sessions", "items"]), ("app.behavior", ["app", "behavior"]),
-      ("app.behavior.on[]", ["app", "behavior", "on", "items"]), ("random", ["random"]),
+      ("app.behavior.on[]", ["app", "behavior", "on", "items"]),
+      ("app.extensions[]", ["app", "extensions", "items"]), ("random", ["random"]),
       ("random.network", ["random", "network"]), ("random.power", ["random", "power"]),
       ("random.terminations", ["random", "terminations"]),
     ]

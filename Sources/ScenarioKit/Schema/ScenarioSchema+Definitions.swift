@@ -186,7 +186,9 @@ extension ScenarioSchema {
         ("allowsExpensiveNetworkAccess", boolean), ("allowsConstrainedNetworkAccess", boolean),
         ("timeoutForRequest", ref("duration")), ("timeoutForResource", ref("duration")),
         ("httpMaximumConnectionsPerHost", integer(1...1_000)), ("waitsForConnectivity", boolean),
+        ("sharedContainerIdentifier", nonEmptyString),
       ], required: ["identifier"])
+    let appExtension = object([("name", nonEmptyString), ("sessions", array(session))], required: ["name"])
     let reaction = oneOfRequired(
       object(
         [
@@ -206,7 +208,7 @@ extension ScenarioSchema {
       ("willBeginDelayedRequest", array(delayedRequestAnswer)),
       ("didReceiveChallenge", array(challengeAnswer)),
     ])
-    return object([("sessions", array(session)), ("behavior", behavior)])
+    return object([("sessions", array(session)), ("behavior", behavior), ("extensions", array(appExtension))])
   }
 
   /// A reaction's `error`: `none`, an error code by name or number, or a cancel reason.
@@ -248,10 +250,15 @@ extension ScenarioSchema {
     ]
     switch name {
     case .launch, .background, .terminate, .forceQuit, .reboot: return ([], [])
-    case .download, .dataTask: return (request, ["session", "url", "name"])
+    case .openExtension, .closeExtension: return ([("extension", nonEmptyString)], ["extension"])
+    case .download:
+      // A timeline download or upload may be performed by one of the app's extensions.
+      return (request + (timeline ? [("extension", nonEmptyString)] : []), ["session", "url", "name"])
+    case .dataTask: return (request, ["session", "url", "name"])
     case .upload:
       return (
-        request + [("from", enumeration(names(UploadSource.self))), ("size", ref("size"))],
+        request + [("from", enumeration(names(UploadSource.self))), ("size", ref("size"))]
+          + (timeline ? [("extension", nonEmptyString)] : []),
         ["session", "url", "name", "from", "size"]
       )
     case .cancel: return ([("task", task), ("produceResumeData", boolean)], ["task"])

@@ -149,9 +149,13 @@ public final class DownloadedFile {
   public let bytes: Int64
   /// Where the app moved the file in its container, or nil if it left it to be deleted.
   public private(set) var movedTo: String?
-  init(task: SimURLSessionTask, bytes: Int64) {
+  /// The app group whose shared container holds the file (the session's
+  /// `sharedContainerIdentifier`), or nil when it is in the app's own container.
+  public let sharedContainer: String?
+  init(task: SimURLSessionTask, bytes: Int64, sharedContainer: String? = nil) {
     self.task = task
     self.bytes = bytes
+    self.sharedContainer = sharedContainer
   }
   /// `FileManager.moveItem(at:to:)` into the app's container.
   public func move(to path: String) { movedTo = path }

@@ -5,7 +5,7 @@ import SimKernel
 extension Simulation {
   func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
     record.queue(event)
-    if lifecycle.state.isRunning && record.attached != nil {
+    if lifecycle.state.isRunning && record.appSession != nil {
       scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     }
   }
@@ -18,7 +18,7 @@ extension Simulation {
   /// in the order they happened. Events the app can no longer take (it stopped running, or
   /// dropped the session) go back to the front of the queue.
   func deliverPending(_ record: DaemonSession) {
-    guard lifecycle.state.isRunning, let session = record.attached else { return }
+    guard lifecycle.state.isRunning, let session = record.appSession else { return }
     // The handler came back early: the rest waits for the next wake or launch.
     if wakes.deliveryHeld(record.identifier) { return }
     // The app is still in a slow callback: the rest waits until it is free.
@@ -81,9 +81,12 @@ extension Simulation {
       if let description = task.taskDescription {
         fields.append(TraceField("description", .string(description)))
       }
+      // A session with a shared container downloads into it, where app and extension both see it [A].
+      let group = task.session.configuration.sharedContainerIdentifier
+      if let group { fields.append(TraceField("sharedContainer", .string(group))) }
       emit(.delegateDidFinishDownloading, fields)
       checker.deliveredDownload(task.uid)
-      let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived)
+      let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived, sharedContainer: group)
       delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
       if file.movedTo == nil {
         lint(
@@ -165,7 +168,7 @@ extension Simulation {
   /// and no sooner than a second after the last report (a fast transfer skips tenths). Only
   /// while the app can hear it: progress is not queued for later.
   func armProgress(_ task: SimURLSessionTask) {
-    guard lifecycle.state.isRunning, task.session.attached != nil, task.bytes.reportedDecile < 9,
+    guard lifecycle.state.isRunning, task.session.appSession != nil, task.bytes.reportedDecile < 9,
       task.machine.direction?.stalled == false, reportedTransfer(task) != nil
     else { return }
     settleBytes(task)
@@ -199,7 +202,7 @@ extension Simulation {
     guard let (up, size, done) = reportedTransfer(task) else { return }
     let decile = TransferBytes.tenths(done, of: max(1, size))
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
-      untilNextReportAllowed(task) == .zero, let session = task.session.attached
+      untilNextReportAllowed(task) == .zero, let session = task.session.appSession
     {
       task.bytes.reported(decile: decile, at: now)
       let step = task.bytes.reportedProgress(total: done)
@@ -227,7 +230,7 @@ extension Simulation {
   /// as on a device; for an upload, `didSendBodyData`, ahead of the response's calls.
   func reportBodyDone(_ task: SimURLSessionTask) {
     let total = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
-    guard total > 0, lifecycle.state.isRunning, task.session.attached != nil else { return }
+    guard total > 0, lifecycle.state.isRunning, task.session.appSession != nil else { return }
     let step = task.bytes.reportedProgress(total: total)
     task.bytes.reported(decile: 10)
     let event: DelegateEvent =

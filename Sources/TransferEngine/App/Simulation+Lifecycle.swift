@@ -25,7 +25,7 @@ extension Simulation {
       runLateTimers()
       if let app = installedApp { app.willEnterForeground(AppContext(simulation: self)) }
       resumePausedDefaultTransfers()
-      for record in daemon.sessionRecords where record.attached != nil {
+      for record in daemon.sessionRecords where record.appSession != nil {
         scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
         armProgressForSession(record)
       }
@@ -86,7 +86,8 @@ extension Simulation {
     appBusy.processEnded()
     dropBackgroundTasks()
     endWake()
-    for record in daemon.sessionRecords {
+    // An extension's sessions are its process's, not the app's: they go on.
+    for record in daemon.sessionRecords where !record.heldByExtension {
       record.detachFromApp()
       for task in record.unfinishedTasks() where !task.isFinished {
         if !record.isBackground {
@@ -103,7 +104,7 @@ extension Simulation {
   /// A background session's data tasks need the app's process: they fail with -997
   /// (`backgroundSessionWasDisconnected`) when it is suspended [A].
   private func disconnectBackgroundDataTasks() {
-    for record in daemon.sessionRecords where record.isBackground {
+    for record in daemon.sessionRecords where record.isBackground && !record.heldByExtension {
       for task in record.unfinishedTasks() where task.kind == .data && !task.isFinished {
         let holding = withdraw(task)
         fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)

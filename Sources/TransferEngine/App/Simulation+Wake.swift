@@ -12,7 +12,10 @@ extension Simulation {
   /// app to answer, and that may wake it.
   private func sessionsOwedAWake() -> [DaemonSession] {
     daemon.sessionRecords.filter { record in
-      guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty else {
+      // A session that could not connect wakes no one; one an extension holds waits for it to end.
+      guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty,
+        record.connectionError == nil, !record.heldByExtension
+      else {
         return false
       }
       return (record.wantsWake && record.outstanding == 0) || awaitsDelayedRequestAnswer(record)
@@ -96,7 +99,7 @@ extension Simulation {
     // Still in a slow callback when the wake's time is up (an open assertion extends it).
     if assertions.open.isEmpty && watchdogKillsBusyApp(had: policy.completionHandlerTimeout) { return }
     // A session the app never recreated cannot reach didFinishEvents; endWake lints the cause.
-    for identifier in uncalled where daemon.backgroundSessions[identifier]?.attached != nil {
+    for identifier in uncalled where daemon.backgroundSessions[identifier]?.appSession != nil {
       lint(
         .completionHandlerNeverCalled,
         "the completion handler for '\(identifier)' was not called within \(policy.completionHandlerTimeout); "
@@ -110,7 +113,8 @@ extension Simulation {
   func endWake() {
     guard let ending = wakes.end() else { return }
     for identifier in ending.sessions {
-      if let record = daemon.backgroundSessions[identifier], record.attached == nil, !record.pending.isEmpty {
+      if let record = daemon.backgroundSessions[identifier], record.appSession == nil, !record.pending.isEmpty
+      {
         lint(
           .sessionNotRecreated,
           "the app was woken for session '\(identifier)' but did not recreate it, so its events stay queued; "

@@ -36,12 +36,18 @@ struct Daemon {
   // MARK: Records
 
   /// A new session record; a background one is found again by its identifier.
-  mutating func addSession(_ configuration: SessionConfiguration, simulation: Simulation) -> DaemonSession {
+  /// `registers` false for a session that could not connect (-995, -996): it keeps its own
+  /// record, and the identifier stays with the process that holds it.
+  mutating func addSession(
+    _ configuration: SessionConfiguration, simulation: Simulation, registers: Bool = true
+  ) -> DaemonSession {
     let record = DaemonSession(
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
       simulation: simulation)
     sessionRecords.append(record)
-    if configuration.kind == .background { backgroundSessions[configuration.identifier] = record }
+    if configuration.kind == .background && registers {
+      backgroundSessions[configuration.identifier] = record
+    }
     return record
   }
 

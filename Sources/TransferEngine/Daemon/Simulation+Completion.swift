@@ -110,7 +110,7 @@ extension Simulation {
     if session.outstanding == 0, let live = session.attached, live.awaitsTasksBeforeInvalid {
       queueInvalidation(live)
     }
-    if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
+    if session.isBackground && !(lifecycle.state.isRunning && session.appSession != nil) {
       session.owesWake(true)
     }
     requestWakeCheck()

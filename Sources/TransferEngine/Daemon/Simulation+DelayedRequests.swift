@@ -13,7 +13,7 @@ extension Simulation {
     // One wake per question: a woken app that does not take it (no session made) is not woken
     // again and again for it.
     let session = task.session
-    if session.isBackground && !(lifecycle.state.isRunning && session.attached != nil) {
+    if session.isBackground && !(lifecycle.state.isRunning && session.appSession != nil) {
       session.owesWake(true)
     }
     requestWakeCheck()

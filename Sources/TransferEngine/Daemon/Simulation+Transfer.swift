@@ -51,7 +51,8 @@ extension Simulation {
         rescheduleLinks()
         return
       }
-      if task.session.configuration.kind == .default, task.session.attached != nil, lifecycle.state.isRunning
+      if task.session.configuration.kind == .default, task.session.appSession != nil,
+        lifecycle.state.isRunning
       {
         // The app decides, from the delivery step (the one place app code runs): the task
         // stays connecting until `redirectDecided` hears the answer.

@@ -60,6 +60,12 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// BgsimFoundation: app code on a queue the bridge drains ran while nothing simulated was
   /// running: a real-time timer fired, at a simulated time that depends on the host's speed.
   case wallClockTimer
+  /// An app extension made a background session without `sharedContainerIdentifier`: the
+  /// session is invalidated at creation and its tasks fail with -995.
+  case extensionSessionWithoutSharedContainer
+  /// The app and one of its extensions used one background session identifier at once: only one
+  /// process may connect to a session, so the second one's tasks fail with -996.
+  case sessionInUseByAnotherProcess
 }
 
 extension LintRule {

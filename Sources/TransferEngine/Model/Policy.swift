@@ -26,6 +26,9 @@ public struct Policy: Hashable, Sendable {
   public var resumableUploads = true
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
+  /// How long an app extension's process lives after the user leaves it (`closeExtension`)
+  /// before the system ends it; no source gives a number [S].
+  public var extensionEndsAfter: SimDuration = .seconds(5)
 
   /// A policy; every default is behavior.md's.
   public init(

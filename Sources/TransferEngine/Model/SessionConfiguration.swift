@@ -33,6 +33,10 @@ public struct SessionConfiguration: Hashable, Sendable {
   /// Default sessions only: wait for an allowed interface instead of failing with -1009.
   /// Background sessions always wait [A].
   public var waitsForConnectivity: Bool
+  /// `sharedContainerIdentifier`: the app group whose container an extension's background
+  /// session downloads into. An extension's background session without one is invalidated at
+  /// creation (-995) [A]; nil for the app's own sessions is fine.
+  public var sharedContainerIdentifier: String?
 
   /// A configuration; the defaults are `URLSessionConfiguration`'s.
   public init(
@@ -40,7 +44,7 @@ public struct SessionConfiguration: Hashable, Sendable {
     allowsCellularAccess: Bool = true, allowsExpensiveNetworkAccess: Bool = true,
     allowsConstrainedNetworkAccess: Bool = true, timeoutIntervalForRequest: SimDuration = .seconds(60),
     timeoutIntervalForResource: SimDuration = .days(7), httpMaximumConnectionsPerHost: Int? = nil,
-    waitsForConnectivity: Bool = false
+    waitsForConnectivity: Bool = false, sharedContainerIdentifier: String? = nil
   ) {
     self.identifier = identifier
     self.kind = kind
@@ -53,6 +57,7 @@ public struct SessionConfiguration: Hashable, Sendable {
     self.timeoutIntervalForResource = timeoutIntervalForResource
     self.httpMaximumConnectionsPerHost = httpMaximumConnectionsPerHost
     self.waitsForConnectivity = waitsForConnectivity
+    self.sharedContainerIdentifier = sharedContainerIdentifier
   }
 
   /// `URLSessionConfiguration.background(withIdentifier:)`.

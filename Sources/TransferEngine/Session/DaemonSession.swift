@@ -23,6 +23,17 @@ final class DaemonSession {
   private(set) var pending: [DelegateEvent] = []
   /// The app's live session object, while the app has one.
   private(set) var attached: SimURLSession?
+  /// The attached session object when the app holds it (not an extension): the one events go to.
+  var appSession: SimURLSession? {
+    guard let attached, attached.owner == .app else { return nil }
+    return attached
+  }
+  /// An extension holds the session now: its events wait for the extension to end, then go to
+  /// the containing app.
+  var heldByExtension: Bool {
+    guard let attached else { return false }
+    return attached.owner != .app && !attached.isInvalidated
+  }
   /// A wake is owed: every task finished while the app was away.
   private(set) var wantsWake = false
   /// The last delegate attached implements `willBeginDelayedRequest`: the daemon remembers it
@@ -33,6 +44,9 @@ final class DaemonSession {
   private(set) var asksChallenges = false
 
   weak var simulation: Simulation?
+  /// Set for the record of a session that could not connect (-995, -996): its own, not the
+  /// identifier's, so the tasks made in it fail with this error and wake no one.
+  private(set) var connectionError: SimURLError.Code?
   /// Position in the daemon's session records (the key of `deliver` events).
   let index: Int
 
@@ -42,6 +56,9 @@ final class DaemonSession {
     self.index = index
     self.simulation = simulation
   }
+
+  /// The session could not connect: every task made in it fails with `code`.
+  func connectionFailed(_ code: SimURLError.Code) { connectionError = code }
 
   /// The app (re)created a session object for this record.
   func attach(_ session: SimURLSession) {

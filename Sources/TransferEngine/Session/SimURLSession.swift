@@ -16,13 +16,15 @@ public final class SimURLSession {
   /// Keeps the delegate alive as URLSession does (it retains its delegate until invalidated).
   private var retainedDelegate: SimURLSessionDelegate?
   let record: DaemonSession
-  private weak var owner: Simulation?
+  /// The process that made this session object: the app or one of its extensions.
+  public let owner: SessionOwner
+  private weak var owningSimulation: Simulation?
   /// The simulation the session lives in; it must outlive the app's use of the session.
   var simulation: Simulation {
-    guard let owner else {
+    guard let simulation = owningSimulation else {
       preconditionFailure("session '\(identifier)' used after its Simulation was released")
     }
-    return owner
+    return simulation
   }
   /// Whether the app invalidated the session; an invalidated session makes no tasks.
   public private(set) var isInvalidated = false
@@ -33,13 +35,14 @@ public final class SimURLSession {
 
   init(
     configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession,
-    simulation: Simulation
+    simulation: Simulation, owner: SessionOwner = .app
   ) {
     self.configuration = configuration
     self.delegate = delegate
     self.retainedDelegate = delegate
     self.record = record
-    self.owner = simulation
+    self.owner = owner
+    self.owningSimulation = simulation
   }
 
   /// The configuration's identifier, the key of a background session across processes.

@@ -8,17 +8,37 @@ import SimKernel
 
 /// The app-facing operations behind `SimURLSession` and `SimURLSessionTask`.
 extension Simulation {
-  /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`.
-  func makeSession(_ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?)
+  /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`
+  /// (`owner` `.app`) or by an extension (`makeSession(inExtension:...)`).
+  func makeSession(
+    _ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, owner: SessionOwner = .app
+  )
     throws(SimAPIMisuse)
     -> SimURLSession
   {
-    guard lifecycle.state.isRunning else {
+    guard isRunning(owner) else {
+      switch owner {
+      case .app:
+        throw SimAPIMisuse(
+          "the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
+      case .appExtension(let name):
+        throw SimAPIMisuse(
+          "extension '\(name)' created session '\(configuration.identifier)' while it was not running")
+      }
+    }
+    if owner != .app && configuration.kind != .background {
       throw SimAPIMisuse(
-        "the app created session '\(configuration.identifier)' while \(lifecycle.state.rawValue)")
+        "extension '\(owner.traceName)' created default session '\(configuration.identifier)'; "
+          + "bgsim models an extension's background sessions only")
     }
     let record: DaemonSession
-    if configuration.kind == .background, let existing = daemon.backgroundSessions[configuration.identifier] {
+    let problem = connectionProblem(configuration, owner: owner)
+    if let problem {
+      record = daemon.addSession(configuration, simulation: self, registers: false)
+      record.connectionFailed(problem.0)
+    } else if configuration.kind == .background,
+      let existing = daemon.backgroundSessions[configuration.identifier]
+    {
       record = existing
       if let live = existing.attached, !live.isInvalidated {
         lint(
@@ -36,14 +56,26 @@ extension Simulation {
         [TraceField("session", .string(configuration.identifier))])
     }
     let session = SimURLSession(
-      configuration: configuration, delegate: delegate, record: record, simulation: self)
+      configuration: configuration, delegate: delegate, record: record, simulation: self, owner: owner)
     record.attach(session)
-    emit(
-      .sessionCreated,
-      [
+    var fields = [
+      TraceField("session", .string(configuration.identifier)),
+      TraceField("sessionKind", .string(configuration.kind.rawValue)),
+    ]
+    if owner != .app { fields.append(TraceField("process", .string(owner.traceName))) }
+    if let group = configuration.sharedContainerIdentifier {
+      fields.append(TraceField("sharedContainer", .string(group)))
+    }
+    emit(.sessionCreated, fields)
+    if let (code, heldBy) = problem {
+      var failed = [
         TraceField("session", .string(configuration.identifier)),
-        TraceField("sessionKind", .string(configuration.kind.rawValue)),
-      ])
+        TraceField("process", .string(owner.traceName)),
+        TraceField("error", .string(code.name)), TraceField("code", .int(Int64(code.rawValue))),
+      ]
+      if let heldBy { failed.append(TraceField("heldBy", .string(heldBy.traceName))) }
+      emit(.sessionConnectFailed, failed)
+    }
     scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
     armProgressForSession(record)
     return session
@@ -53,9 +85,12 @@ extension Simulation {
     in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
     resumeData: ResumeDataContents?, method: String = "GET"
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
-    guard lifecycle.state.isRunning else {
+    guard isRunning(session.owner) else {
       throw SimAPIMisuse(
-        "the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)")
+        session.owner == .app
+          ? "the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)"
+          : "extension '\(session.owner.traceName)' created a task in session '\(session.identifier)' "
+            + "while it was not running")
     }
     guard !budgetCheckpoint() else {
       throw SimAPIMisuse("the run used up its budget (\(budgetExceeded!.limit.rawValue)); no more tasks")
@@ -70,12 +105,14 @@ extension Simulation {
     let record = session.record
     let task = SimURLSessionTask(
       uid: daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url, session: record,
-      name: name, createdInBackground: lifecycle.state != .foreground, resumeFrom: resumeData)
+      name: name, createdInBackground: session.owner == .app && lifecycle.state != .foreground,
+      resumeFrom: resumeData)
     if kind == .download { task.httpMethod = method.uppercased() }
     record.add(task)
     daemon.addTask(task)
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
-    wakes.taskCreated()
+    // The app's tasks only: the one-task-per-wake count is about what the woken app starts.
+    if session.owner == .app { wakes.taskCreated() }
     var fields = [
       TraceField("task", .string(task.name)), TraceField("session", .string(record.identifier)),
       TraceField("taskIdentifier", .int(Int64(task.taskIdentifier))), TraceField("url", .string(url.string)),
@@ -152,6 +189,11 @@ extension Simulation {
       task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + timeout)
       if task.record.rejectedResumeData != nil {
         fail(task, SimURLError(.cannotWriteToFile), freeingConnection: false)
+        return
+      }
+      // A session that could not connect (-995, -996): each of its tasks fails at once.
+      if let code = task.session.connectionError {
+        fail(task, SimURLError(code), freeingConnection: false)
         return
       }
     case .continue:
@@ -233,7 +275,7 @@ extension Simulation {
 
   /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity.
   func notifyWaitingForConnectivity(_ task: SimURLSessionTask) {
-    guard let session = task.session.attached, lifecycle.state.isRunning else { return }
+    guard let session = task.session.appSession, lifecycle.state.isRunning else { return }
     emit(.delegateTaskIsWaitingForConnectivity, [TraceField("task", .string(task.name))])
     session.delegate?.urlSession(session, taskIsWaitingForConnectivity: task)
   }

@@ -37,6 +37,8 @@ enum EngineEvent {
   case challengeTimeout(uid: Int32, generation: UInt32)
   /// The user unlocks the device `reboot.unlockAfter` after restart number `restart`.
   case deviceUnlock(restart: UInt32)
+  /// `extensionEndsAfter` after the user left an extension: the system ends run `run` of it.
+  case endExtension(run: Int)
   /// Code outside the engine (a scenario's timeline entry, an app's timer).
   case callback(Int)
 }

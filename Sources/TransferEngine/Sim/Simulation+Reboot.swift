@@ -14,6 +14,7 @@ extension Simulation {
       // Default sessions' tasks vanish with the process, as at any termination.
       processEnded()
     }
+    for name in extensions.endAll() { extensionEnded(name, reason: "reboot") }
     if policy.reboot.keepsBackgroundTasks {
       // Cut in flight; each retries (from its offset when it can) after the first unlock.
       var retrying: [SimURLSessionTask] = []

@@ -44,6 +44,8 @@ public final class Simulation {
   /// Counters the invariants read, beside the engine.
   @exclusivity(unchecked) var checker = InvariantChecker()
   @exclusivity(unchecked) var appProcess = AppProcess()
+  /// The app's extensions' processes (`AppExtensions.swift`).
+  @exclusivity(unchecked) var extensions = ExtensionProcesses()
   /// The live process's app (nil while not running).
   var installedApp: AppUnderTest? { appProcess.live }
 
@@ -220,6 +222,7 @@ public final class Simulation {
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
     case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
+    case .endExtension(let run): endExtension(run: run)
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
       if let runner = outsideCodeRunner { runner { action(self) } } else { action(self) }

@@ -20,7 +20,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   case deviceReboot = "device.reboot"
   /// The first unlock after a restart.
   case deviceUnlock = "device.unlock"
-  /// The app made a session (`sessionKind` is `background` or `default`).
+  /// The app made a session (`sessionKind` is `background` or `default`); `process` names the
+  /// extension that made it (absent for the app), `sharedContainer` its app group.
   case sessionCreated = "session.created"
   /// The app asked for a session's tasks (`getAllTasks`); `tasks` names those it got.
   case sessionAllTasks = "session.allTasks"
@@ -131,6 +132,17 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// App code said its callback takes `duration` of the app's own time (`AppContext.spend`):
   /// the app's next callbacks wait for it.
   case appBusy = "app.busy"
+  /// The user opened one of the app's extensions (`name`): its process starts.
+  case extensionLaunch = "extension.launch"
+  /// The user left the extension (`name`); the system ends it `extensionEndsAfter` later.
+  case extensionClose = "extension.close"
+  /// The extension's process ended (`name`, `reason`); its background sessions' events go to
+  /// the containing app.
+  case extensionTerminate = "extension.terminate"
+  /// A process could not connect a background session (`error`, `code`): an extension's session
+  /// without a shared container (-995), or an identifier another process holds (-996). The
+  /// session is invalidated at creation and each task made in it fails with the error.
+  case sessionConnectFailed = "session.connectFailed"
   /// The rate limiter let the app be woken: the `delay` it had set, and the wake's number.
   case rateLimiterWake = "ratelimiter.wake"
   /// The rate limiter's delay went back to its initial value (`reason`: `foreground` or `idle`).
@@ -149,7 +161,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .serverChange: return ["url", "etag", "size", "status"]
     case .deviceReboot: return ["unlockAt"]
     case .deviceUnlock: return []
-    case .sessionCreated: return ["session", "sessionKind"]
+    case .sessionCreated: return ["session", "sessionKind", "process", "sharedContainer"]
+    case .sessionConnectFailed: return ["session", "process", "error", "code", "heldBy"]
     case .sessionAllTasks: return ["session", "tasks"]
     case .sessionInvalidated: return ["session", "cancelTasks"]
     case .taskCreated:
@@ -180,7 +193,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .taskDelayedRequestAnswered: return ["task", "disposition", "url"]
     case .delegateDidResumeAtOffset: return ["task", "offset", "total"]
     case .delegateDidWriteData: return ["task", "totalBytesWritten", "totalBytesExpectedToWrite"]
-    case .delegateDidFinishDownloading: return ["task", "bytes", "description"]
+    case .delegateDidFinishDownloading: return ["task", "bytes", "description", "sharedContainer"]
     case .delegateDidReceiveData: return ["task", "bytes"]
     case .delegateDidComplete:
       return ["task", "error", "code", "reason", "resumeDataOffset", "networkUnavailableReason", "status"]
@@ -192,6 +205,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .appResumeDataUnavailable: return ["task", "path"]
     case .appBeginBackgroundTask, .appEndBackgroundTask, .appBackgroundTaskExpired: return ["name"]
     case .appBusy: return ["callback", "task", "duration"]
+    case .extensionLaunch, .extensionClose: return ["name"]
+    case .extensionTerminate: return ["name", "reason"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
     case .lint: return ["rule", "message", "session", "task"]
