@@ -58,11 +58,7 @@ public enum Explorer {
     let returns = plan.faults.userReturnsAfter
     let baseline = ExplorationRun.play(
       subject, faults: [], seed: plan.worldSeed, userReturnsAfter: returns, property: property)
-    var raw: [Raw] = []
-    if let message = baseline.propertyMessage {
-      raw.append(
-        Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
-    }
+    var raw = baselineFindings(baseline)
     // The kill points are run as terminations only when terminations are explored; they anchor the
     // random process-ending faults either way.
     let points = KillPoints.enumerate(subject, seed: plan.worldSeed, baseline: baseline.outcome.trace)
@@ -115,6 +111,28 @@ public enum Explorer {
     let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
     return ExplorationReport(
       findings: findings, killPoints: points.candidates, killPointsRun: killPointsRun, runs: positions.count)
+  }
+
+  /// What the run without faults already breaks: the property, and each lint it traced (a lint
+  /// is a bug of the app whatever the faults: the file it did not move, the session it did not
+  /// recreate after the timeline's own termination). Each is a finding without faults.
+  static func baselineFindings(_ baseline: RunRecord) -> [Raw] {
+    var raw: [Raw] = []
+    if let message = baseline.propertyMessage {
+      raw.append(
+        Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
+    }
+    for (rule, message) in baseline.lints.sorted(by: { $0.key < $1.key }) {
+      let at = baseline.outcome.trace.events.first {
+        $0.kind == TraceKind.lint.rawValue && $0["rule"] == .string(rule)
+      }
+      raw.append(
+        Raw(
+          rule: rule, signature: "lint " + rule,
+          message: "the run without faults traced it" + (at.map { " at \($0.time)" } ?? "") + ": " + message,
+          faults: [], order: -1))
+    }
+    return raw
   }
 
   /// Plays one run (twice: a second play whose trace differs is a nondeterminism) and judges it.
@@ -225,12 +243,9 @@ extension Explorer {
     let returns = faultSet.userReturnsAfter
     let baseline = ExplorationRun.play(
       subject, faults: [], seed: seed, userReturnsAfter: returns, property: property)
-    var raws = judge(
-      subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
-    if let message = baseline.propertyMessage {
-      raws.insert(
-        Raw(rule: "property", signature: "property", message: message, faults: [], order: -1), at: 0)
-    }
+    let raws =
+      baselineFindings(baseline)
+      + judge(subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
     let run = ExplorationRun.play(
       subject, faults: faults, seed: seed, userReturnsAfter: returns, property: nil)
     let findings = raws.map { raw in
