@@ -43,7 +43,8 @@ let package = Package(
     // (shared by `BgsimTesting` and a scripted app's explorer, which the portable bgsim can use).
     .target(name: "ExplorationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "FuzzKit"]),
     // What a test file imports: the bridge re-exported, `Exploration`, and issues for Testing and XCTest.
-    .target(name: "BgsimTesting", dependencies: ["BgsimFoundation", "ExplorationKit", "SimKernel"]),
+    .target(
+      name: "BgsimTesting", dependencies: ["BgsimFoundation", "ExplorationKit", "SimKernel", "SimReport"]),
     // Random scenarios checked against the engine's invariants, their minimiser, and the loader fuzz target.
     .target(name: "FuzzKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Policy sweeps: grids of knob values times seeds, metrics, CSV/Markdown/SVG, shards.

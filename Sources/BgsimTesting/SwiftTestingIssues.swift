@@ -4,7 +4,7 @@
   import Testing
 
   /// Records each finding of `report` as an issue at the caller's line, with its trace (JSON
-  /// Lines) and replay scenario attached where the toolchain has attachments (Swift 6.2+).
+  /// Lines), report page (HTML) and replay scenario attached where the toolchain has attachments (Swift 6.2+).
   public func expectNoFindings(_ report: ExplorationReport, sourceLocation: SourceLocation = #_sourceLocation)
   {
     record(TestIssue.issues(report), at: sourceLocation)

@@ -5,7 +5,7 @@
   import XCTest
 
   /// Fails the test at the caller's line once per finding of `report`; on Darwin the finding's
-  /// trace (JSON Lines) and replay scenario are attached to the running test.
+  /// trace (JSON Lines), report page (HTML) and replay scenario are attached to the running test.
   public func XCTAssertNoFindings(
     _ report: ExplorationReport, file: StaticString = #filePath, line: UInt = #line
   ) {

@@ -16,6 +16,8 @@ struct RunRecord {
   var propertyMessage: String?
   /// The world's device, server and policy, for a replay scenario.
   var world: (device: DeviceModel, server: ServerModel, policy: Policy)
+  /// Bytes each task threw away, by name (`Finding.bytesWastedByTask`).
+  var bytesWastedByTask: [String: Int64] = [:]
 }
 
 /// Plays a world with faults: the user's script as written, each fault after everything the
@@ -57,9 +59,13 @@ enum ExplorationRun {
       if case .string(let message)? = event["message"] { lints[rule] = message } else { lints[rule] = rule }
     }
     let message = property?(outcome)
+    let wasted = sim.allTasks.reduce(into: [String: Int64]()) { byName, task in
+      let (sum, overflow) = byName[task.name, default: 0].addingReportingOverflow(task.bytesWasted)
+      byName[task.name] = overflow ? Int64.max : sum
+    }
     return RunRecord(
       applied: applied, context: context, outcome: outcome, lints: lints, propertyMessage: message,
-      world: (sim.deviceModel, sim.server, sim.policy))
+      world: (sim.deviceModel, sim.server, sim.policy), bytesWastedByTask: wasted)
   }
 
   static func apply(_ fault: Fault, to sim: Simulation, userReturnsAfter: SimDuration) {

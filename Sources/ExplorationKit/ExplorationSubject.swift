@@ -22,6 +22,11 @@ public struct ExplorationSubject: @unchecked Sendable {
   /// For a scenario's world, the scenario: a replay scenario is this one (its app, its timeline)
   /// with the faults added. Nil for a Swift world: the user's launches and leaves come from the trace.
   public var scenario: Scenario?
+  /// Whether a lint the run without faults traced is a finding (without faults). A scenario's
+  /// timeline may show its bug itself (`bgsim explore` on a lint scenario); a Swift test records
+  /// its baseline's lints with `expectNoIssues`, and its exploration reports the lints the faults
+  /// brought.
+  public var reportsBaselineLints = false
   /// The end of the world, after which the user opens the app and the world settles.
   public var duration: SimDuration
   /// How long the world runs after the user's last launch before the outcome is read.

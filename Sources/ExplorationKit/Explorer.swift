@@ -58,11 +58,7 @@ public enum Explorer {
     let returns = plan.faults.userReturnsAfter
     let baseline = ExplorationRun.play(
       subject, faults: [], seed: plan.worldSeed, userReturnsAfter: returns, property: property)
-    var raw: [Raw] = []
-    if let message = baseline.propertyMessage {
-      raw.append(
-        Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
-    }
+    var raw = baselineFindings(baseline, lints: subject.reportsBaselineLints)
     // The kill points are run as terminations only when terminations are explored; they anchor the
     // random process-ending faults either way.
     let points = KillPoints.enumerate(subject, seed: plan.worldSeed, baseline: baseline.outcome.trace)
@@ -103,7 +99,7 @@ public enum Explorer {
       let message =
         verdicts(rerun, baseline, property: property != nil).first { $0.rule == first.rule }?.message
         ?? first.message
-      return Finding(
+      var finding = Finding(
         rule: first.rule, message: message, faults: rerun.applied, seed: plan.worldSeed,
         trace: rerun.outcome.trace.events,
         replayScenario: ReplayScenario.write(
@@ -111,10 +107,34 @@ public enum Explorer {
           faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns,
           base: subject.scenario),
         reachedBy: count, origin: FindingOrigin(signature: signature, firstRun: first.order))
+      finding.bytesWastedByTask = rerun.bytesWastedByTask
+      return finding
     }
     let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
     return ExplorationReport(
       findings: findings, killPoints: points.candidates, killPointsRun: killPointsRun, runs: positions.count)
+  }
+
+  /// What the run without faults already breaks: the property, and, when `lints`, each lint it
+  /// traced (a lint is a bug of the app whatever the faults: the file it did not move, the session
+  /// it did not recreate after the timeline's own termination). Each is a finding without faults.
+  static func baselineFindings(_ baseline: RunRecord, lints: Bool) -> [Raw] {
+    var raw: [Raw] = []
+    if let message = baseline.propertyMessage {
+      raw.append(
+        Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
+    }
+    for (rule, message) in baseline.lints.sorted(by: { $0.key < $1.key }) where lints {
+      let at = baseline.outcome.trace.events.first {
+        $0.kind == TraceKind.lint.rawValue && $0["rule"] == .string(rule)
+      }
+      raw.append(
+        Raw(
+          rule: rule, signature: "lint " + rule,
+          message: "the run without faults traced it" + (at.map { " at \($0.time)" } ?? "") + ": " + message,
+          faults: [], order: -1))
+    }
+    return raw
   }
 
   /// Plays one run (twice: a second play whose trace differs is a nondeterminism) and judges it.
@@ -225,21 +245,20 @@ extension Explorer {
     let returns = faultSet.userReturnsAfter
     let baseline = ExplorationRun.play(
       subject, faults: [], seed: seed, userReturnsAfter: returns, property: property)
-    var raws = judge(
-      subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
-    if let message = baseline.propertyMessage {
-      raws.insert(
-        Raw(rule: "property", signature: "property", message: message, faults: [], order: -1), at: 0)
-    }
+    let raws =
+      baselineFindings(baseline, lints: subject.reportsBaselineLints)
+      + judge(subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
     let run = ExplorationRun.play(
       subject, faults: faults, seed: seed, userReturnsAfter: returns, property: nil)
     let findings = raws.map { raw in
-      Finding(
+      var finding = Finding(
         rule: raw.rule, message: raw.message, faults: raw.faults, seed: seed, trace: run.outcome.trace.events,
         replayScenario: ReplayScenario.write(
           world: baseline.world, duration: subject.duration + subject.settle, seed: seed, faults: raw.faults,
           rule: raw.rule, baseline: baseline.outcome.trace, returns: returns, base: subject.scenario),
         reachedBy: 1)
+      finding.bytesWastedByTask = run.bytesWastedByTask
+      return finding
     }
     return ExplorationReport(findings: findings, killPoints: 0, killPointsRun: 0, runs: 1)
   }

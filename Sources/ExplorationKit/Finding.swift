@@ -19,6 +19,9 @@ public struct Finding: Sendable, CustomStringConvertible {
   public var replayScenario: String
   /// How many of the exploration's runs (kill points and seeds) reached this finding.
   public var reachedBy: Int
+  /// Bytes each task of `trace` moved and then threw away (a restart from zero), by task name:
+  /// what the trace does not carry, for the report page's task accounts.
+  public var bytesWastedByTask: [String: Int64] = [:]
   /// Which run first reached it and how it was grouped: what `bgsim explore-merge` needs to
   /// join shards into the findings of one whole exploration. Nil for a replay.
   public var origin: FindingOrigin?

@@ -14,6 +14,7 @@ public enum ScenarioExploration {
       container: { _ in nil },
       account: { account(of: $0.trace) })
     subject.scenario = scenario
+    subject.reportsBaselineLints = true
     subject.observableExtra = { sim in "\(sim.appState.rawValue)\n" + account(of: sim.trace) }
     return subject
   }

@@ -40,11 +40,12 @@ enum BenchCommand {
           calibrate     bgsim calibrate of a 30-wake log over three knobs on 2 workers
                         (target under 30 s); events are simulations
           explore       the example app's world (one 300 MB episode, the app leaves after
-                      starting it, an hour) with a scenario's scripted app, explored at every
-                      kill point and over seeds 1-100 on 2 workers, as bgsim explore does
-                      (target under 10 s); events are runs (each played twice), and
-                      runsPerSecond repeats their rate
-        bridge        fleet driven by an app written against Foundation through
+                        starting it, an hour) with a Foundation app shaped like the example's
+                        (its late state write included) run through BgsimFoundation, explored
+                        at every kill point and over seeds 1-100 on 2 workers, as
+                        Exploration.run does (target under 10 s); events are runs (each
+                        played twice), and runsPerSecond repeats their rate
+          bridge        fleet driven by an app written against Foundation through
                         BgsimFoundation, then through AppUnderTest, three rounds
                         interleaved; prints the medians and the ratio of their wall times
                         (the bridge's own overhead)
@@ -66,7 +67,7 @@ enum BenchCommand {
       warnIfDebug()
       // Each workload in a process of its own, so each peak memory figure is that workload's
       // alone (a process's peak only grows).
-      let last = [["sweep"], ["calibrate"], ["explore"]] + (bridgeAvailable ? [["bridge"]] : [])
+      let last = [["sweep"], ["calibrate"]] + (bridgeAvailable ? [["explore"], ["bridge"]] : [])
       let runs = [["hold"], ["fleet"]] + shareSizes.map { ["share", String($0)] } + [["scripted"]] + last
       for run in runs {
         let status = runAlone(run + (json ? ["--json"] : []))
@@ -92,9 +93,16 @@ enum BenchCommand {
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
       }
-      warnIfDebug()
-      report(try explore(), json: json)
-      return ExitCode.ok
+      #if BGSIM_PORTABLE
+        throw .unavailable(
+          "bench explore is not in the portable build (its app runs through the Foundation bridge, "
+            + "which links libcurl); run it from a build with the toolchain: "
+            + "swift run -c release bgsim bench explore")
+      #else
+        warnIfDebug()
+        report(BenchExplore.run(), json: json)
+        return ExitCode.ok
+      #endif
     case "hold", "fleet", "sweep", "calibrate":
       if positionals.count > 1 {
         throw .usage("unexpected argument '\(positionals[1])'", command: command.name)
@@ -301,26 +309,6 @@ enum BenchCommand {
       extra: [
         ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
         ("traceEvents", "\(outcome.traceEvents)"), ("passed", "\(outcome.passed)"),
-      ])
-  }
-
-  /// `explore`: the whole exploration's wall time and its runs per second, on 2 workers.
-  static func explore() throws(CommandLineError) -> Measurement {
-    let world: Scenario
-    do throws(ScenarioErrors) {
-      world = try ExploreBenchmark.load()
-    } catch {
-      throw .invalidScenario(error)
-    }
-    let (report, seconds) = ProcessMetrics.wallSeconds { ExploreBenchmark.run(world, jobs: 2) }
-    return Measurement(
-      workload: "explore", events: report.runs, wallSeconds: seconds,
-      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
-      extra: [
-        ("runs", "\(report.runs)"), ("killPoints", "\(report.killPoints)"),
-        ("killPointsRun", "\(report.killPointsRun)"), ("seeds", "\(ExploreBenchmark.seeds.count)"),
-        ("jobs", "2"), ("findings", "\(report.findings.count)"),
-        ("runsPerSecond", String(format: "%.1f", seconds > 0 ? Double(report.runs) / seconds : 0)),
       ])
   }
 

@@ -92,7 +92,8 @@ enum ExploreCommand {
       "\(report.killPoints) kill points (\(report.killPointsRun) run), \(report.runs) runs: "
         + "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s")"
         + report.findings.map {
-          "\n  \($0.rule) (reached by \($0.reachedBy)): \($0.faults.map(\.description).joined(separator: "; "))"
+          "\n  \($0.rule) (reached by \($0.reachedBy)): "
+            + ($0.faults.isEmpty ? "no fault" : $0.faults.map(\.description).joined(separator: "; "))
         }
         .joined()
         + "\nwrote \(TerminalText.escape(out))/{findings.json,summary.txt\(shard == nil ? "" : ",shard.json")"

@@ -20,8 +20,12 @@ import Testing
     #expect(object["runs"] as? Int == killPointsRun + 100)
     #expect(object["seeds"] as? Int == 100)
     #expect(object["jobs"] as? Int == 2)
-    // The scripted app does not restart a download a force quit cancelled.
-    #expect(object["findings"] as? Int == 1)
+    // The bridged Foundation app, shaped like the example's, with the example's late state write:
+    // found after a system termination inside its window.
+    #expect(object["app"] as? String == "bridged")
+    let rules = try #require(object["findingRules"] as? [String])
+    #expect(rules.contains("terminationNotTransparent"))
+    #expect(object["findings"] as? Int == rules.count)
     #expect((object["wallSeconds"] as? Double ?? 0) > 0)
     #expect((object["runsPerSecond"] as? Double ?? 0) > 0)
   }
