@@ -194,7 +194,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .appBusy: return ["callback", "task", "duration"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
-    case .lint: return ["rule", "message", "session", "task"]
+    case .lint: return ["rule", "message", "session", "task", "api"]
     }
   }
 
