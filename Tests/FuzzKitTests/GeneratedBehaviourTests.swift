@@ -53,9 +53,25 @@ import Testing
     "task.challengeAnswered task=* disposition=cancelAuthenticationChallenge",
     "task.challengeAnswered task=* disposition=rejectProtectionSpace", "task.challengeTimedOut task=*",
     "app.busy callback=didFinishDownloadingTo", "app.busy callback=handleEventsForBackgroundURLSession",
-    "lint rule=slowCallback",
+    "lint rule=slowCallback", "task.restartedFromZero task=* reason=uploadDraftMismatch",
+    "lint rule=apiUnavailable",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")
+  }
+
+  /// Upload resume data: some fuzzed upload is cancelled or fails with resume data.
+  @Test func uploadResumeDataIsGenerated() {
+    let runs = Self.traces.filter { events in
+      let uploads = Set(
+        events.filter { $0.kind == "task.created" && $0.fields["taskKind"] == "upload" }.compactMap {
+          $0.fields["task"]
+        })
+      return events.contains { event in
+        ["task.cancelled", "task.failed"].contains(event.kind) && event.fields["resumeDataOffset"] != nil
+          && uploads.contains(event.fields["task"] ?? "")
+      }
+    }
+    #expect(!runs.isEmpty, "no fuzzed run of seeds 1-300 gives an upload resume data")
   }
 }
