@@ -53,8 +53,7 @@ import Testing
     "task.challengeAnswered task=* disposition=cancelAuthenticationChallenge",
     "task.challengeAnswered task=* disposition=rejectProtectionSpace", "task.challengeTimedOut task=*",
     "app.busy callback=didFinishDownloadingTo", "app.busy callback=handleEventsForBackgroundURLSession",
-    "lint rule=slowCallback", "task.restartedFromZero task=* reason=uploadDraftMismatch",
-    "lint rule=apiUnavailable",
+    "lint rule=slowCallback",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")
