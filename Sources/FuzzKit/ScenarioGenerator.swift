@@ -51,7 +51,7 @@ public struct ScenarioGenerator {
   mutating func generate() -> Scenario {
     duration = pick([.minutes(30), .hours(2), .hours(6), .days(1)])
     var server = makeServer()
-    let device = makeDevice()
+    var device = makeDevice()
     var policy = chance(0.5) ? makePolicy() : .defaults
     sessions = makeSessions()
     var behavior = makeBehavior()
@@ -59,6 +59,7 @@ public struct ScenarioGenerator {
     addExtraBehaviours(policy: &policy, behavior: &behavior)
     addSessionAndRequestBehaviours(policy: &policy, behavior: &behavior)
     addResumableUploads(policy: &policy, server: &server, timeline: &timeline)
+    addIOSVersion(device: &device, policy: &policy, server: &server)
     addChallenges(server: &server, policy: &policy, behavior: &behavior)
     addAppTime(behavior: &behavior)
     var app = AppSpec(sessions: sessions, behavior: behavior)

@@ -22,7 +22,10 @@ public enum ScenarioJSONWriter {
       ("seed", .number(String(s.seed))), ("duration", duration(s.duration)),
       ("device", device(s.device)), ("server", server(s.server)),
     ]
-    if s.policy != .defaults { members.append(("policy", .raw(PolicyJSON.render(s.policy)))) }
+    // A policy that differs from the device version's defaults (what the loader starts from).
+    if s.policy != Policy.defaults(for: s.device.iosVersion) {
+      members.append(("policy", .raw(PolicyJSON.render(s.policy))))
+    }
     members.append(("app", app(s.app)))
     members.append(("timeline", .array(s.timeline.map(entry))))
     return .object(members)
@@ -63,10 +66,12 @@ public enum ScenarioJSONWriter {
         ("lowPowerMode", .bool(step.value.lowPowerMode)),
       ])
     }
-    return .object([
+    var members: [(String, JSONNode)] = [
       ("network", .array(network)), ("power", .array(power)),
       ("backgroundAppRefresh", .bool(d.backgroundAppRefresh)),
-    ])
+    ]
+    if d.iosVersion != .newest { members.append(("iosVersion", .string(d.iosVersion.description))) }
+    return .object(members)
   }
 
   static func optionalString(_ v: String?) -> JSONNode { v.map { .string($0) } ?? .null }
@@ -82,6 +87,7 @@ public enum ScenarioJSONWriter {
       if let target = r.redirectTo { m.append(("redirectTo", .string(target.string))) }
       m.append(("responseBody", int(r.responseBody)))
       if r.resumableUploads { m.append(("resumableUploads", .bool(true))) }
+      if let draft = r.resumableUploadDraft { m.append(("resumableUploadDraft", int(Int64(draft.rawValue)))) }
       if !r.auth.isEmpty { m.append(("auth", auth(r.auth))) }
       return .object(m)
     }

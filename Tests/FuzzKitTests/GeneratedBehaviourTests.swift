@@ -63,4 +63,19 @@ import Testing
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")
   }
+
+  /// Upload resume data: some fuzzed upload is cancelled or fails with resume data.
+  @Test func uploadResumeDataIsGenerated() {
+    let runs = Self.traces.filter { events in
+      let uploads = Set(
+        events.filter { $0.kind == "task.created" && $0.fields["taskKind"] == "upload" }.compactMap {
+          $0.fields["task"]
+        })
+      return events.contains { event in
+        ["task.cancelled", "task.failed"].contains(event.kind) && event.fields["resumeDataOffset"] != nil
+          && uploads.contains(event.fields["task"] ?? "")
+      }
+    }
+    #expect(!runs.isEmpty, "no fuzzed run of seeds 1-300 gives an upload resume data")
+  }
 }

@@ -38,7 +38,7 @@ import TransferEngine
         "completionHandlerTimeout",
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
-        "delayedRequest.wakesApp", "resumableUploads",
+        "delayedRequest.wakesApp", "resumableUploads", "resumableUploadDraft",
         "challenge.answerTimeout", "challenge.maxFailures",
       ])
   }

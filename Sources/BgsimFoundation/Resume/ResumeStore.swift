@@ -9,8 +9,10 @@ final class ResumeStore: @unchecked Sendable {
   /// Darwin-format data for the engine's resume data, with its sparse partial file created in
   /// the container's tmp and at `NSTemporaryDirectory()`; nil if the engine's data cannot be
   /// read (it always can).
-  func publish(_ engineData: Data, container: AppContainer) -> Data? {
-    guard let resume = try? ResumeDataContents(engineData) else { return nil }
+  /// `iosVersion` is the simulated device's: it chooses the encoding (`ResumeDataEncoding`).
+  /// Upload resume data is not bridged yet: nil.
+  func publish(_ engineData: Data, container: AppContainer, iosVersion: IOSVersion = .newest) -> Data? {
+    guard let resume = try? ResumeDataContents(engineData), resume.upload == nil else { return nil }
     byToken[resume.token] = (resume, engineData)
     let fileName = container.partialFileName(token: resume.token)
     container.writePartialFile(named: fileName, size: resume.offset)
@@ -20,7 +22,7 @@ final class ResumeStore: @unchecked Sendable {
       tempFileName: fileName, entityTag: isDate ? nil : resume.validator,
       serverDownloadDate: isDate ? resume.validator : nil, token: resume.token,
       sessionIdentifier: resume.sessionIdentifier)
-    return ResumeDataFormat.encode(record)
+    return ResumeDataFormat.encode(record, encoding: .forIOS(majorVersion: iosVersion.major))
   }
 
   /// Parses `data` and finds what it stands for; the partial file it names is consumed.

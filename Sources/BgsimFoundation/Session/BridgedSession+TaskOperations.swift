@@ -67,7 +67,8 @@ extension BridgedSession {
     engineTask.cancel(byProducingResumeData: { produced = $0 })
     task.publishChanges()
     let data = produced.flatMap {
-      host.resumeStore.publish($0, container: host.container)
+      host.resumeStore.publish(
+        $0, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest)
     }
     post { completion(data) }
   }

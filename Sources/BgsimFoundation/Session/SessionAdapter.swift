@@ -194,8 +194,10 @@ extension BridgedSession {
   func foundationError(_ error: SimURLError, for task: SimURLSessionTask) -> NSError {
     let url = URL(string: task.currentURL.string)
     var data: Data?
+    // Upload resume data (iOS 17) is not bridged yet: `publish` gives nil for it.
     if let resume = error.resumeData, let host {
-      data = host.resumeStore.publish(resume, container: host.container)
+      data = host.resumeStore.publish(
+        resume, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest)
     }
     return FoundationErrors.error(
       code: error.code.rawValue, url: url, resumeData: data, cancelReason: error.cancelReason?.rawValue,

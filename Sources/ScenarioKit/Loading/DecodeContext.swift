@@ -1,4 +1,5 @@
 import SafeOutput
+import TransferEngine
 
 /// Collects the problems found while decoding one file, so that all of them are reported
 /// together instead of stopping at the first.
@@ -9,6 +10,8 @@ final class DecodeContext {
   var references = References()
   /// The time of day of `startsAt`, in seconds since midnight: what `"22:00"` instants count from.
   var startOfDay: Int64?
+  /// `device.iosVersion`: the `policy` section's knobs start from its defaults.
+  var iosVersion = IOSVersion.newest
   /// A Swift app, not the file, creates the tasks: expectations may name tasks no action creates.
   let tasksComeFromSwiftApp: Bool
 

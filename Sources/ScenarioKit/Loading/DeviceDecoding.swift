@@ -1,10 +1,10 @@
 import SimKernel
 import TransferEngine
 
-/// `device`: network and power as step functions, and Background App Refresh.
+/// `device`: network and power as step functions, Background App Refresh, and the iOS version.
 extension ValueType where T == DeviceModel {
   static var device: ValueType<DeviceModel> {
-    .object("an object with network, power and backgroundAppRefresh") { r in
+    .object("an object with network, power, backgroundAppRefresh and iosVersion") { r in
       let network = r.optional(
         "network", .objects("a network step like {\"at\": \"0s\", \"interface\": \"wifi\"}", networkStep))
       let entries = r.optional("power", .array(.powerEntry))
@@ -16,10 +16,15 @@ extension ValueType where T == DeviceModel {
             + "\(BatteryCurve.maxGeneratedSteps) times; use fewer rate steps or longer spans at 0%")
       }
       let refresh = r.optional("backgroundAppRefresh", .bool)
+      let version = r.optional("iosVersion", .iosVersion)
+      // The `policy` section, read after this one, starts from this version's defaults.
+      if let version { r.context.iosVersion = version }
       let defaults = DeviceModel.wifi
-      return DeviceModel(
+      var device = DeviceModel(
         network: network.map(sortedSteps) ?? defaults.network, power: power?.steps ?? defaults.power,
         backgroundAppRefresh: refresh ?? defaults.backgroundAppRefresh)
+      device.iosVersion = version ?? defaults.iosVersion
+      return device
     }
   }
 

@@ -128,7 +128,8 @@ public enum ScenarioLoader {
     var scenario = Scenario(
       file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
       duration: resolvedDuration,
-      device: device ?? defaults.device, server: server ?? defaults.server, policy: policy ?? defaults.policy,
+      device: device ?? defaults.device, server: server ?? defaults.server,
+      policy: policy ?? Policy.defaults(for: context.iosVersion),
       app: app ?? defaults.app, timeline: sorted, expectations: expectations ?? [], random: random)
     scenario.startsAt = startsAt
     // The device's clock reads `startsAt` (taken as UTC) at time 0.

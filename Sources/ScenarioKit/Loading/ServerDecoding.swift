@@ -74,6 +74,13 @@ extension ValueType where T == ServerModel {
         "'resumableUploads' says an upload target speaks the resumable upload draft; this resource is "
           + "downloaded with GET, so give it \"method\": \"POST\" or \"PUT\", or remove the key")
     }
+    let draft = r.optional("resumableUploadDraft", .uploadDraft)
+    if draft != nil, resumable != true, let v = r.raw("resumableUploadDraft") {
+      r.context.invalid(
+        JSONPath.member(r.path, "resumableUploadDraft"), v,
+        "'resumableUploadDraft' says which draft a resumable upload target speaks; add "
+          + "\"resumableUploads\": true to this resource, or remove the key")
+    }
     let auth = r.optional("auth", .protectionSpaces)
     if let method, !["GET", "POST", "PUT"].contains(method), let v = r.raw("method") {
       let hint = Suggestion.didYouMean(method, among: ["GET", "POST", "PUT"]).map { "did you mean '\($0)'?" }
@@ -88,6 +95,7 @@ extension ValueType where T == ServerModel {
       acceptsRanges: acceptsRanges ?? true, status: status ?? 200, redirectTo: redirectTo ?? nil,
       responseBody: responseBody ?? 0, method: method ?? "GET")
     resource.resumableUploads = resumable ?? false
+    resource.resumableUploadDraft = draft
     resource.auth = auth ?? []
     return resource
   }

@@ -68,6 +68,8 @@ struct PolicyKnob {
       PolicyKnob("reboot.unlockAfter", .duration, \.reboot.unlockAfter, render: duration),
       PolicyKnob("delayedRequest.wakesApp", .bool, \.delayedRequest.wakesApp, render: bool),
       PolicyKnob("resumableUploads", .bool, \.resumableUploads, render: bool),
+      PolicyKnob(
+        "resumableUploadDraft", .uploadDraft, \.resumableUploadDraft, render: { String($0.rawValue) }),
       PolicyKnob("challenge.answerTimeout", .duration, \.challenge.answerTimeout, render: duration),
       PolicyKnob(
         "challenge.maxFailures", .int(1...100, "a number of wrong credentials from 1 to 100"),
@@ -88,7 +90,8 @@ extension ValueType where T == Policy {
   /// The `policy` section: any subset of the knobs, the rest keep their defaults.
   static var policy: ValueType<Policy> {
     .object("an object of policy knobs (see bgsim policy --defaults)") { r in
-      var policy = Policy.defaults
+      // Knobs the file sets win over the defaults of the device's iOS version.
+      var policy = Policy.defaults(for: r.context.iosVersion)
       readKnobs(&r, prefix: "", into: &policy)
       return policy
     }

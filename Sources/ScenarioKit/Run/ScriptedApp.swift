@@ -315,7 +315,12 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       }
       guard let session = session(data.session, path: path) else { return }
       do {
-        let task = try session.downloadTask(withResumeData: data.data, name: name)
+        // An upload's resume data (iOS 17) goes to `uploadTask(withResumeData:)`.
+        let isUpload = (try? ResumeDataContents(data.data))?.upload != nil
+        let task =
+          isUpload
+          ? try session.uploadTask(withResumeData: data.data, name: name)
+          : try session.downloadTask(withResumeData: data.data, name: name)
         store.remember(task)
         task.resume()
       } catch { fail("\(path): \(error.message)") }

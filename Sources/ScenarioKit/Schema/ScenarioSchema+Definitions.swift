@@ -103,8 +103,23 @@ extension ScenarioSchema {
             ], required: ["at"]))
       ),
       ("backgroundAppRefresh", boolean),
+      (
+        "iosVersion",
+        described(
+          "The iOS version the device runs (default \"\(IOSVersion.newest)\"): sets resumableUploads, "
+            + "resumableUploadDraft and the upload resume-data APIs.",
+          .object([
+            ("type", .string("string")),
+            ("pattern", .string(#"^(1[2-8]|26)(\.[0-9]{1,2}(\.[0-9]{1,3})?)?$"#)),
+          ]))
+      ),
     ])
   }
+
+  /// An interop version of the resumable upload draft.
+  static let uploadDraft = SchemaNode.object([
+    ("type", .string("integer")), ("enum", .array(ResumableUploadDraft.allCases.map { .int($0.rawValue) })),
+  ])
 
   // MARK: server
 
@@ -119,7 +134,8 @@ extension ScenarioSchema {
         ("method", enumeration(["GET", "POST", "PUT"])),
         ("size", ref("size")),
       ] + validators + [
-        ("responseBody", ref("size")), ("resumableUploads", boolean), ("auth", protectionSpaces),
+        ("responseBody", ref("size")), ("resumableUploads", boolean),
+        ("resumableUploadDraft", uploadDraft), ("auth", protectionSpaces),
       ], required: ["url"])
     let change = object(
       [("at", ref("instant")), ("url", ref("url")), ("size", ref("size"))] + validators,
@@ -171,6 +187,7 @@ extension ScenarioSchema {
     case "discretionary.largeTransferSize": return ref("size")
     case "discretionary.minimumBatteryLevel": return number("0", "1")
     case "maxConnectionsPerHost": return integer(1...1_000)
+    case "resumableUploadDraft": return uploadDraft
     case "challenge.maxFailures": return integer(1...100)
     default: return ref("duration")
     }

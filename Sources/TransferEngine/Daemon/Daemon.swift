@@ -79,12 +79,12 @@ struct Daemon {
   }
 
   /// New resume data with a fresh token (from 1), recorded so it can be recognised later.
-  mutating func issueResumeData(url: SimURL, offset: Int64, validator: String, sessionIdentifier: String)
-    -> ResumeDataContents
-  {
+  mutating func issueResumeData(
+    url: SimURL, offset: Int64, validator: String, sessionIdentifier: String, upload: UploadResumeInfo? = nil
+  ) -> ResumeDataContents {
     let contents = ResumeDataContents(
       token: issuedResumeData.count + 1, url: url, offset: offset, validator: validator,
-      sessionIdentifier: sessionIdentifier)
+      sessionIdentifier: sessionIdentifier, upload: upload)
     issuedResumeData.append(contents)
     return contents
   }

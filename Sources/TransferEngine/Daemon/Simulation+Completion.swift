@@ -118,7 +118,9 @@ extension Simulation {
 
   /// Resume data for a download that can resume: a GET whose server sent a validator and
   /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
+  /// An upload's resume data follows its own rule (`makeUploadResumeData`).
   func makeResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
+    if case .upload = task.kind { return makeUploadResumeData(task) }
     guard task.isDownload, task.httpMethod == "GET",
       let validator = task.bytes.fetchingValidator ?? task.resumeFrom?.validator,
       links.server.resource(task.currentURL)?.acceptsRanges == true

@@ -123,6 +123,10 @@ public struct DeviceModel: Hashable, Sendable {
   /// 1970-01-01T00:00:00Z: one simulation's `referenceDate` (BgsimFoundation), its `Date()`. A
   /// scenario's `startsAt` sets it; it changes no rule of the engine.
   public var clockAtStart: Int64
+  /// The iOS version the device runs: which APIs exist (upload resume data from iOS 17) and,
+  /// through the scenario loader, the defaults of the knobs a version sets
+  /// (`Policy.defaults(for:)`).
+  public var iosVersion = IOSVersion.newest
 
   /// 2100-01-01T00:00:00Z, the clock at time 0 unless a simulation says otherwise: decades from
   /// any host's clock, so a date an app took from `Date()` instead of the simulation's clock

@@ -17,6 +17,9 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// A second background session was made with the identifier of one that exists; keep one
   /// session object per identifier.
   case duplicateSessionIdentifier
+  /// The app called an API its device's iOS version does not have (upload resume data before
+  /// iOS 17): the call does what its older form does.
+  case apiUnavailable
   /// Resume data was handed back a second time; it is single use, so the task restarts from 0.
   case resumeDataReused
   /// The app starts one task per background wake: each wake raises the rate limiter's delay,

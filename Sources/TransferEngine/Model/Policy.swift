@@ -24,6 +24,9 @@ public struct Policy: Hashable, Sendable {
   /// The device's URLSession speaks the resumable upload draft (iOS 17 and later); false plays
   /// iOS 16 and earlier, where every interrupted upload starts again from zero.
   public var resumableUploads = true
+  /// The interop version of the resumable upload draft the device speaks (iOS 17: 3, 18.0: 5,
+  /// 18.1 and later: 6); a server that speaks only older ones cannot resume its uploads.
+  public var resumableUploadDraft = ResumableUploadDraft.v6
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
   /// How long an app extension's process lives after the user leaves it (`closeExtension`)

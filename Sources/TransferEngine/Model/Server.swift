@@ -135,6 +135,9 @@ public struct ServerResource: Hashable, Sendable {
   /// An upload target that speaks the resumable upload draft (answers `104 Upload Resumption
   /// Supported` with an upload URL): an interrupted upload to it continues from the bytes it has.
   public var resumableUploads = false
+  /// The newest interop version of the draft the server speaks; it answers a device on that
+  /// version or an older one, as swift-nio-extras' server does. Nil: whatever the device speaks.
+  public var resumableUploadDraft: ResumableUploadDraft?
   /// The protection spaces the server challenges in, in the order it offers them; empty when
   /// the resource needs no credential (behavior.md, "Authentication challenges").
   public var auth: [ProtectionSpace]

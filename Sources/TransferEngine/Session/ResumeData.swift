@@ -18,13 +18,20 @@ public struct ResumeDataContents: Hashable, Sendable {
   public let validator: String
   /// The session the download belonged to.
   public let sessionIdentifier: String
+  /// Set for an upload's resume data (iOS 17 and later); `offset` is then the body bytes the
+  /// server has, and `validator` is empty.
+  public let upload: UploadResumeInfo?
 
-  init(token: Int, url: SimURL, offset: Int64, validator: String, sessionIdentifier: String) {
+  init(
+    token: Int, url: SimURL, offset: Int64, validator: String, sessionIdentifier: String,
+    upload: UploadResumeInfo? = nil
+  ) {
     self.token = token
     self.url = url
     self.offset = offset
     self.validator = validator
     self.sessionIdentifier = sessionIdentifier
+    self.upload = upload
   }
 
   /// Reads resume data made by any bgsim simulation; malformed data is an error, never a trap.
@@ -37,6 +44,16 @@ public struct ResumeDataContents: Hashable, Sendable {
   public var data: Data { Data(ResumeDataCoding.encode(self)) }
 }
 
+/// What an upload's resume data adds: the body to send the rest of, and the draft spoken.
+public struct UploadResumeInfo: Hashable, Sendable {
+  /// The whole body's size in bytes.
+  public let bodySize: Int64
+  /// Whether the body is a file (`uploadTask(with:fromFile:)`) or data in memory.
+  public let fromFile: Bool
+  /// The interop version of the resumable upload draft the upload was made with.
+  public let draft: ResumableUploadDraft
+}
+
 /// Why resume data cannot be used. The task made from it fails with `cannotWriteToFile`
 /// (-3003), Darwin's code for resume data whose partial download cannot be used.
 public enum ResumeDataError: Error, Hashable, Sendable {
@@ -46,6 +63,9 @@ public enum ResumeDataError: Error, Hashable, Sendable {
   case unsupportedVersion(Int)
   /// Well-formed, but this simulation never produced it (another run's data, or edited fields).
   case stale
+  /// A download's resume data handed to `uploadTask(withResumeData:)`, or an upload's to
+  /// `downloadTask(withResumeData:)`.
+  case wrongTaskKind
 
   /// The `problem` field of `task.resumeDataRejected`.
   public var name: String {
@@ -53,29 +73,38 @@ public enum ResumeDataError: Error, Hashable, Sendable {
     case .malformed: return "malformed"
     case .unsupportedVersion: return "unsupportedVersion"
     case .stale: return "stale"
+    case .wrongTaskKind: return "wrongTaskKind"
     }
   }
 }
 
-/// The byte layout of resume data, version 1: the magic `BGRD`, a version byte, the token and
-/// the offset (8 bytes each, big endian), the URL, validator and session identifier (a 4-byte
-/// length, then UTF-8), and an FNV-1a checksum of everything before it. A change of layout or
-/// meaning bumps `version`, and data of another version is refused, not misread.
+/// The byte layout of resume data, version 1 (a download): the magic `BGRD`, a version byte,
+/// the token and the offset (8 bytes each, big endian), the URL, validator and session
+/// identifier (a 4-byte length, then UTF-8), and an FNV-1a checksum of everything before it.
+/// Version 2 (an upload) adds, before the checksum, the body size (8 bytes), a byte that is 1
+/// for a file body, and the draft's interop version (1 byte). A change of layout or meaning
+/// bumps the version, and data of an unknown version is refused, not misread.
 enum ResumeDataCoding {
   static let magic: [UInt8] = Array("BGRD".utf8)
   static let version: UInt8 = 1
+  static let uploadVersion: UInt8 = 2
   /// A field longer than this is not from bgsim (URLs and identifiers are far shorter).
   static let maxStringBytes = 1 << 20
 
   static func encode(_ contents: ResumeDataContents) -> [UInt8] {
     var bytes = magic
-    bytes.append(version)
+    bytes.append(contents.upload == nil ? version : uploadVersion)
     append(UInt64(truncatingIfNeeded: contents.token), to: &bytes)
     append(UInt64(truncatingIfNeeded: contents.offset), to: &bytes)
     for text in [contents.url.string, contents.validator, contents.sessionIdentifier] {
       let utf8 = Array(text.utf8)
       append(UInt32(truncatingIfNeeded: utf8.count), to: &bytes)
       bytes += utf8
+    }
+    if let upload = contents.upload {
+      append(UInt64(truncatingIfNeeded: upload.bodySize), to: &bytes)
+      bytes.append(upload.fromFile ? 1 : 0)
+      bytes.append(UInt8(truncatingIfNeeded: upload.draft.rawValue))
     }
     append(checksum(bytes[...]), to: &bytes)
     return bytes
@@ -87,10 +116,18 @@ enum ResumeDataCoding {
       throw .malformed
     }
     guard let found = reader.take(1)?.first else { throw .malformed }
-    guard found == version else { throw .unsupportedVersion(Int(found)) }
+    guard found == version || found == uploadVersion else { throw .unsupportedVersion(Int(found)) }
     guard let token = reader.integer(UInt64.self), let offset = reader.integer(UInt64.self),
       let url = reader.string(), let validator = reader.string(), let session = reader.string()
     else { throw .malformed }
+    var upload: UploadResumeInfo?
+    if found == uploadVersion {
+      guard let size = reader.integer(UInt64.self), size <= UInt64(Int64.max), offset <= size,
+        let file = reader.take(1)?.first, file <= 1,
+        let draftByte = reader.take(1)?.first, let draft = ResumableUploadDraft(rawValue: Int(draftByte))
+      else { throw .malformed }
+      upload = UploadResumeInfo(bodySize: Int64(size), fromFile: file == 1, draft: draft)
+    }
     let body = bytes[..<reader.position]
     guard let sum = reader.integer(UInt64.self), reader.isAtEnd, sum == checksum(body) else {
       throw .malformed
@@ -99,7 +136,8 @@ enum ResumeDataCoding {
       simURL.isHTTP
     else { throw .malformed }
     return ResumeDataContents(
-      token: Int(token), url: simURL, offset: Int64(offset), validator: validator, sessionIdentifier: session)
+      token: Int(token), url: simURL, offset: Int64(offset), validator: validator, sessionIdentifier: session,
+      upload: upload)
   }
 
   static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {

@@ -91,6 +91,20 @@ public final class SimURLSession {
     try simulation.makeResumedTask(in: self, data: data, name: name)
   }
 
+  /// `uploadTask(withResumeData:)` (iOS 17 and later): the upload continues from the bytes the
+  /// server has (the draft's offset request, then the rest of the body). Data that is not an
+  /// upload's, or that this simulation did not produce, makes a task that fails with
+  /// `cannotWriteToFile` when resumed. Before iOS 17 the call is linted `apiUnavailable`.
+  public func uploadTask(withResumeData data: Data, name: String? = nil) throws(SimAPIMisuse)
+    -> SimURLSessionTask
+  {
+    let task = try simulation.makeResumedTask(in: self, data: data, name: name, upload: true)
+    if !simulation.deviceModel.iosVersion.hasUploadResumeData {
+      simulation.lintUploadResumeDataUnavailable("uploadTask(withResumeData:)", task: task.name)
+    }
+    return task
+  }
+
   /// `getAllTasks(completionHandler:)`: the session's tasks that have not completed, called back at once.
   public func getAllTasks(_ completion: ([SimURLSessionTask]) -> Void) {
     completion(liveTasks())
@@ -172,8 +186,15 @@ extension SimURLSessionTask {
   /// `cancel()`.
   public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
 
-  /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume, else nil.
+  /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume
+  /// (or, from iOS 17, the upload: `makeUploadResumeData`), else nil. On an upload before iOS 17
+  /// the method does not exist: linted `apiUnavailable`, and the task is cancelled without data.
   public func cancel(byProducingResumeData completion: (Data?) -> Void) {
+    if case .upload = kind, let simulation = session.simulation, !isFinished,
+      !simulation.deviceModel.iosVersion.hasUploadResumeData
+    {
+      simulation.lintUploadResumeDataUnavailable("cancel(byProducingResumeData:)", task: name)
+    }
     let contents = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
     completion(contents?.data)
   }

@@ -145,22 +145,34 @@ extension Simulation {
           [TraceField("task", .string(task.name))])
         task.record.resumeDataReused()
       }
+      if let from = task.resumeFrom, from.upload != nil, from.offset > 0, uploadResumes(task) {
+        task.bytes.uploadResumed(offset: from.offset, size: task.uploadSize)
+      }
     }
     return task
   }
 
-  /// `downloadTask(withResumeData:)`: data this simulation produced continues its download;
-  /// garbage or stale data still makes a task (as Darwin does), which fails when resumed.
-  func makeResumedTask(in session: SimURLSession, data: Data, name: String?) throws(SimAPIMisuse)
-    -> SimURLSessionTask
+  /// `downloadTask(withResumeData:)` and (`upload`) `uploadTask(withResumeData:)`: data this
+  /// simulation produced for that kind of task continues it; garbage, stale data or another
+  /// kind's data still makes a task (as Darwin does), which fails when resumed.
+  func makeResumedTask(in session: SimURLSession, data: Data, name: String?, upload: Bool = false)
+    throws(SimAPIMisuse) -> SimURLSessionTask
   {
-    switch daemon.recognise(data) {
+    var recognised = daemon.recognise(data)
+    if case .success(let contents) = recognised, (contents.upload != nil) != upload {
+      recognised = .failure(.wrongTaskKind)
+    }
+    switch recognised {
     case .success(let contents):
-      return try makeTask(
-        in: session, kind: .download, url: contents.url.string, name: name, resumeData: contents)
+      let kind: SimURLSessionTask.Kind =
+        contents.upload.map { .upload(fromFile: $0.fromFile, size: $0.bodySize) } ?? .download
+      return try makeTask(in: session, kind: kind, url: contents.url.string, name: name, resumeData: contents)
     case .failure(let problem):
-      let url = (try? ResumeDataContents(data))?.url.string ?? Simulation.unknownResumeURL
-      let task = try makeTask(in: session, kind: .download, url: url, name: name, resumeData: nil)
+      let readable = try? ResumeDataContents(data)
+      let url = readable?.url.string ?? Simulation.unknownResumeURL
+      let kind: SimURLSessionTask.Kind =
+        upload ? .upload(fromFile: true, size: readable?.upload?.bodySize ?? 0) : .download
+      let task = try makeTask(in: session, kind: kind, url: url, name: name, resumeData: nil)
       task.record.resumeDataRejected(problem)
       emit(
         .taskResumeDataRejected,

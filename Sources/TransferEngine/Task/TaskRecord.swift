@@ -55,7 +55,7 @@ struct TaskRecord {
     guard let data = resumeFrom else { return }
     resumeFrom = ResumeDataContents(
       token: data.token, url: data.url, offset: 0, validator: data.validator,
-      sessionIdentifier: data.sessionIdentifier)
+      sessionIdentifier: data.sessionIdentifier, upload: data.upload)
   }
 
   /// The task was made from resume data this simulation cannot use.

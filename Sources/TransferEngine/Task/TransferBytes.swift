@@ -52,6 +52,15 @@ struct TransferBytes: Equatable {
     if resumed || offset < reportedTotal { reportedTotal = offset }
   }
 
+  /// A task made from an upload's resume data: the server already has `offset` bytes of the
+  /// `size`-byte body, so sending and its progress reports continue from there.
+  mutating func uploadResumed(offset: Int64, size: Int64) {
+    inherited = offset
+    sent = offset
+    reportedTotal = offset
+    reportedDecile = size > 0 ? Self.tenths(offset, of: size) : 0
+  }
+
   /// A flow of `bytes` joins a link, continuing from the current count of its direction.
   mutating func flowJoined(_ bytes: Int64, up: Bool) {
     flowBytes = bytes

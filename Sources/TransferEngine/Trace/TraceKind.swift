@@ -57,7 +57,8 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// No answer came within `challenge.answerTimeout`; the task fails with `timedOut`.
   case taskChallengeTimedOut = "task.challengeTimedOut"
   /// A transfer started over from byte 0 (`reason`: `resourceChanged` for resume data whose resource
-  /// changed, `uploadNotResumable` for an upload the server cannot continue).
+  /// changed, `uploadNotResumable` for an upload the server cannot continue, `uploadDraftMismatch` for one
+  /// to a server on an older draft than the device).
   case taskRestartedFromZero = "task.restartedFromZero"
   /// A stall fault stopped a transfer's bytes; `bytes` it had moved so far.
   case taskStalled = "task.stalled"
@@ -209,7 +210,7 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .extensionTerminate: return ["name", "reason"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
-    case .lint: return ["rule", "message", "session", "task"]
+    case .lint: return ["rule", "message", "session", "task", "api"]
     }
   }
 
