@@ -130,6 +130,9 @@ import TransferEngine
       case .app(.beginBackgroundTask(let name)): return "beginBackgroundTask \(name)"
       case .app(.endBackgroundTask(let name)): return "endBackgroundTask \(name)"
       case .app(.dataTask(let r)): return "dataTask \(r.name)"
+      case .cancelContinuedProcessing, .app(.submitContinuedProcessing), .app(.reportContinuedProgress),
+        .app(.completeContinuedProcessing):
+        return "continued processing"
       }
     }
     #expect(

@@ -7,11 +7,13 @@ enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
   case download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate
   case beginBackgroundTask, endBackgroundTask, dataTask
+  case submitContinuedProcessing, reportContinuedProgress, completeContinuedProcessing, cancelContinuedProcessing
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
     .download, .upload, .cancel, .suspend, .resume, .resumeFromData, .getAllTasks, .invalidate,
     .beginBackgroundTask, .endBackgroundTask, .dataTask,
+    .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing,
   ]
 }
 
@@ -123,6 +125,9 @@ enum ActionDecoding {
       }
     case .endBackgroundTask:
       return assertionName(&r, recordedIn: \.endedBackgroundTasks).map { .app(.endBackgroundTask(name: $0)) }
+    case .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing,
+      .cancelContinuedProcessing:
+      return ContinuedProcessingDecoding.action(name, &r)
     }
   }
 

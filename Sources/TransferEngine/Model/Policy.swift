@@ -26,6 +26,8 @@ public struct Policy: Hashable, Sendable {
   public var resumableUploads = true
   /// How the daemon handles authentication challenges.
   public var challenge: ChallengePolicy
+  /// `BGContinuedProcessingTask` (iOS 26): how many run at once, and the progress window.
+  public var continuedProcessing = ContinuedProcessingPolicy()
 
   /// A policy; every default is behavior.md's.
   public init(
