@@ -11,7 +11,9 @@ extension ScenarioGenerator {
     var draw = SeededGenerator(seed: seed ^ 0xC0A7_1D26_0000_0000)
     guard draw.nextUnit() < 0.3 else { return }
     if draw.nextUnit() < 0.3 { policy.continuedProcessing.maxRunning = draw.uniform(1...3) }
-    if draw.nextUnit() < 0.3 { policy.continuedProcessing.progressWindow = .seconds(Int64(draw.uniform(1...120))) }
+    if draw.nextUnit() < 0.3 {
+      policy.continuedProcessing.progressWindow = .seconds(Int64(draw.uniform(1...120)))
+    }
     var added: [(SimTime, TimelineAction)] = []
     var count = 0
     for entry in timeline where entry.action.isLaunch && draw.nextUnit() < 0.5 {
@@ -21,7 +23,12 @@ extension ScenarioGenerator {
         let at = entry.at + .seconds(Int64(draw.uniform(0...20)))
         let strategy: ContinuedProcessingStrategy = draw.nextUnit() < 0.7 ? .queue : .fail
         added.append(
-          (at, .app(.submitContinuedProcessing(identifier: identifier, title: "Job \(count)", subtitle: "", strategy: strategy))))
+          (
+            at,
+            .app(
+              .submitContinuedProcessing(
+                identifier: identifier, title: "Job \(count)", subtitle: "", strategy: strategy))
+          ))
         if draw.nextUnit() < 0.6 {
           let i = behavior.reactions.count
           behavior.reactions.append(
@@ -32,9 +39,11 @@ extension ScenarioGenerator {
         }
         let later = at + .seconds(Int64(draw.uniform(1...300)))
         switch draw.uniform(0...3) {
-        case 0: added.append((later, .app(.completeContinuedProcessing(identifier: identifier, success: true))))
+        case 0:
+          added.append((later, .app(.completeContinuedProcessing(identifier: identifier, success: true))))
         case 1: added.append((later, .cancelContinuedProcessing(identifier: identifier)))
-        case 2: added.append((later, .app(.reportContinuedProgress(identifier: identifier, add: 5, total: 10))))
+        case 2:
+          added.append((later, .app(.reportContinuedProgress(identifier: identifier, add: 5, total: 10))))
         default: break
         }
       }
@@ -43,7 +52,8 @@ extension ScenarioGenerator {
     let all = timeline.map { ($0.at, $0.action) } + added.filter { $0.0.sinceStart <= duration }
     // Stable by time: an added entry comes after the entries of the same instant.
     timeline = all.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
-      .enumerated().map { i, e in TimelineEntry(at: e.element.0, action: e.element.1, path: "timeline[\(i)]") }
+      .enumerated().map { i, e in TimelineEntry(at: e.element.0, action: e.element.1, path: "timeline[\(i)]")
+      }
   }
 }
 

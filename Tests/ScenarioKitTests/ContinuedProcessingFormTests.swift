@@ -78,7 +78,8 @@ import TransferEngine
   func cancelIsTheUsers() {
     let text = Self.scenario(
       Self.submit,
-      reactions: #"{"event": "didFinishDownloading", "do": [{"do": "cancelContinuedProcessing", "identifier": "x"}]}"#)
+      reactions:
+        #"{"event": "didFinishDownloading", "do": [{"do": "cancelContinuedProcessing", "identifier": "x"}]}"#)
     #expect(loaderProblems(text).contains { $0.contains("is an action of the user or the system") })
   }
 

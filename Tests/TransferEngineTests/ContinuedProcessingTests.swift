@@ -65,18 +65,23 @@ struct ContinuedProcessingTests {
     let sim = Self.simulation(policy)
     let app = AppContext(simulation: sim)
     #expect(app.submitContinuedProcessing(identifier: "a", title: "A") { _, _ in } == .running)
-    #expect(app.submitContinuedProcessing(identifier: "b", title: "B", strategy: .fail) { _, _ in } == .running)
-    #expect(app.submitContinuedProcessing(identifier: "c", title: "C", strategy: .fail) { _, _ in }
-      == .failed(.immediateRunIneligible))
+    #expect(
+      app.submitContinuedProcessing(identifier: "b", title: "B", strategy: .fail) { _, _ in } == .running)
+    #expect(
+      app.submitContinuedProcessing(identifier: "c", title: "C", strategy: .fail) { _, _ in }
+        == .failed(.immediateRunIneligible))
   }
 
-  @Test("from the background a submission is refused with notPermitted; a duplicate with tooManyPendingTaskRequests")
+  @Test(
+    "from the background a submission is refused with notPermitted; a duplicate with tooManyPendingTaskRequests"
+  )
   func refusals() {
     let sim = Self.simulation()
     let app = AppContext(simulation: sim)
     #expect(app.submitContinuedProcessing(identifier: "a", title: "A") { _, _ in } == .running)
-    #expect(app.submitContinuedProcessing(identifier: "a", title: "A") { _, _ in }
-      == .failed(.tooManyPendingTaskRequests))
+    #expect(
+      app.submitContinuedProcessing(identifier: "a", title: "A") { _, _ in }
+        == .failed(.tooManyPendingTaskRequests))
     sim.backgroundApp()
     #expect(app.submitContinuedProcessing(identifier: "b", title: "B") { _, _ in } == .failed(.notPermitted))
     #expect(Self.lines(sim).contains("continued.refused b error=notPermitted"))
@@ -145,18 +150,22 @@ struct ContinuedProcessingTests {
     sim.run(until: SimTime(.minutes(1)))
     #expect(
       Self.lines(sim).suffix(4) == [
-        "lint continuedTaskExpired", "continued.expire a reason=noProgress", "lint continuedTaskNeverCompleted",
+        "lint continuedTaskExpired", "continued.expire a reason=noProgress",
+        "lint continuedTaskNeverCompleted",
         "continued.end a result=expired",
       ])
     #expect(sim.runningContinuedProcessing.isEmpty)
   }
 
-  @Test("all work reported done but never completed is continuedTaskNeverCompleted, not an expiry for progress")
+  @Test(
+    "all work reported done but never completed is continuedTaskNeverCompleted, not an expiry for progress")
   func doneButNotCompleted() {
     let sim = Self.simulation()
     let app = AppContext(simulation: sim)
     app.submitContinuedProcessing(identifier: "a", title: "A") { app, id in
-      app.setContinuedProcessingExpirationHandler(id) { app in app.completeContinuedProcessing(id, success: false) }
+      app.setContinuedProcessingExpirationHandler(id) { app in
+        app.completeContinuedProcessing(id, success: false)
+      }
     }
     app.reportContinuedProgress("a", completed: 2, total: 2)
     sim.run(until: SimTime(.minutes(1)))
@@ -189,7 +198,9 @@ struct ContinuedProcessingTests {
     #expect(!lines.contains { $0.hasPrefix("lint") })
   }
 
-  @Test("force quit ends running and queued tasks as cancelledByAppSwitcher; a system termination as processEnded")
+  @Test(
+    "force quit ends running and queued tasks as cancelledByAppSwitcher; a system termination as processEnded"
+  )
   func processEnds() {
     let quit = Self.simulation()
     let app = AppContext(simulation: quit)

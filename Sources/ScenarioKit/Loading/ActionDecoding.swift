@@ -7,7 +7,8 @@ enum ActionName: String, CaseIterable {
   case launch, background, terminate, forceQuit, reboot
   case download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate
   case beginBackgroundTask, endBackgroundTask, dataTask
-  case submitContinuedProcessing, reportContinuedProgress, completeContinuedProcessing, cancelContinuedProcessing
+  case submitContinuedProcessing, reportContinuedProgress, completeContinuedProcessing,
+    cancelContinuedProcessing
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [

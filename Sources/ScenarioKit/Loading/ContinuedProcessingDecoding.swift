@@ -22,7 +22,8 @@ enum ContinuedProcessingDecoding {
           identifier: identifier, title: title, subtitle: subtitle ?? "", strategy: strategy ?? .queue))
     case .reportContinuedProgress:
       let add = r.optional("add", .integer(0...1_000_000_000_000, "a number of units from 0 to 10^12 like 1"))
-      let total = r.optional("total", .integer(0...1_000_000_000_000, "a number of units from 0 to 10^12 like 250"))
+      let total = r.optional(
+        "total", .integer(0...1_000_000_000_000, "a number of units from 0 to 10^12 like 250"))
       return .app(.reportContinuedProgress(identifier: identifier, add: add ?? 1, total: total))
     case .completeContinuedProcessing:
       let success = r.optional("success", .bool)
@@ -35,7 +36,9 @@ enum ContinuedProcessingDecoding {
   /// The request's `identifier`: literal, recorded so the loader can check that every action
   /// names one a `submitContinuedProcessing` submits.
   private static func identifier(_ r: inout ObjectReader, submitted: Bool) -> String? {
-    guard let identifier = r.required("identifier", .name("a task request identifier like \"com.example.export\"")),
+    guard
+      let identifier = r.required(
+        "identifier", .name("a task request identifier like \"com.example.export\"")),
       let v = r.raw("identifier")
     else { return nil }
     let path = JSONPath.member(r.path, "identifier")

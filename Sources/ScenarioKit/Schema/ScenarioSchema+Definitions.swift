@@ -282,7 +282,8 @@ extension ScenarioSchema {
         ],
         ["identifier"]
       )
-    case .completeContinuedProcessing: return ([("identifier", nonEmptyString), ("success", boolean)], ["identifier"])
+    case .completeContinuedProcessing:
+      return ([("identifier", nonEmptyString), ("success", boolean)], ["identifier"])
     case .cancelContinuedProcessing: return ([("identifier", nonEmptyString)], ["identifier"])
     }
   }

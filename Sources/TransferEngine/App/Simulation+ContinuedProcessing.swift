@@ -91,8 +91,11 @@ extension Simulation {
   private func startContinued(_ entry: ContinuedProcessingTasks.Entry) {
     let generation = continued.addRunning(entry, now: now)
     emit(.continuedStart, [TraceField("identifier", .string(entry.identifier))])
-    scheduler.schedule(.continuedStallCheck(generation: generation), after: policy.continuedProcessing.progressWindow)
-    inAppCallback("continuedProcessingLaunch") { entry.launch(AppContext(simulation: self), entry.identifier) }
+    scheduler.schedule(
+      .continuedStallCheck(generation: generation), after: policy.continuedProcessing.progressWindow)
+    inAppCallback("continuedProcessingLaunch") {
+      entry.launch(AppContext(simulation: self), entry.identifier)
+    }
   }
 
   func reportContinuedProgress(_ identifier: String, completed: Int64, total: Int64) {
@@ -112,7 +115,9 @@ extension Simulation {
 
   /// A stall check came due: progress that did not advance for the window expires the task.
   func continuedStallCheck(generation: UInt32) {
-    switch continued.stallCheck(generation: generation, now: now, window: policy.continuedProcessing.progressWindow) {
+    switch continued.stallCheck(
+      generation: generation, now: now, window: policy.continuedProcessing.progressWindow)
+    {
     case .stale: return
     case .rearm(let at): scheduler.schedule(.continuedStallCheck(generation: generation), at: at)
     case .expire(let identifier):
