@@ -20,7 +20,9 @@ extension ScenarioGenerator {
       for _ in 0..<draw.uniform(1...2) {
         count += 1
         let identifier = "cp\(count)"
-        let at = entry.at + .seconds(Int64(draw.uniform(0...20)))
+        // At the launch itself, the app is in the foreground; later app actions could find it
+        // suspended, so the app's progress and completion come from reactions.
+        let at = entry.at
         let strategy: ContinuedProcessingStrategy = draw.nextUnit() < 0.7 ? .queue : .fail
         added.append(
           (
@@ -29,22 +31,24 @@ extension ScenarioGenerator {
               .submitContinuedProcessing(
                 identifier: identifier, title: "Job \(count)", subtitle: "", strategy: strategy))
           ))
+        var actions: [AppAction] = []
         if draw.nextUnit() < 0.6 {
+          actions.append(.reportContinuedProgress(identifier: identifier, add: 1, total: nil))
+        }
+        if draw.nextUnit() < 0.3 {
+          actions.append(.completeContinuedProcessing(identifier: identifier, success: true))
+        }
+        if !actions.isEmpty {
           let i = behavior.reactions.count
           behavior.reactions.append(
             Reaction(
               event: draw.nextUnit() < 0.5 ? .didFinishDownloading : .didComplete, task: nil,
-              actions: [.reportContinuedProgress(identifier: identifier, add: 1, total: nil)],
+              actions: actions,
               path: "app.behavior.on[\(i)]"))
         }
-        let later = at + .seconds(Int64(draw.uniform(1...300)))
-        switch draw.uniform(0...3) {
-        case 0:
-          added.append((later, .app(.completeContinuedProcessing(identifier: identifier, success: true))))
-        case 1: added.append((later, .cancelContinuedProcessing(identifier: identifier)))
-        case 2:
-          added.append((later, .app(.reportContinuedProgress(identifier: identifier, add: 5, total: 10))))
-        default: break
+        if draw.nextUnit() < 0.3 {
+          added.append(
+            (at + .seconds(Int64(draw.uniform(1...300))), .cancelContinuedProcessing(identifier: identifier)))
         }
       }
     }

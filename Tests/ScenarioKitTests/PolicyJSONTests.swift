@@ -38,6 +38,7 @@ import TransferEngine
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
         "delayedRequest.wakesApp", "resumableUploads",
+        "continuedProcessing.maxRunning", "continuedProcessing.progressWindow",
         "challenge.answerTimeout", "challenge.maxFailures",
       ])
   }
