@@ -54,6 +54,9 @@ import Testing
     "task.challengeAnswered task=* disposition=rejectProtectionSpace", "task.challengeTimedOut task=*",
     "app.busy callback=didFinishDownloadingTo", "app.busy callback=handleEventsForBackgroundURLSession",
     "lint rule=slowCallback",
+    "continued.start", "continued.queued", "continued.refused error=immediateRunIneligible",
+    "continued.progress", "continued.end result=succeeded", "continued.end result=expired",
+    "continued.end result=cancelledByUser", "lint rule=continuedTaskExpired",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")
