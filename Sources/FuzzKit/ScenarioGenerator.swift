@@ -62,6 +62,7 @@ public struct ScenarioGenerator {
     addIOSVersion(device: &device, policy: &policy, server: &server)
     addChallenges(server: &server, policy: &policy, behavior: &behavior)
     addAppTime(behavior: &behavior)
+    addContinuedProcessing(policy: &policy, behavior: &behavior, timeline: &timeline)
     var app = AppSpec(sessions: sessions, behavior: behavior)
     Self.addExtension(seed: seed, duration: duration, app: &app, timeline: &timeline, server: server)
     return Scenario(

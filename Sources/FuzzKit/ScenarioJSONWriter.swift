@@ -195,6 +195,8 @@ public enum ScenarioJSONWriter {
     case .terminate: return .object([at, ("do", .string("terminate"))])
     case .forceQuit: return .object([at, ("do", .string("forceQuit"))])
     case .reboot: return .object([at, ("do", .string("reboot"))])
+    case .cancelContinuedProcessing(let identifier):
+      return .object([at, ("do", .string("cancelContinuedProcessing")), ("identifier", .string(identifier))])
     case .app(let a): return .object([at] + action(a))
     case .openExtension(let name):
       return .object([at, ("do", .string("openExtension")), ("extension", .string(name))])
@@ -245,6 +247,8 @@ public enum ScenarioJSONWriter {
     case .beginBackgroundTask(let name):
       return [("do", .string("beginBackgroundTask")), ("name", .string(name))]
     case .endBackgroundTask(let name): return [("do", .string("endBackgroundTask")), ("name", .string(name))]
+    case .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing:
+      return continuedProcessingAction(a)
     }
   }
 

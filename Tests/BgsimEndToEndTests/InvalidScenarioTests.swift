@@ -115,7 +115,8 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didLaunch", "do": [{"do": "reboot"}]}]}}}"#,
       "s.json:1:80: error: app.behavior.on[0].do[0].do: 'reboot' is an action of the user or the system; "
         + "a reaction can only do download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate, "
-        + "beginBackgroundTask, endBackgroundTask, dataTask"
+        + "beginBackgroundTask, endBackgroundTask, dataTask, submitContinuedProcessing, reportContinuedProgress, "
+        + "completeContinuedProcessing"
     ),
     .init(
       "multiple problems at once",

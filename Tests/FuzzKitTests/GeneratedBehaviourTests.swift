@@ -59,6 +59,9 @@ import Testing
     "session.connectFailed session=* code=-996", "lint rule=extensionSessionWithoutSharedContainer",
     "lint rule=sessionInUseByAnotherProcess", "delegate.handleEvents session=ExtUploads",
     "delegate.didComplete task=ext*",
+    "continued.start", "continued.queued", "continued.refused error=immediateRunIneligible",
+    "continued.progress", "continued.end result=succeeded", "continued.end result=expired",
+    "continued.end result=cancelledByUser", "lint rule=continuedTaskExpired",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

@@ -39,6 +39,7 @@ import TransferEngine
         "maxConnectionsPerHost",
         "retry.backoff", "retry.maxBackoff", "reboot.keepsBackgroundTasks", "reboot.unlockAfter",
         "delayedRequest.wakesApp", "resumableUploads", "resumableUploadDraft",
+        "continuedProcessing.maxRunning", "continuedProcessing.progressWindow",
         "challenge.answerTimeout", "challenge.maxFailures",
       ])
   }

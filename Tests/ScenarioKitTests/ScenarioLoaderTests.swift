@@ -133,6 +133,9 @@ import TransferEngine
       case .app(.beginBackgroundTask(let name)): return "beginBackgroundTask \(name)"
       case .app(.endBackgroundTask(let name)): return "endBackgroundTask \(name)"
       case .app(.dataTask(let r)): return "dataTask \(r.name)"
+      case .cancelContinuedProcessing, .app(.submitContinuedProcessing), .app(.reportContinuedProgress),
+        .app(.completeContinuedProcessing):
+        return "continued processing"
       }
     }
     #expect(
@@ -226,7 +229,7 @@ import TransferEngine
     ),
     (
       #"{"name": "x", "app": {"behavior": {"on": [{"event": "didComplete", "do": [{"do": "launch"}]}]}}}"#,
-      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask, dataTask"
+      "s.json: app.behavior.on[0].do[0].do: 'launch' is an action of the user or the system; a reaction can only do download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate, beginBackgroundTask, endBackgroundTask, dataTask, submitContinuedProcessing, reportContinuedProgress, completeContinuedProcessing"
     ),
     (
       #"{"name": "x", "timeline": [{"at": "1s", "do": "beginBackgroundTask", "name": "sync"}, {"at": "2s", "do": "endBackgroundTask", "name": "snyc"}]}"#,

@@ -8,11 +8,14 @@ enum ActionName: String, CaseIterable {
   case download, upload, cancel, suspend, resume, resumeFromData, getAllTasks, invalidate
   case beginBackgroundTask, endBackgroundTask, dataTask
   case openExtension, closeExtension
+  case submitContinuedProcessing, reportContinuedProgress, completeContinuedProcessing,
+    cancelContinuedProcessing
 
   /// Actions of the app itself, the only ones a reaction may perform.
   static let appActions: [ActionName] = [
     .download, .upload, .cancel, .suspend, .resume, .resumeFromData, .getAllTasks, .invalidate,
     .beginBackgroundTask, .endBackgroundTask, .dataTask,
+    .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing,
   ]
 }
 
@@ -133,6 +136,9 @@ enum ActionDecoding {
       }
     case .endBackgroundTask:
       return assertionName(&r, recordedIn: \.endedBackgroundTasks).map { .app(.endBackgroundTask(name: $0)) }
+    case .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing,
+      .cancelContinuedProcessing:
+      return ContinuedProcessingDecoding.action(name, &r)
     }
   }
 

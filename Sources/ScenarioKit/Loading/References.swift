@@ -49,6 +49,9 @@ struct References {
   /// `name` of every `beginBackgroundTask` and `endBackgroundTask`.
   var begunBackgroundTasks: [Use] = []
   var endedBackgroundTasks: [Use] = []
+  /// `identifier` of every `submitContinuedProcessing`, and of the actions that name one.
+  var submittedContinuedTasks: [Use] = []
+  var namedContinuedTasks: [Use] = []
   /// `count` of timeline `download` and `upload` entries, capped in total by `maxTimelineTasks`.
   var taskCounts: [(Int, Use)] = []
   /// `count` of numbered resources, capped in total by `maxNumberedResources`.
@@ -127,6 +130,7 @@ struct References {
         .reference, use.path, at: use.position,
         "no beginBackgroundTask opens a background task named '\(use.name)'\(hint)")
     }
+    checkContinuedTasks(context)
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)
     for use in urls where use.name.contains("{n}") || use.name.contains("{task}") {

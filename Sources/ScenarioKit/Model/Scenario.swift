@@ -267,6 +267,8 @@ public enum TimelineAction: Sendable {
   case forceQuit
   /// The device restarts (behavior.md, "Device restart").
   case reboot
+  /// The user stops a continued-processing task from the system's progress UI.
+  case cancelContinuedProcessing(identifier: String)
   /// Something the app does (it must be running).
   case app(AppAction)
   /// The user opens the app's extension (a share sheet): its process starts.
@@ -374,4 +376,12 @@ public enum AppAction: Sendable {
   case endBackgroundTask(name: String)
   /// `dataTask(with:)` and `resume()`: the body comes to the app in memory.
   case dataTask(TaskRequest)
+  /// `BGTaskScheduler.submit` of a `BGContinuedProcessingTaskRequest` (iOS 26).
+  case submitContinuedProcessing(
+    identifier: String, title: String, subtitle: String, strategy: ContinuedProcessingStrategy)
+  /// Raises the running task's `progress.completedUnitCount` by `add`; sets `totalUnitCount`
+  /// when `total` is given.
+  case reportContinuedProgress(identifier: String, add: Int64, total: Int64?)
+  /// `setTaskCompleted(success:)` on the running continued-processing task.
+  case completeContinuedProcessing(identifier: String, success: Bool)
 }

@@ -70,6 +70,12 @@ struct PolicyKnob {
       PolicyKnob("resumableUploads", .bool, \.resumableUploads, render: bool),
       PolicyKnob(
         "resumableUploadDraft", .uploadDraft, \.resumableUploadDraft, render: { String($0.rawValue) }),
+      PolicyKnob(
+        "continuedProcessing.maxRunning", .int(1...1_000, "a number of tasks from 1 to 1000"),
+        \.continuedProcessing.maxRunning, render: { String($0) }),
+      PolicyKnob(
+        "continuedProcessing.progressWindow", .duration, \.continuedProcessing.progressWindow,
+        render: duration),
       PolicyKnob("challenge.answerTimeout", .duration, \.challenge.answerTimeout, render: duration),
       PolicyKnob(
         "challenge.maxFailures", .int(1...100, "a number of wrong credentials from 1 to 100"),

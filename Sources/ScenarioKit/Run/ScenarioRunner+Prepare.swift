@@ -35,6 +35,7 @@ extension ScenarioRunner {
         case .terminate: sim.terminateApp()
         case .forceQuit: sim.forceQuitApp()
         case .reboot: sim.rebootDevice()
+        case .cancelContinuedProcessing(let identifier): sim.cancelContinuedProcessingByUser(identifier)
         case .app(let action): app.perform(action, path: entry.path)
         case .openExtension(let name): sim.openExtension(name)
         case .closeExtension(let name): sim.closeExtension(name)

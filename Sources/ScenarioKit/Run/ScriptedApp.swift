@@ -343,6 +343,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .endBackgroundTask(let name):
       // Ending a name that is not open (never begun, or ended at expiry) does nothing, as in UIKit.
       if let identifier = backgroundTasks.removeValue(forKey: name) { context.endBackgroundTask(identifier) }
+    case .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing:
+      performContinuedProcessing(action)
     }
   }
 
@@ -437,6 +439,9 @@ extension AppAction {
     case .invalidate: return "invalidate"
     case .beginBackgroundTask: return "beginBackgroundTask"
     case .endBackgroundTask: return "endBackgroundTask"
+    case .submitContinuedProcessing: return "submitContinuedProcessing"
+    case .reportContinuedProgress: return "reportContinuedProgress"
+    case .completeContinuedProcessing: return "completeContinuedProcessing"
     }
   }
 }

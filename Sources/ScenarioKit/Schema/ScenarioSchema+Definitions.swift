@@ -290,6 +290,25 @@ extension ScenarioSchema {
     case .invalidate:
       return ([("session", nonEmptyString), ("cancelTasks", boolean)], ["session", "cancelTasks"])
     case .beginBackgroundTask, .endBackgroundTask: return ([("name", task)], ["name"])
+    case .submitContinuedProcessing:
+      return (
+        [
+          ("identifier", nonEmptyString), ("title", nonEmptyString), ("subtitle", string),
+          ("strategy", enumeration(names(ContinuedProcessingStrategy.self))),
+        ],
+        ["identifier", "title"]
+      )
+    case .reportContinuedProgress:
+      return (
+        [
+          ("identifier", nonEmptyString), ("add", integer(0...1_000_000_000_000)),
+          ("total", integer(0...1_000_000_000_000)),
+        ],
+        ["identifier"]
+      )
+    case .completeContinuedProcessing:
+      return ([("identifier", nonEmptyString), ("success", boolean)], ["identifier"])
+    case .cancelContinuedProcessing: return ([("identifier", nonEmptyString)], ["identifier"])
     }
   }
 

@@ -64,6 +64,7 @@ extension Simulation {
   public func forceQuitApp() {
     guard lifecycle.terminate(byUser: true) else { return }
     emit(.appTerminate, [TraceField("reason", .string("forceQuit"))])
+    dropContinuedProcessing(forceQuit: true)
     processEnded()
     cancelBackgroundTasks(reason: .userForceQuitApplication)
   }
@@ -71,7 +72,10 @@ extension Simulation {
   /// The system suspends a background app.
   func systemSuspend() {
     // An open background-task assertion holds the app until it ends or its time runs out.
-    guard lifecycle.state == .background, assertions.maySuspend(), lifecycle.suspend() else { return }
+    // So does a running continued-processing task.
+    guard lifecycle.state == .background, continuedProcessingAllowsSuspend(), assertions.maySuspend(),
+      lifecycle.suspend()
+    else { return }
     emit(.appSuspend, [])
     disconnectBackgroundDataTasks()
     endWake()
@@ -85,6 +89,7 @@ extension Simulation {
     appProcess.end()
     appBusy.processEnded()
     dropBackgroundTasks()
+    dropContinuedProcessing(forceQuit: false)
     endWake()
     // An extension's sessions are its process's, not the app's: they go on.
     for record in daemon.sessionRecords where !record.heldByExtension {

@@ -30,6 +30,12 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable {
   /// A callback was still running (`AppContext.spend`, a reaction's `takes`) when a background
   /// wake's time ran out: the watchdog killed the app, and the events after it wait.
   case slowCallback
+  /// A continued-processing task reported no progress for `continuedProcessing.progressWindow`
+  /// and the system expired it: report progress in smaller steps.
+  case continuedTaskExpired
+  /// A continued-processing task was not ended with `setTaskCompleted`: its expiration handler
+  /// returned without it, or it reported all its work done and was left running until it expired.
+  case continuedTaskNeverCompleted
   /// A data task in a background session: it fails with -997 once the app is suspended.
   case dataTaskInBackgroundSession
   /// A background session made without a delegate: its events have nowhere to go, and the app

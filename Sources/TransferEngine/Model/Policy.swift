@@ -32,6 +32,8 @@ public struct Policy: Hashable, Sendable {
   /// How long an app extension's process lives after the user leaves it (`closeExtension`)
   /// before the system ends it; no source gives a number [S].
   public var extensionEndsAfter: SimDuration = .seconds(5)
+  /// `BGContinuedProcessingTask` (iOS 26): how many run at once, and the progress window.
+  public var continuedProcessing = ContinuedProcessingPolicy()
 
   /// A policy; every default is behavior.md's.
   public init(

@@ -35,6 +35,8 @@ enum EngineEvent {
   case backgroundTimeExpired(generation: UInt32)
   /// The app did not answer an authentication challenge of attempt `generation` in time.
   case challengeTimeout(uid: Int32, generation: UInt32)
+  /// A continued-processing task's progress window may have passed without progress.
+  case continuedStallCheck(generation: UInt32)
   /// The user unlocks the device `reboot.unlockAfter` after restart number `restart`.
   case deviceUnlock(restart: UInt32)
   /// `extensionEndsAfter` after the user left an extension: the system ends run `run` of it.

@@ -39,6 +39,8 @@ public final class Simulation {
   @exclusivity(unchecked) var assertions = BackgroundAssertions()
   /// Expiration handlers of the open assertions, by identifier (the app's closures).
   @exclusivity(unchecked) var assertionHandlers: [Int: (AppContext) -> Void] = [:]
+  /// The app's `BGContinuedProcessingTask`s, running and queued, with their handlers.
+  @exclusivity(unchecked) var continued = ContinuedProcessingTasks()
   /// The callback the app is in, and until when its own work keeps it busy.
   @exclusivity(unchecked) var appBusy = AppBusyTime()
   /// Counters the invariants read, beside the engine.
@@ -221,6 +223,7 @@ public final class Simulation {
       wakeIfNeeded()
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
+    case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
     case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
     case .endExtension(let run): endExtension(run: run)
     case .callback(let id):

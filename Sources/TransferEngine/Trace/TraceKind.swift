@@ -144,6 +144,21 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
   /// without a shared container (-995), or an identifier another process holds (-996). The
   /// session is invalidated at creation and each task made in it fails with the error.
   case sessionConnectFailed = "session.connectFailed"
+  /// The app submitted a `BGContinuedProcessingTaskRequest` (`identifier`, `title`, `strategy`).
+  case continuedSubmit = "continued.submit"
+  /// The system refused the submission (`error`, `code`: `BGTaskScheduler.Error.Code`).
+  case continuedRefused = "continued.refused"
+  /// No room to run it now: the request waits in the queue (`position`, from 1).
+  case continuedQueued = "continued.queued"
+  /// The task started: its launch handler runs.
+  case continuedStart = "continued.start"
+  /// The app reported the task's progress (`completed` of `total` units).
+  case continuedProgress = "continued.progress"
+  /// The system expired the task (`reason`: `noProgress` or `user`): its expiration handler runs.
+  case continuedExpire = "continued.expire"
+  /// The task ended or the queued request was dropped (`result`: `succeeded`, `failed`,
+  /// `expired`, `cancelledByUser`, `cancelledByAppSwitcher`, `processEnded`).
+  case continuedEnd = "continued.end"
   /// The rate limiter let the app be woken: the `delay` it had set, and the wake's number.
   case rateLimiterWake = "ratelimiter.wake"
   /// The rate limiter's delay went back to its initial value (`reason`: `foreground` or `idle`).
@@ -208,6 +223,13 @@ public enum TraceKind: String, CaseIterable, Hashable, Sendable {
     case .appBusy: return ["callback", "task", "duration"]
     case .extensionLaunch, .extensionClose: return ["name"]
     case .extensionTerminate: return ["name", "reason"]
+    case .continuedSubmit: return ["identifier", "title", "strategy"]
+    case .continuedRefused: return ["identifier", "error", "code"]
+    case .continuedQueued: return ["identifier", "position"]
+    case .continuedStart: return ["identifier"]
+    case .continuedProgress: return ["identifier", "completed", "total"]
+    case .continuedExpire: return ["identifier", "reason"]
+    case .continuedEnd: return ["identifier", "result"]
     case .rateLimiterWake: return ["delay", "wake"]
     case .rateLimiterReset: return ["reason"]
     case .lint: return ["rule", "message", "session", "task", "api"]
