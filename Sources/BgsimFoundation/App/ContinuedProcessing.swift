@@ -35,8 +35,9 @@ public struct ContinuedProcessingSubmitError: Error, Equatable, Sendable {
 public final class ContinuedProcessingTask: @unchecked Sendable {
   /// The request's identifier.
   public let identifier: String
-  /// The request's title and subtitle.
+  /// The request's title, shown in the system's progress UI.
   public let title: String
+  /// The request's subtitle, shown under the title.
   public let subtitle: String
   /// `ProgressReporting`'s progress: each change of its unit counts reaches the system at once.
   public let progress: Progress
