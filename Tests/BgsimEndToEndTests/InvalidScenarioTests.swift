@@ -47,7 +47,7 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
       "s.json:1:15: error: unknown key 'duraton'; did you mean 'duration'?"),
     .init(
       "unknown key without suggestion", #"{"name": "x", "device": {"network": [], "colour": "red"}}"#,
-      "s.json:1:41: error: device: unknown key 'colour'; expected network, power, backgroundAppRefresh "
+      "s.json:1:41: error: device: unknown key 'colour'; expected network, power, backgroundAppRefresh, iosVersion "
         + #"(keys starting with "x-" are ignored)"#),
     .init(
       "negative duration", #"{"name": "x", "duration": "-1h"}"#,
