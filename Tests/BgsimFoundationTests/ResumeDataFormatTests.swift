@@ -90,11 +90,45 @@ import Testing
         == .failure(.notFromSimulation))
   }
 
+  /// A binary property list of four objects: a dictionary {key: value}, the string "a", and
+  /// `value` and `other` as given (marker bytes), by hand, as damaged resume data may hold them.
+  static func binaryPropertyList(key: UInt8, value: [UInt8], other: [UInt8]) -> Data {
+    var bytes = Array("bplist00".utf8)
+    let dictionary: [UInt8] = [0xD1, key, 2]
+    let string: [UInt8] = [0x51, 0x61]
+    var offsets: [UInt8] = []
+    for object in [dictionary, string, value, other] {
+      offsets.append(UInt8(bytes.count))
+      bytes += object
+    }
+    let table = UInt64(bytes.count)
+    bytes += offsets
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+    for field in [UInt64(4), 0, table] {
+      bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: field >> ($0 * 8)) }
+    }
+    return Data(bytes)
+  }
+
+  /// swift-corelibs-foundation traps (a bad pointer dereference while bridging) on a binary
+  /// property list holding a set of a collection, or a dictionary keyed by a collection: the
+  /// bridge refuses both before Foundation reads them. CI once crashed on random damage that
+  /// made such a set, in `randomBytesNeverTrap`.
+  @Test func setsAndCollectionKeysAreRefusedBeforeFoundationReadsThem() {
+    let setOfAnArray = Self.binaryPropertyList(key: 1, value: [0xC1, 3], other: [0xA0])
+    let arrayAsAKey = Self.binaryPropertyList(key: 3, value: [0x51, 0x62], other: [0xA0])
+    #expect(ResumeDataFormat.decode(setOfAnArray) == .failure(.notAPropertyList))
+    #expect(ResumeDataFormat.decode(arrayAsAKey) == .failure(.notAPropertyList))
+    // The same shape with a string where the set was is a property list (not resume data).
+    let plain = Self.binaryPropertyList(key: 1, value: [0x51, 0x62], other: [0xA0])
+    #expect(ResumeDataFormat.decode(plain) != .failure(.notAPropertyList))
+  }
+
   @Test(arguments: ResumeDataEncoding.allCases)
   func randomBytesNeverTrap(encoding: ResumeDataEncoding) {
     var generator = SplitMix64(seed: 11)
     let good = ResumeDataFormat.encode(record, encoding: encoding)
-    for _ in 0..<300 {
+    for _ in 0..<2_000 {
       var bytes = [UInt8](good)
       for _ in 0..<4 {
         bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())

@@ -172,7 +172,7 @@ public enum ResumeDataFormat {
   /// that repair resume data rewrite it). Never traps: the data is first read as a property
   /// list, and only an archive that says it is one is unarchived (`ResumeDataArchive`).
   static func resumeDictionary(in data: Data) -> Result<[String: Any], ResumeDataProblem> {
-    guard !data.isEmpty,
+    guard !data.isEmpty, BinaryPropertyListCheck.isSafeToParse(data),
       let root = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
     else { return .failure(.notAPropertyList) }
     guard let plist = root as? [String: Any] else { return .failure(.notADictionary) }
