@@ -59,8 +59,20 @@ extension ScenarioGenerator {
       start = start + open + .seconds(Int64(random.uniform(1...3_600)))
     }
     added = added.filter { $0.0.sinceStart <= duration }
-    let merged = (timeline.map { ($0.at, $0.action) } + added).enumerated()
+    let sorted = (timeline.map { ($0.at, $0.action) } + added).enumerated()
       .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+    // A reboot of the timeline ends the extension: its actions after one, until it is opened
+    // again, would only stop the run ("not running"), so they are left out.
+    var running = false
+    let merged = sorted.filter { entry in
+      switch entry.1 {
+      case .openExtension: running = true
+      case .reboot: running = false
+      case .inExtension: return running
+      default: break
+      }
+      return true
+    }
     timeline = merged.enumerated().map { i, e in TimelineEntry(at: e.0, action: e.1, path: "timeline[\(i)]") }
   }
 }
