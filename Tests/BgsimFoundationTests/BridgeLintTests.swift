@@ -164,42 +164,35 @@ final class DataBox: @unchecked Sendable { var data: Data? }
 
   /// A default session that disallows expensive networks, on cellular only: -1009, reason 1.
   @Test func aDisallowedInterfaceIsTheErrorsReason() throws {
-    let server = ServerModel(resources: [ServerResource(url: SimURL(Self.episode)!, size: 1_000_000)])
-    let device = DeviceModel(network: [Step(at: .zero, NetworkState(interface: .cellular))])
-    let sim = Simulation(seed: 3, device: device, server: server)
-    var delegate: PlainDownloadDelegate?
-    sim.installApp { app in
-      let downloads = PlainDownloadDelegate(container: app.containerDirectory)
-      delegate = downloads
-      let configuration = URLSessionConfiguration.default
-      configuration.allowsExpensiveNetworkAccess = false
-      let session = app.makeURLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
-      session.downloadTask(with: URL(string: Self.episode)!).resume()
-      return PlainAppDelegate(app)
-    }
-    sim.schedule(at: .zero) { $0.launchApp() }
-    sim.run(until: SimTime(.minutes(1)))
-    let error = try #require(delegate?.lastError)
+    let configuration = URLSessionConfiguration.default
+    configuration.allowsExpensiveNetworkAccess = false
+    let error = try #require(Self.firstError(on: NetworkState(interface: .cellular), configuration))
     #expect(error.code == NSURLErrorNotConnectedToInternet)
     #expect(error.userInfo[NSURLErrorNetworkUnavailableReasonKey] as? Int == 1)
   }
 
   /// Offline altogether: -1009 with no reason, as on a device.
   @Test func noInterfaceAtAllHasNoReason() throws {
-    let server = ServerModel(resources: [ServerResource(url: SimURL(Self.episode)!, size: 1_000_000)])
-    let sim = Simulation(seed: 3, device: DeviceModel(network: [Step(at: .zero, .offline)]), server: server)
+    let error = try #require(Self.firstError(on: .offline, .default))
+    #expect(error.code == NSURLErrorNotConnectedToInternet)
+    #expect(error.userInfo[NSURLErrorNetworkUnavailableReasonKey] == nil)
+  }
+
+  /// The error a download of the episode ends with, made at launch in a session of
+  /// `configuration` on a device whose network is `network` for the whole minute run.
+  static func firstError(on network: NetworkState, _ configuration: URLSessionConfiguration) -> NSError? {
+    let server = ServerModel(resources: [ServerResource(url: SimURL(episode)!, size: 1_000_000)])
+    let sim = Simulation(seed: 3, device: DeviceModel(network: [Step(at: .zero, network)]), server: server)
     var delegate: PlainDownloadDelegate?
     sim.installApp { app in
       let downloads = PlainDownloadDelegate(container: app.containerDirectory)
       delegate = downloads
-      let session = app.makeURLSession(configuration: .default, delegate: downloads, delegateQueue: nil)
-      session.downloadTask(with: URL(string: Self.episode)!).resume()
+      let session = app.makeURLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
+      session.downloadTask(with: URL(string: episode)!).resume()
       return PlainAppDelegate(app)
     }
     sim.schedule(at: .zero) { $0.launchApp() }
     sim.run(until: SimTime(.minutes(1)))
-    let error = try #require(delegate?.lastError)
-    #expect(error.code == NSURLErrorNotConnectedToInternet)
-    #expect(error.userInfo[NSURLErrorNetworkUnavailableReasonKey] == nil)
+    return delegate?.lastError
   }
 }

@@ -50,15 +50,7 @@ import Testing
   }
 
   @Test func aScenarioRunCarriesItsOwnReportPage() throws {
-    let json = """
-      {"name": "expects-a-launch", "duration": "1m", "timeline": [{"at": "1s", "do": "launch"}],
-       "expect": [{"trace": "app.launch", "count": 2}]}
-      """
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bgsim-attach-\(UInt32.random(in: 0...UInt32.max)).json")
-    try json.write(to: file, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let result = try ScenarioRunner.run(file: file.path) { _ in LateWriteApp(saveDelay: 0) }
+    let result = try runScenarioExpectingTwoLaunches()
     let issue = try #require(TestIssue.issues(result).first)
     #expect(issue.attachments.map(\.name) == ["trace.jsonl", "report.html"])
     let page = issue.attachments[1].content

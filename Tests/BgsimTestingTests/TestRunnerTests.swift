@@ -42,15 +42,7 @@ import Testing
   }
 
   @Test func aScenarioRunsFailedExpectationsAreIssues() throws {
-    let json = """
-      {"name": "expects-a-launch", "duration": "1m", "timeline": [{"at": "1s", "do": "launch"}],
-       "expect": [{"trace": "app.launch", "count": 2}]}
-      """
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bgsim-expect-\(UInt32.random(in: 0...UInt32.max)).json")
-    try json.write(to: file, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let result = try ScenarioRunner.run(file: file.path) { _ in LateWriteApp(saveDelay: 0) }
+    let result = try runScenarioExpectingTwoLaunches()
     #expect(result.failedExpectations.count == 1)
     withKnownIssue {
       expectNoIssues(result)

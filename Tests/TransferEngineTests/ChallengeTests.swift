@@ -77,12 +77,7 @@ struct ChallengeTests {
     let sim = Simulation(
       seed: 1, device: DeviceModel(network: [Fixture.network(.wifi)], power: [Step(at: .zero, PowerState())]),
       server: ServerModel(resources: resources(spaces)), policy: policy)
-    sim.checksInvariants = true
-    sim.onInvariantViolation = { Issue.record("\($0)") }
-    sim.install(app)
-    sim.run(until: .zero)
-    sim.launchApp()
-    return sim
+    return Fixture.launched(sim, app)
   }
 
   static func start(_ app: ChallengeApp, _ sim: Simulation, name: String = "p") throws {

@@ -147,6 +147,12 @@ enum Fixture {
       seed: 1,
       device: DeviceModel(network: network, power: power, backgroundAppRefresh: backgroundAppRefresh),
       server: ServerModel(resources: resources, changes: changes, faults: faults), policy: policy)
+    return launched(sim, app)
+  }
+
+  /// `sim` checking its invariants (a violation is a test failure), with `app` installed and
+  /// launched at time 0.
+  static func launched(_ sim: Simulation, _ app: AppUnderTest) -> Simulation {
     sim.checksInvariants = true
     sim.onInvariantViolation = { Issue.record("\($0)") }
     sim.install(app)

@@ -25,12 +25,7 @@ struct UploadResumeDataTests {
     let sim = Simulation(
       seed: 1, device: device, server: ServerModel(resources: [target]),
       policy: policy ?? Policy.defaults(for: device.iosVersion))
-    sim.checksInvariants = true
-    sim.onInvariantViolation = { Issue.record("\($0)") }
-    sim.install(app)
-    sim.run(until: .zero)
-    sim.launchApp()
-    return sim
+    return Fixture.launched(sim, app)
   }
 
   /// 8 MB at 1 Mbps up (64 s): cancelled with resume data at 20 s; the data, if any.
