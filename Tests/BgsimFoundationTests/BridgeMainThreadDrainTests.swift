@@ -32,10 +32,12 @@ final class BridgeMainThreadDrainTests: XCTestCase {
   func testMainQueueBlocksOfEveryDelegateCallRunBeforeTimeMoves() throws {
     try XCTSkipUnless(Thread.isMainThread, "XCTest ran this test off the main thread")
     let (records, trace) = Self.run(seed: 7)
-    // Every delegate call sent one block, which sent one more: both ran at the call's instant.
+    // Every delegate call sent one block, which sent one more, and started a main-actor task:
+    // all three ran at the call's instant.
     let calls = records.filter { $0.depth == 0 }
     XCTAssertGreaterThanOrEqual(calls.count, Self.urls.count * 2, "\(records)")
     XCTAssertEqual(records.filter { $0.depth == 1 }.count, calls.count, "\(records)")
+    XCTAssertEqual(records.filter { $0.depth == 2 }.count, calls.count, "\(records)")
     for record in records {
       XCTAssertEqual(record.ranAt, record.calledAt, "\(record.what) ran after simulated time moved")
       XCTAssertTrue(record.onMainThread, "\(record.what) ran off the main thread")
@@ -61,7 +63,8 @@ final class MainBlockRecorder: @unchecked Sendable {
     var what: String
     /// The delegate call's number, in the order the app got them.
     var call: Int
-    /// 0: the block the delegate method sent; 1: the block that block sent.
+    /// 0: the block the delegate method sent; 1: the block that block sent; 2: the main-actor
+    /// task the delegate method started.
     var depth: Int
     var calledAt: Date
     var ranAt: Date
@@ -72,7 +75,8 @@ final class MainBlockRecorder: @unchecked Sendable {
 }
 
 /// A download manager that reports every delegate call to its UI with `DispatchQueue.main.async`,
-/// whose block updates a model with one more `DispatchQueue.main.async`.
+/// whose block updates a model with one more `DispatchQueue.main.async`, and to a main-actor
+/// model with `Task { @MainActor in ... }`.
 final class MainBlockApp: NSObject, SimulatedAppDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
   let application: SimulatedApplication
   let recorder: MainBlockRecorder
@@ -106,6 +110,7 @@ final class MainBlockApp: NSObject, SimulatedAppDelegate, URLSessionDownloadDele
       record(what, call: call, depth: 0, calledAt: calledAt)
       DispatchQueue.main.async { [self] in record(what, call: call, depth: 1, calledAt: calledAt) }
     }
+    Task { @MainActor [self] in record(what, call: call, depth: 2, calledAt: calledAt) }
   }
 
   private func record(_ what: String, call: Int, depth: Int, calledAt: Date) {
