@@ -279,6 +279,8 @@ enum BenchCommand {
           ("appFileSeconds", BenchSweep.fixed(BenchSweep.median(appFileSeconds))),
           ("ratioWithoutAppFileWork", BenchSweep.fixed(BenchSweep.median(ratiosWithoutFiles), 2)),
           ("delegateCalls", "\(outcome?.delegateCalls ?? 0)"),
+          ("finishEventsCalls", "\(outcome?.finishEventsCalls ?? 0)"),
+          ("handlersCalledInTime", "\(outcome?.handlersCalledInTime ?? 0)"),
           ("bridgeMicrosecondsPerCall", BenchSweep.fixed(callCost * 1e6, 2)),
           ("handOffMicroseconds", BenchSweep.fixed(floor * 1e6, 2)),
           ("perCallOverHandOff", BenchSweep.fixed(floor > 0 ? callCost / floor : 0, 2)),

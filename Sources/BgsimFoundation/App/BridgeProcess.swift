@@ -15,7 +15,12 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   var application: SimulatedApplication?
   var delegate: SimulatedAppDelegate?
   /// The sessions this process made, in creation order (their delegate queues are drained).
-  private(set) var sessions: [BridgedSession] = []
+  private(set) var sessions: [BridgedSession] = [] {
+    didSet { drainTargets = sessions.map(\.drainTarget) }
+  }
+  /// The sessions' delegate queues as the drain waits for them, kept rather than made at each of
+  /// the drain's several looks per delegate call.
+  private var drainTargets: [QueueDrain.Target] = []
   /// Timers that came due while the process was suspended; they run at the next resume.
   private var lateTimers: [() -> Void] = []
   /// Due times of this process's timers not yet run (late ones included), for `pendingAppTimers`.
@@ -149,7 +154,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     drainDepth += 1
     defer { drainDepth -= 1 }
     let settled = QueueDrain.drain(
-      { sessions.map(\.drainTarget) }, mainActor: host.usesClock,
+      { drainTargets }, mainActor: host.usesClock,
       activity: {
         scheduleSleeps()
         return host.activity
@@ -222,6 +227,8 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   /// On the simulation's thread: makes the sleeps registered since simulated timers.
   func scheduleSleeps() {
     sleepLock.lock()
+    // The usual case, once per drain pass: no sleep started.
+    if unscheduledSleepers.isEmpty { return sleepLock.unlock() }
     let new = unscheduledSleepers
     unscheduledSleepers = []
     sleepers += new

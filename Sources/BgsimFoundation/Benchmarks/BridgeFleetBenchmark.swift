@@ -29,6 +29,12 @@ public enum BridgeFleetBenchmark {
     /// Delegate calls the bridge made (each a hand-off to the delegate queue and a wait for it),
     /// the divisor of the bridge's cost per call.
     public var delegateCalls: Int
+    /// `urlSessionDidFinishEvents` calls, each of which sends the completion handler to
+    /// `DispatchQueue.main`.
+    public var finishEventsCalls: Int
+    /// Completion handlers that ran at the simulated instant of their `urlSessionDidFinishEvents`
+    /// (the main queue drained before time moved), whichever thread ran the simulation.
+    public var handlersCalledInTime: Int
   }
 
   /// Runs the fleet's day with `count` tasks through the bridge, from `seed`.
@@ -55,7 +61,8 @@ public enum BridgeFleetBenchmark {
       events: sim.processedEvents, tasksCreated: counts.created, tasksFinished: counts.finished,
       tasksFailed: counts.failed, backgroundLaunches: counts.backgroundLaunches,
       appFileSeconds: Double(counts.fileNanoseconds) / 1e9,
-      delegateCalls: BridgeRegistry.host(for: sim)?.delegateCalls ?? 0)
+      delegateCalls: BridgeRegistry.host(for: sim)?.delegateCalls ?? 0,
+      finishEventsCalls: counts.finishEvents, handlersCalledInTime: counts.handlersInTime)
   }
 }
 
@@ -66,6 +73,8 @@ final class FleetCounts: @unchecked Sendable {
   var failed = 0
   var backgroundLaunches = 0
   var fileNanoseconds: UInt64 = 0
+  var finishEvents = 0
+  var handlersInTime = 0
 }
 
 /// The fleet app as an iOS team would write it: a background session recreated at every launch,
@@ -76,12 +85,14 @@ final class FleetAppDelegate: NSObject, SimulatedAppDelegate, URLSessionDownload
   let urls: [URL]
   let counts: FleetCounts
   let documents: URL
+  let application: SimulatedApplication
   var session: URLSession?
   var handler: (() -> Void)?
 
   init(_ application: SimulatedApplication, urls: [URL], counts: FleetCounts) {
     self.urls = urls
     self.counts = counts
+    self.application = application
     documents = application.containerDirectory.appendingPathComponent("Documents", isDirectory: true)
     try? FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
   }
@@ -118,7 +129,10 @@ final class FleetAppDelegate: NSObject, SimulatedAppDelegate, URLSessionDownload
   }
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+    counts.finishEvents += 1
+    let calledAt = application.now
     DispatchQueue.main.async {
+      if self.handler != nil && self.application.now == calledAt { self.counts.handlersInTime += 1 }
       self.handler?()
       self.handler = nil
     }

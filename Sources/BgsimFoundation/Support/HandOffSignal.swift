@@ -37,6 +37,28 @@ enum HandOff {
     if canSpin, #available(macOS 15, iOS 18, *) { return SpinningSignal() }
     return SemaphoreSignal()
   }
+
+  /// Signals given back after a wait that took their one signal, so they are empty again.
+  /// Every delegate call waits on one; making and freeing a signal (and its semaphore) per call
+  /// cost more than taking one from here.
+  private nonisolated(unsafe) static var spare: [HandOffSignal] = []
+  private static let spareLock = NSLock()
+
+  /// An empty signal, reused when one was given back.
+  static func takeSignal() -> HandOffSignal {
+    spareLock.lock()
+    let reused = spare.popLast()
+    spareLock.unlock()
+    return reused ?? makeSignal()
+  }
+
+  /// Gives back a signal whose one signal a wait has taken (never one a wait timed out on:
+  /// a late signal would then end the next wait at once).
+  static func giveBack(_ signal: HandOffSignal) {
+    spareLock.lock()
+    if spare.count < 8 { spare.append(signal) }
+    spareLock.unlock()
+  }
 }
 
 final class SemaphoreSignal: HandOffSignal, @unchecked Sendable {

@@ -99,6 +99,10 @@ enum QueueDrain {
   /// Lets every block on the main queue run, and the blocks those queue, until it is empty.
   static func drainMain() {
     guard MainThread.isCurrent else { return DispatchQueue.main.sync {} }
+    // Linux: no pass when nothing woke the main queue (the usual case after a delegate call).
+    // Blocks `RunLoop.main.perform` queued, and run-loop timers, then wait for a pass that runs
+    // for a main-queue block, or for the test's own run loop.
+    if let wakeUp = MainQueueWakeUp.shared, !wakeUp.isPending { return }
     #if canImport(Darwin)
       let mode = CFRunLoopMode.defaultMode
     #else
@@ -146,7 +150,9 @@ enum QueueDrain {
   /// way `OperationQueue.current` is the delegate queue, as in Foundation); a barrier on a
   /// concurrent one, to come after what is queued.
   static func run(_ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil) {
-    let done = HandOff.makeSignal()
+    // Every path below waits until `done` is signalled, so it goes back empty.
+    let done = HandOff.takeSignal()
+    defer { HandOff.giveBack(done) }
     let block: @Sendable () -> Void = {
       work?()
       done.signal()
