@@ -263,6 +263,14 @@ final class Box<T>: @unchecked Sendable {
     #expect((refused.value?.error as NSError?)?.code == NSURLErrorCannotWriteToFile)
   }
 
+  @Test func aServerWithoutTheDraftGivesNoResumeData() throws {
+    let sim = Self.world(resumable: false)
+    let paused = Self.pauseAndContinue(sim)
+    #expect(paused.first?.state == .completed && paused.data == nil && paused.continued == nil)
+    #expect(Self.events(sim, "task.cancelled").first?["resumeDataOffset"] == nil)
+    #expect(Self.events(sim, "lint").isEmpty)
+  }
+
   @Test func aServerOnAnOlderDraftThanTheDeviceGivesNoResumeDataAndRestartsFromZero() throws {
     let sim = Self.world(version: "18.1", serverDraft: .v5)
     let paused = Self.pauseAndContinue(sim)
