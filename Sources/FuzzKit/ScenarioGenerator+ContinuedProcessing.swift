@@ -52,6 +52,19 @@ extension ScenarioGenerator {
         }
       }
     }
+    // Some requests' launch handlers report their first progress (after the draws above, so
+    // those stay what they were for every seed).
+    for k in 1...max(1, count) where count > 0 && draw.nextUnit() < 0.3 {
+      let identifier = "cp\(k)"
+      let i = behavior.reactions.count
+      behavior.reactions.append(
+        Reaction(
+          event: .continuedProcessingStarted, task: identifier,
+          actions: [
+            .reportContinuedProgress(identifier: identifier, add: Int64(draw.uniform(0...1)), total: 4)
+          ],
+          path: "app.behavior.on[\(i)]"))
+    }
     guard !added.isEmpty else { return }
     let all = timeline.map { ($0.at, $0.action) } + added.filter { $0.0.sinceStart <= duration }
     // Stable by time: an added entry comes after the entries of the same instant.

@@ -59,7 +59,7 @@ public struct ScenarioGenerator {
     addExtraBehaviours(policy: &policy, behavior: &behavior)
     addSessionAndRequestBehaviours(policy: &policy, behavior: &behavior)
     addResumableUploads(policy: &policy, server: &server, timeline: &timeline)
-    addIOSVersion(device: &device, policy: &policy, server: &server)
+    addIOSVersion(device: &device, policy: &policy, server: &server, timeline: &timeline)
     addChallenges(server: &server, policy: &policy, behavior: &behavior)
     addAppTime(behavior: &behavior)
     addContinuedProcessing(policy: &policy, behavior: &behavior, timeline: &timeline)

@@ -62,6 +62,8 @@ import Testing
     "continued.start", "continued.queued", "continued.refused error=immediateRunIneligible",
     "continued.progress", "continued.end result=succeeded", "continued.end result=expired",
     "continued.end result=cancelledByUser", "lint rule=continuedTaskExpired",
+    "lint rule=apiUnavailable api=cancel(byProducingResumeData:)",
+    "task.restartedFromZero task=* reason=uploadDraftMismatch", "continued.progress total=4",
   ])
   func generated(_ prefix: String) {
     #expect(Self.seen(prefix) > 0, "no fuzzed run of seeds 1-300 has '\(prefix)'")

@@ -103,4 +103,45 @@ import TransferEngine
     #expect(end["result"] == .string("expired"))
     #expect(result.trace.events.first { $0.kind == "app.suspend" }?.time == SimTime(.seconds(32)))
   }
+
+  /// `continuedProcessingStarted`: the launch handler runs when the system starts the task (at
+  /// once, or later for a queued one); `task` matches the request's identifier.
+  @Test("a continuedProcessingStarted reaction runs when a queued task starts, not when it is submitted")
+  func startedReaction() throws {
+    let text = #"""
+      {"name": "t", "duration": "1h", "policy": {"continuedProcessing": {"maxRunning": 1}},
+       "server": {"resources": [{"url": "https://h/a", "size": "1MB"}]},
+       "app": {"sessions": [{"identifier": "S"}], "behavior": {"on": [
+         {"event": "continuedProcessingStarted", "task": "second",
+          "do": [{"do": "reportContinuedProgress", "identifier": "second", "add": 0, "total": 7},
+                 {"do": "download", "session": "S", "url": "https://h/a", "name": "started-{n}"}]}]}},
+       "timeline": [{"at": "0s", "do": "launch"},
+         {"at": "1s", "do": "submitContinuedProcessing", "identifier": "first", "title": "One"},
+         {"at": "1s", "do": "submitContinuedProcessing", "identifier": "second", "title": "Two"},
+         {"at": "5s", "do": "completeContinuedProcessing", "identifier": "first"}]}
+      """#
+    let result = ScenarioRunner.run(try loadScenario(text))
+    let starts = result.trace.events.filter { $0.kind == "continued.start" }
+    #expect(starts.map { $0["identifier"]?.description } == ["first", "second"])
+    #expect(starts.last?.time == SimTime(.seconds(5)))
+    // The reaction ran once, for `second` only, at its start.
+    let progress = result.trace.events.filter { $0.kind == "continued.progress" }
+    #expect(progress.map { $0["identifier"]?.description } == ["second"])
+    #expect(progress.first?.time == SimTime(.seconds(5)) && progress.first?["total"] == .int(7))
+    let created = result.trace.events.filter { $0.kind == "task.created" }
+    #expect(created.map { $0["task"]?.description } == ["started-1"])
+    #expect(created.first?.time == SimTime(.seconds(5)))
+  }
+
+  @Test("a continuedProcessingStarted reaction cannot use {task}: the identifier is literal")
+  func startedReactionRefusesTaskPlaceholder() {
+    let text = Self.scenario(
+      Self.submit,
+      reactions: #"""
+        {"event": "continuedProcessingStarted",
+         "do": [{"do": "download", "session": "S", "url": "https://h/a", "name": "{task}-x"}]}
+        """#)
+    #expect(
+      loaderProblems(text).contains { $0.contains("'continuedProcessingStarted' callback concerns no task") })
+  }
 }

@@ -59,6 +59,9 @@ public enum ResumeDataProblem: Error, Hashable, Sendable {
   /// Made by this bridge in another simulation of this test process: its partial file is in that
   /// simulation's container (resume data kept in a static, say).
   case fromAnotherSimulation
+  /// An upload's resume data handed to `downloadTask(withResumeData:)`, or a download's to
+  /// `uploadTask(withResumeData:)` (the engine's `wrongTaskKind`).
+  case wrongTaskKind
 
   /// The `problem` field of the `bridge.resumeDataRejected` trace event.
   public var name: String {
@@ -70,6 +73,7 @@ public enum ResumeDataProblem: Error, Hashable, Sendable {
     case .notFromSimulation: return "notFromSimulation"
     case .stale: return "stale"
     case .fromAnotherSimulation: return "fromAnotherSimulation"
+    case .wrongTaskKind: return "wrongTaskKind"
     }
   }
 }
@@ -140,6 +144,7 @@ public enum ResumeDataFormat {
     case .failure(let problem): return .failure(problem)
     case .success(let dictionary): plist = dictionary
     }
+    if UploadResumeDataFormat.isUploadDictionary(plist) { return .failure(.wrongTaskKind) }
     guard let version = integer(plist[Key.version]), version == 1 || version == 2 else {
       return .failure(.unsupportedVersion)
     }

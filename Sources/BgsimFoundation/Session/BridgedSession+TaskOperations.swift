@@ -68,7 +68,8 @@ extension BridgedSession {
     task.publishChanges()
     let data = produced.flatMap {
       host.resumeStore.publish(
-        $0, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest)
+        $0, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest,
+        request: core.originalRequest)
     }
     post { completion(data) }
   }

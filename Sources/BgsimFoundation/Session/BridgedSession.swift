@@ -197,6 +197,23 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedUploadTask(core: core), core)
   }
 
+  #if canImport(Darwin)
+    // Upload resume data (iOS 17 / macOS 14): `BridgedSession+UploadResume.swift`. On Linux,
+    // where Foundation lacks these methods, `UploadResumeAPI.swift` adds them.
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    override func uploadTask(withResumeData resumeData: Data) -> URLSessionUploadTask {
+      uploadTask(resumingFrom: resumeData, handler: nil)
+    }
+
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    override func uploadTask(
+      withResumeData resumeData: Data,
+      completionHandler: @escaping @Sendable (Data?, URLResponse?, Error?) -> Void
+    ) -> URLSessionUploadTask {
+      uploadTask(resumingFrom: resumeData, handler: .data(completionHandler))
+    }
+  #endif
+
   /// A body from a stream has no size the engine could move: refused, like a task the engine
   /// refuses (it completes with -1002 once resumed, traced `bridge.taskRefused`).
   override func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
@@ -242,7 +259,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     return register(BridgedDownloadTask(core: core), core)
   }
 
-  private func refusedUpload(_ request: URLRequest, _ error: NSError, handler: TaskHandler?)
+  func refusedUpload(_ request: URLRequest, _ error: NSError, handler: TaskHandler?)
     -> URLSessionUploadTask
   {
     let core = TaskCore(session: self, engine: nil, request: request, refusal: error, handler: handler)

@@ -112,6 +112,14 @@ final class BridgedUploadTask: URLSessionUploadTask, BridgedTaskObject, @uncheck
   override func resume() { core.liveSession?.resume(core, self) }
   override func suspend() { core.liveSession?.suspend(core, self) }
   override func cancel() { core.liveSession?.cancel(core, self) }
+  #if canImport(Darwin)
+    /// iOS 17 / macOS 14: resume data when the server can continue the upload (Linux: the
+    /// extension in `UploadResumeAPI.swift`).
+    @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+    override func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
+      core.liveSession?.cancelProducingResumeData(core, self, completionHandler)
+    }
+  #endif
 }
 
 /// A `URLSessionDataTask` backed by the simulation: the engine's data task (its body comes to

@@ -190,17 +190,22 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
 }
 
 extension BridgedSession {
-  /// The engine's error as Foundation's `NSError`, with resume data in Darwin's format.
+  /// The engine's error as Foundation's `NSError`, with resume data in Darwin's format: a
+  /// download's under `NSURLSessionDownloadTaskResumeData`, an upload's (iOS 17) under
+  /// `NSURLSessionUploadTaskResumeData`.
   func foundationError(_ error: SimURLError, for task: SimURLSessionTask) -> NSError {
     let url = URL(string: task.currentURL.string)
     var data: Data?
-    // Upload resume data (iOS 17) is not bridged yet: `publish` gives nil for it.
     if let resume = error.resumeData, let host {
       data = host.resumeStore.publish(
-        resume, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest)
+        resume, container: host.container, iosVersion: host.simulation?.deviceModel.iosVersion ?? .newest,
+        request: self.task(for: task).core.originalRequest)
     }
+    var isUpload = false
+    if case .upload = task.kind { isUpload = true }
     return FoundationErrors.error(
-      code: error.code.rawValue, url: url, resumeData: data, cancelReason: error.cancelReason?.rawValue,
+      code: error.code.rawValue, url: url, resumeData: isUpload ? nil : data,
+      uploadResumeData: isUpload ? data : nil, cancelReason: error.cancelReason?.rawValue,
       networkUnavailableReason: error.networkUnavailableReason?.rawValue)
   }
 }

@@ -15,6 +15,10 @@ import TransferEngine
   /// (`URLError.networkUnavailableReason`: 0 cellular, 1 expensive, 2 constrained);
   /// swift-corelibs-foundation has none.
   public let NSURLErrorNetworkUnavailableReasonKey: String = "NSURLErrorNetworkUnavailableReasonKey"
+
+  /// Darwin's `userInfo` key (iOS 17+) for a failed upload's resume data;
+  /// swift-corelibs-foundation has none.
+  public let NSURLSessionUploadTaskResumeData: String = FoundationErrors.uploadResumeDataKey
 #endif
 
 /// The `NSError`s the bridge hands to app code: `NSURLErrorDomain`, the engine's code, and the
@@ -22,9 +26,12 @@ import TransferEngine
 enum FoundationErrors {
   /// Darwin's value of `NSURLErrorFailingURLStringErrorKey` (deprecated on Linux, same string).
   static let failingURLStringKey = "NSErrorFailingURLStringKey"
+  /// Darwin's value of `NSURLSessionUploadTaskResumeData` (iOS 17+), written out so code built
+  /// for iOS 16 can set it without an availability check.
+  static let uploadResumeDataKey = "NSURLSessionUploadTaskResumeData"
 
   static func error(
-    code: Int, url: URL?, resumeData: Data? = nil, cancelReason: Int? = nil,
+    code: Int, url: URL?, resumeData: Data? = nil, uploadResumeData: Data? = nil, cancelReason: Int? = nil,
     networkUnavailableReason: Int? = nil
   ) -> NSError {
     var info: [String: Any] = [:]
@@ -33,6 +40,7 @@ enum FoundationErrors {
       info[failingURLStringKey] = url.absoluteString
     }
     if let resumeData { info[NSURLSessionDownloadTaskResumeData] = resumeData }
+    if let uploadResumeData { info[uploadResumeDataKey] = uploadResumeData }
     if let cancelReason { info[NSURLErrorBackgroundTaskCancelledReasonKey] = cancelReason }
     if let networkUnavailableReason { info[NSURLErrorNetworkUnavailableReasonKey] = networkUnavailableReason }
     return NSError(domain: NSURLErrorDomain, code: code, userInfo: info)

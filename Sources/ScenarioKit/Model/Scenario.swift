@@ -163,10 +163,14 @@ public struct Reaction: Sendable {
     case didLaunch
     /// `didBecomeInvalidWithError`, after the app invalidated a session (error nil).
     case didBecomeInvalid
+    /// The launch handler of a `BGContinuedProcessingTask` the app submitted: the system started
+    /// it (at once, or when a queued request's turn came). `task` matches its identifier.
+    case continuedProcessingStarted
 
-    /// Callbacks about a session or the app, not one task: `task` and `{task}` do not apply.
+    /// Callbacks about a session or the app, not one task: `{task}` does not apply (nor `task`,
+    /// except that `continuedProcessingStarted` matches it against the request's identifier).
     public static let withoutTask: Set<Event> = [
-      .didFinishEvents, .handleEvents, .didLaunch, .didBecomeInvalid,
+      .didFinishEvents, .handleEvents, .didLaunch, .didBecomeInvalid, .continuedProcessingStarted,
     ]
   }
   /// The delegate call the reaction follows.

@@ -1,7 +1,8 @@
 import TransferEngine
 
 /// The scripted app's continued-processing actions. Its expiration handler is a correct app's:
-/// it calls `setTaskCompleted(success: false)`.
+/// it calls `setTaskCompleted(success: false)`; its launch handler runs the reactions to
+/// `continuedProcessingStarted`.
 extension ScriptedApp {
   func performContinuedProcessing(_ action: AppAction) {
     let context = AppContext(simulation: simulation)
@@ -13,6 +14,7 @@ extension ScriptedApp {
         app.setContinuedProcessingExpirationHandler(identifier) { app in
           app.completeContinuedProcessing(identifier, success: false)
         }
+        self.react(to: .continuedProcessingStarted, task: identifier)
       }
     case .reportContinuedProgress(let identifier, let add, let total):
       guard let now = simulation.continuedProgress(identifier) else { return }

@@ -389,7 +389,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     return nil
   }
 
-  private func react(to event: Reaction.Event, task: String?, error: SimURLError? = nil) {
+  func react(to event: Reaction.Event, task: String?, error: SimURLError? = nil) {
     for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == event {
       if let pattern = reaction.task {
         guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
