@@ -21,6 +21,25 @@ import Testing
     sim.trace.events.filter { $0.kind == "lint" }.compactMap { $0["rule"]?.description }
   }
 
+  /// The simulation keeps its bridge and the bridge nothing of the simulation: released with a
+  /// running app, both go, the container with them, and no later lookup finds the app.
+  @Test func aReleasedSimulationTakesItsBridgeAndContainerWithIt() throws {
+    weak var released: Simulation?
+    var container: URL?
+    do {
+      let sim = Self.world()
+      sim.installApp { PlainAppDelegate($0) }
+      sim.schedule(at: .zero) { $0.launchApp() }
+      sim.run(until: SimTime(.seconds(1)))
+      #expect(sim.installedHost != nil)
+      container = sim.appContainerDirectory
+      released = sim
+    }
+    #expect(released == nil)
+    let directory = try #require(container)
+    #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
   /// App code on its own queue touching a task after the test released its `Simulation` (it
   /// trapped: "Attempted to read an unowned reference").
   @Test func aTaskTouchedAfterItsSimulationIsGoneDoesNothing() {

@@ -120,7 +120,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     drainDepth += 1
     defer { drainDepth -= 1 }
     QueueDrain.onMain {
-      BridgeRegistry.runningOnMain(host) {
+      SharedApplicationHosts.runningOnMain(host) {
         for timer in due { timer() }
         work()
       }

@@ -9,83 +9,29 @@ extension Simulation {
   public func installApp(_ makeDelegate: @escaping (SimulatedApplication) -> SimulatedAppDelegate) {
     let host = BridgeHost(
       simulation: self, container: AppContainer(directory: containerDirectory), makeDelegate: makeDelegate)
-    BridgeRegistry.register(host, for: self)
+    SharedApplicationHosts.add(host)
     outsideCodeRunner = { [weak host] body in
       guard let host else { return body() }
       host.runOutsideCode(body)
     }
-    // The simulation keeps the host through this factory; each launch gets a new process.
-    install(factory: { host.newProcess() })
+    // The simulation keeps the host; each launch gets a new process.
+    install(host: host, factory: { host.newProcess() })
   }
 
+  /// The bridge's side of this simulation, which the simulation keeps (nil before `installApp`).
+  var bridgeHost: BridgeHost? { installedHost as? BridgeHost }
+
   /// The live process's delegate; nil while the app is not running.
-  public var currentAppDelegate: SimulatedAppDelegate? { BridgeRegistry.host(for: self)?.currentDelegate }
+  public var currentAppDelegate: SimulatedAppDelegate? { bridgeHost?.currentDelegate }
 
   /// The app's container directory (nil before `installApp`): `containerDirectory` as a URL.
-  public var appContainerDirectory: URL? { BridgeRegistry.host(for: self)?.container.url }
+  public var appContainerDirectory: URL? { bridgeHost?.container.url }
 
   /// Keep the container on disk after the simulation is released (to inspect it after a test);
   /// the same setting as `keepsContainer`.
   public var keepsAppContainer: Bool {
     get { keepsContainer }
     set { keepsContainer = newValue }
-  }
-}
-
-/// Finds a simulation's bridge host (the engine keeps it as its installed app, privately).
-enum BridgeRegistry {
-  private struct Entry {
-    weak var simulation: Simulation?
-    weak var host: BridgeHost?
-  }
-  nonisolated(unsafe) private static var entries: [ObjectIdentifier: Entry] = [:]
-  private static let lock = NSLock()
-
-  static func register(_ host: BridgeHost, for simulation: Simulation) {
-    lock.lock()
-    defer { lock.unlock() }
-    entries = entries.filter { $0.value.simulation != nil }
-    entries[ObjectIdentifier(simulation)] = Entry(simulation: simulation, host: host)
-  }
-
-  /// The host whose app code the main thread runs now. The main queue is serial, so at most one
-  /// simulation's app code runs there at a time, whatever thread each simulation runs on.
-  nonisolated(unsafe) private static var mainThreadHost: BridgeHost?
-
-  /// Runs `work` (on the main thread) as `host`'s app code, for `SimulatedApplication.shared`.
-  static func runningOnMain(_ host: BridgeHost, _ work: () -> Void) {
-    lock.lock()
-    let outer = mainThreadHost
-    mainThreadHost = host
-    lock.unlock()
-    work()
-    lock.lock()
-    mainThreadHost = outer
-    lock.unlock()
-  }
-
-  /// The host whose app code runs on the main thread now, if the caller is on it.
-  static var hostRunningOnMain: BridgeHost? {
-    guard QueueDrain.isOnMainQueue else { return nil }
-    lock.lock()
-    defer { lock.unlock() }
-    return mainThreadHost
-  }
-
-  /// The hosts whose simulation is alive, for `SimulatedApplication.shared`.
-  static func hosts() -> [BridgeHost] {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries.values.compactMap { $0.simulation == nil ? nil : $0.host }
-  }
-
-  static func host(for simulation: Simulation) -> BridgeHost? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let entry = entries[ObjectIdentifier(simulation)], entry.simulation === simulation else {
-      return nil
-    }
-    return entry.host
   }
 }
 

@@ -61,7 +61,7 @@ public enum BridgeFleetBenchmark {
       events: sim.processedEvents, tasksCreated: counts.created, tasksFinished: counts.finished,
       tasksFailed: counts.failed, backgroundLaunches: counts.backgroundLaunches,
       appFileSeconds: Double(counts.fileNanoseconds) / 1e9,
-      delegateCalls: BridgeRegistry.host(for: sim)?.delegateCalls ?? 0,
+      delegateCalls: sim.bridgeHost?.delegateCalls ?? 0,
       finishEventsCalls: counts.finishEvents, handlersCalledInTime: counts.handlersInTime)
   }
 }

@@ -79,7 +79,7 @@ extension Simulation {
   /// Darwin the methods are the Foundation overlay's own and never reach the bridge.
   public func run<T: Sendable>(awaiting operation: @escaping @Sendable () async throws -> T) async throws -> T
   {
-    guard let host = BridgeRegistry.host(for: self) else { return try await operation() }
+    guard let host = self.bridgeHost else { return try await operation() }
     // `AsyncStream.makeStream()` needs iOS 17 / macOS 14: the initializer's block hands the
     // continuation over at once.
     var made: AsyncStream<AsyncEvent>.Continuation?

@@ -6,6 +6,10 @@ import SimKernel
 struct AppProcess {
   /// Makes the app at each launch (`Simulation.install(factory:)`).
   var factory: (() -> AppUnderTest)?
+  /// What installed the app through `install(host:factory:)` (BgsimFoundation's bridge), kept
+  /// as long as the simulation: code outside the engine finds its side of this simulation here,
+  /// not in a table of its own.
+  var host: AnyObject?
   /// The running or suspended process's app; nil while the app is not running.
   private(set) var live: AppUnderTest?
   /// Counts launches; a timer or callback remembers the number of the process that made it.
@@ -48,12 +52,26 @@ struct AppProcess {
 extension Simulation {
   /// Installs the app under test as a factory the engine calls at every launch (user or
   /// background); the object it returns is dropped when the process ends.
-  public func install(factory: @escaping () -> AppUnderTest) { appProcess.factory = factory }
+  public func install(factory: @escaping () -> AppUnderTest) {
+    appProcess.host = nil
+    appProcess.factory = factory
+  }
+
+  /// Installs an app through a host, a runtime that makes each process's app object (as
+  /// BgsimFoundation's bridge does): the simulation keeps `host` while it lives and hands it
+  /// back as `installedHost`.
+  public func install(host: AnyObject, factory: @escaping () -> AppUnderTest) {
+    appProcess.host = host
+    appProcess.factory = factory
+  }
+
+  /// The host given to `install(host:factory:)`; nil when the app was installed without one.
+  public var installedHost: AnyObject? { appProcess.host }
 
   /// Installs one app object for every launch (a factory that returns `app` each time). What
   /// this cannot catch: state the object keeps in memory survives terminations and force quits,
   /// which a real process would lose; prefer `install(factory:)`.
-  public func install(_ app: AppUnderTest) { appProcess.factory = { app } }
+  public func install(_ app: AppUnderTest) { install(factory: { app }) }
 
   /// The live process's app, if it is running or suspended.
   public var currentApp: AppUnderTest? { appProcess.live }
