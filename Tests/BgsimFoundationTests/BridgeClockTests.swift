@@ -115,6 +115,31 @@ import Testing
     #expect(sim.trace.events.contains { $0.kind == "task.finished" })
   }
 
+  /// `after` follows the engine's app-timer rule: a timer due while the app is suspended runs
+  /// when it next runs (here the user's return at 10 minutes), and one whose process ended
+  /// never runs.
+  @Test func aTimerDueWhileSuspendedRunsAtTheNextResumeAndDiesWithItsProcess() throws {
+    func run(endsProcess: Bool) throws -> [TimeInterval] {
+      let sim = Self.world()
+      sim.installApp { PlainAppDelegate($0) }
+      let fired = Intervals()
+      sim.schedule(at: .zero) { $0.launchApp() }
+      sim.schedule(at: SimTime(.seconds(1))) { sim in
+        let application = (sim.currentAppDelegate as! PlainAppDelegate).application
+        let armed = application.now
+        application.after(60) { fired.append(application.now.timeIntervalSince(armed)) }
+      }
+      sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
+      if endsProcess { sim.schedule(at: SimTime(.minutes(5))) { $0.terminateApp() } }
+      sim.schedule(at: SimTime(.minutes(10))) { $0.launchApp() }
+      sim.run(until: SimTime(.minutes(20)))
+      #expect(sim.trace.events.contains { $0.kind == "app.suspend" })
+      return fired.all
+    }
+    #expect(try run(endsProcess: false) == [599])
+    #expect(try run(endsProcess: true) == [])
+  }
+
   /// A sleep of a process that ends throws `CancellationError`; the task never wakes on its own.
   @Test func aSleepOfATerminatedProcessIsCancelled() {
     let sim = Self.world()
@@ -144,6 +169,22 @@ import Testing
 }
 
 /// What a task reported, read by the test after the task ended.
+/// Intervals app code recorded, from any thread.
+final class Intervals: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [TimeInterval] = []
+  func append(_ value: TimeInterval) {
+    lock.lock()
+    stored.append(value)
+    lock.unlock()
+  }
+  var all: [TimeInterval] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
+
 final class Outcome: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: String?

@@ -21,8 +21,6 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   /// The sessions' delegate queues as the drain waits for them, kept rather than made at each of
   /// the drain's several looks per delegate call.
   private var drainTargets: [QueueDrain.Target] = []
-  /// Timers that came due while the process was suspended; they run at the next resume.
-  private var lateTimers: [() -> Void] = []
   /// Due times of this process's timers not yet run (late ones included), for `pendingAppTimers`.
   private(set) var pendingTimerDues: [SimTime] = []
   /// How many waits for app code are under way (work posted meanwhile is picked up by them).
@@ -47,10 +45,8 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
       delegate = nil
       application = nil
       sessions = []
-      lateTimers = []
       sleepLock.lock()
-      let asleep = sleepers + unscheduledSleepers + lateSleepers
-      lateSleepers = []
+      let asleep = sleepers + unscheduledSleepers
       sleepers = []
       unscheduledSleepers = []
       sleepLock.unlock()
@@ -107,24 +103,12 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     enter { delegate?.applicationDidEnterBackground(application) }
   }
 
-  /// Runs app code now, on the main thread, after any timers that came due while suspended;
-  /// then waits for everything it queued.
+  /// Runs app code now, on the main thread, then waits for everything it queued.
   func enter(_ work: () -> Void) {
     guard let host = liveHost else { return }
-    let due = lateTimers
-    lateTimers = []
-    if !due.isEmpty { pendingTimerDues.removeAll { $0 <= host.simulation?.now ?? .distantFuture } }
-    let dueSleepers = lateSleepers
-    lateSleepers = []
-    wake(dueSleepers)
     drainDepth += 1
     defer { drainDepth -= 1 }
-    QueueDrain.onMain {
-      SharedApplicationHosts.runningOnMain(host) {
-        for timer in due { timer() }
-        work()
-      }
-    }
+    QueueDrain.onMain { SharedApplicationHosts.runningOnMain(host, work) }
     settle(host)
   }
 
@@ -135,7 +119,6 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // thread (code the bridge did not wait for), queued without waiting: that thread may be the
     // delegate queue's own.
     if isDraining || !host.isOnRunThread { return queue.addOperation(UncheckedBox(work).run) }
-    if !lateTimers.isEmpty { enter {} }
     // Draining from before the call until its settle ends: a block the call queued on the main
     // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
@@ -191,17 +174,16 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     host.noteActivity()
     let seconds = delay.isFinite ? min(max(delay, 0), 10 * 365 * 86_400) : 0
     let box = UncheckedBox(work)
-    let dueAt = simulation.now + .seconds(rounding: seconds)
+    let delay = SimDuration.seconds(rounding: seconds)
+    let dueAt = simulation.now + delay
     pendingTimerDues.append(dueAt)
-    simulation.schedule(at: dueAt) { [weak self] sim in
-      guard let self, !self.isDead, sim.appState != .notRunning else { return }
+    // The engine's app-timer rule decides when it runs: at `dueAt` if the app runs then, at the
+    // next resume if it is suspended, never once its process ended.
+    AppContext(simulation: simulation).after(delay) { [weak self] _ in
+      guard let self, !self.isDead else { return }
       self.host?.enteredFromEngine()
-      if sim.appState.isRunning {
-        if let index = self.pendingTimerDues.firstIndex(of: dueAt) { self.pendingTimerDues.remove(at: index) }
-        self.enter { box.value() }
-      } else {
-        self.lateTimers.append(box.value)
-      }
+      if let index = self.pendingTimerDues.firstIndex(of: dueAt) { self.pendingTimerDues.remove(at: index) }
+      self.enter { box.value() }
     }
   }
 
@@ -235,22 +217,18 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     sleepLock.unlock()
     guard !new.isEmpty else { return }
     guard let host = liveHost, let simulation = host.simulation else { return new.forEach { $0.cancel() } }
+    let app = AppContext(simulation: simulation)
     for sleeper in new {
-      simulation.schedule(at: max(sleeper.deadline, simulation.now)) { [weak self] sim in
-        guard let self, !self.isDead, sim.appState != .notRunning else { return }
+      // An app timer too: it ends at its deadline, or at the next resume if the app is
+      // suspended then, and is cancelled with its process.
+      app.after(max(sleeper.deadline, simulation.now) - simulation.now) { [weak self] _ in
+        guard let self, !self.isDead else { return }
         self.host?.enteredFromEngine()
         self.forgetSleeper(sleeper)
-        if sim.appState.isRunning {
-          self.wake([sleeper])
-        } else {
-          self.lateSleepers.append(sleeper)
-        }
+        self.wake([sleeper])
       }
     }
   }
-
-  /// Sleeps that came due while the process was suspended; they end at the next resume.
-  private var lateSleepers: [Sleeper] = []
 
   /// Resumes sleeping tasks, from this thread (not the main queue: a task may resume on the main
   /// actor), then waits for what they queued.
