@@ -73,9 +73,11 @@ import Testing
       "bgsim-fnv-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    // Islands of data: at the start, across the end of the first edge, in the middle, at the end.
+    // Islands of data: at the start, across the end of the first edge (of a large file), in the
+    // middle, at the end.
     let islands: [(offset: Int, bytes: [UInt8])] = [
-      (5, [9, 0, 3]), (ContentDigest.edgeBytes - 2, [1, 2, 3, 4]), (size / 2, [77]), (size - 2, [200, 0]),
+      (5, [9, 0, 3]), (min(ContentDigest.edgeBytes, size / 3) - 2, [1, 2, 3, 4]), (size / 2, [77]),
+      (size - 2, [200, 0]),
     ]
     var bytes = [UInt8](repeating: 0, count: size)
     for island in islands {
