@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Digests of the files an exploration compares: FNV-1a 64 over the bytes, written in hex.
 ///
 /// A file over `wholeFileLimit` is digested by its size and its first and last `edgeBytes`: the
@@ -13,18 +21,20 @@ public enum ContentDigest {
 
   /// The digest of the file at `url`, or nil when it cannot be read.
   public static func ofFile(at url: URL) -> String? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let size = try? handle.seekToEnd() else { return nil }
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { _ = close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_size >= 0 else { return nil }
+    let size = Int64(info.st_size)
     var hash = FNV1a()
     hash.add(String(size))
-    try? handle.seek(toOffset: 0)
-    if size <= UInt64(wholeFileLimit) {
-      hash.add(bytes: (try? handle.readToEnd()) ?? Data())
+    if size <= Int64(wholeFileLimit) {
+      SparseReader(fd: fd).hash(0..<size, into: &hash)
     } else {
-      hash.add(bytes: (try? handle.read(upToCount: edgeBytes)) ?? Data())
-      try? handle.seek(toOffset: size - UInt64(edgeBytes))
-      hash.add(bytes: (try? handle.read(upToCount: edgeBytes)) ?? Data())
+      let edge = Int64(edgeBytes)
+      SparseReader(fd: fd).hash(0..<edge, into: &hash)
+      SparseReader(fd: fd).hash((size - edge)..<size, into: &hash)
     }
     return hash.hex
   }
@@ -58,23 +68,66 @@ public enum ContentDigest {
 }
 
 /// The 64-bit FNV-1a hash (no dependency, the same on every platform).
+///
+/// Bytes are hashed through a raw buffer, and a run of zero bytes in one step: XOR with zero
+/// changes nothing, so `n` zeros multiply the state by the prime to the `n`th power (the same
+/// value as hashing them one by one). The simulated downloads are sparse, so almost every byte
+/// an exploration digests is zero (`bgsim bench explore` spent three quarters of its time here,
+/// one byte at a time through `Data`'s iterator).
 struct FNV1a {
   private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+  static let prime: UInt64 = 0x100_0000_01b3
 
   mutating func add(bytes: Data) {
-    for byte in bytes {
-      value ^= UInt64(byte)
-      value = value &* 0x100_0000_01b3
+    bytes.withUnsafeBytes { add(raw: $0) }
+  }
+
+  mutating func add(raw bytes: UnsafeRawBufferPointer) {
+    let count = bytes.count
+    var state = value
+    var index = 0
+    while index < count {
+      let byte = bytes[index]
+      if byte != 0 {
+        state ^= UInt64(byte)
+        state = state &* Self.prime
+        index += 1
+        continue
+      }
+      var end = index + 1
+      while end + 8 <= count && bytes.loadUnaligned(fromByteOffset: end, as: UInt64.self) == 0 { end += 8 }
+      while end < count && bytes[end] == 0 { end += 1 }
+      state = state &* Self.primePower(end - index)
+      index = end
     }
+    value = state
+  }
+
+  /// `count` zero bytes, as many steps of the hash as one.
+  mutating func addZeros(_ count: Int) {
+    value = value &* Self.primePower(count)
+  }
+
+  /// The prime to the `exponent`th power, modulo 2^64 (by squaring).
+  static func primePower(_ exponent: Int) -> UInt64 {
+    var result: UInt64 = 1
+    var base = prime
+    var rest = exponent
+    while rest > 0 {
+      if rest & 1 == 1 { result = result &* base }
+      base = base &* base
+      rest >>= 1
+    }
+    return result
   }
 
   mutating func add(_ text: String) {
     for byte in text.utf8 {
       value ^= UInt64(byte)
-      value = value &* 0x100_0000_01b3
+      value = value &* Self.prime
     }
     value ^= 0xff
-    value = value &* 0x100_0000_01b3
+    value = value &* Self.prime
   }
 
   var hex: String {

@@ -23,15 +23,17 @@ struct RunRecord {
 /// Plays a world with faults: the user's script as written, each fault after everything the
 /// world did at its instant, then the end of the world, the user's launch and the settle time.
 enum ExplorationRun {
+  /// Without `readsFiles` the outcome's files are left empty (the determinism oracle's second
+  /// play is compared by its trace alone); the world plays the same either way.
   static func play(
     _ subject: ExplorationSubject, faults plan: [Fault], seed: UInt64, userReturnsAfter: SimDuration,
-    property: ((ExplorationOutcome) -> String?)?
+    property: ((ExplorationOutcome) -> String?)?, readsFiles: Bool = true
   ) -> RunRecord {
     let sim = subject.makeWorld(seed)
     let end = SimTime(subject.duration)
     var filesAtEnd: [String: String] = [:]
     sim.schedule(at: end) { sim in
-      filesAtEnd = subject.outcomeFiles(sim)
+      if readsFiles { filesAtEnd = subject.outcomeFiles(sim) }
       sim.launchApp()
     }
     var applied: [Fault] = []
@@ -51,7 +53,8 @@ enum ExplorationRun {
     }
     sim.run(until: end + subject.settle)
     let outcome = ExplorationOutcome(
-      containerDirectory: subject.container(sim), filesAtEnd: filesAtEnd, files: subject.outcomeFiles(sim),
+      containerDirectory: subject.container(sim), filesAtEnd: filesAtEnd,
+      files: readsFiles ? subject.outcomeFiles(sim) : [:],
       account: subject.account(sim), trace: sim.trace)
     var lints: [String: String] = [:]
     for event in sim.trace.events where event.kind == TraceKind.lint.rawValue {

@@ -66,7 +66,7 @@ public enum Explorer {
       raw.append(
         Raw(
           rule: "nondeterministic", signature: "nondeterministic",
-          message: "the baseline, played twice: " + difference, faults: [], order: -1))
+          message: "the baseline, played twice: " + difference, faults: [], order: -1, run: baseline))
     }
     var plans: [[Fault]] = plan.faults.contains(.systemTermination) ? points.faults.map { [$0] } : []
     plans += plan.seeds.map {
@@ -76,10 +76,12 @@ public enum Explorer {
     let judged = Workers.map(positions, jobs: plan.jobs) { position -> [Raw] in
       judge(
         subject, plans[position], seed: plan.worldSeed, returns: returns, baseline: baseline,
-        property: property, order: position)
+        property: property, order: position
+      ).raws
     }
     raw += judged.flatMap { $0 }
     // One finding per rule and difference: the first run that reached it, shrunk, and how many did.
+    // Each finding is shrunk on its own, so the findings are shrunk side by side on the workers.
     var order: [String] = []
     var grouped: [String: (first: Raw, count: Int)] = [:]
     for item in raw {
@@ -90,12 +92,13 @@ public enum Explorer {
         order.append(item.signature)
       }
     }
-    let findings = order.map { signature -> Finding in
+    let findings = Workers.map(order, jobs: plan.jobs) { signature -> Finding in
       let (first, count) = grouped[signature]!
-      let faults = shrink(
+      // The play of the shrunk faults (the first run's when none was removed) gives the finding's
+      // faults, trace and message: it is not played again.
+      let shrunk = shrink(
         first, subject, seed: plan.worldSeed, returns: returns, baseline: baseline, property: property)
-      let rerun = ExplorationRun.play(
-        subject, faults: faults, seed: plan.worldSeed, userReturnsAfter: returns, property: property)
+      let rerun = shrunk ?? first.run
       let message =
         verdicts(rerun, baseline, property: property != nil).first { $0.rule == first.rule }?.message
         ?? first.message
@@ -122,7 +125,9 @@ public enum Explorer {
     var raw: [Raw] = []
     if let message = baseline.propertyMessage {
       raw.append(
-        Raw(rule: "property", signature: "property " + message, message: message, faults: [], order: -1))
+        Raw(
+          rule: "property", signature: "property " + message, message: message, faults: [], order: -1,
+          run: baseline))
     }
     for (rule, message) in baseline.lints.sorted(by: { $0.key < $1.key }) where lints {
       let at = baseline.outcome.trace.events.first {
@@ -132,30 +137,37 @@ public enum Explorer {
         Raw(
           rule: rule, signature: "lint " + rule,
           message: "the run without faults traced it" + (at.map { " at \($0.time)" } ?? "") + ": " + message,
-          faults: [], order: -1))
+          faults: [], order: -1, run: baseline))
     }
     return raw
   }
 
   /// Plays one run (twice: a second play whose trace differs is a nondeterminism) and judges it.
+  /// Without `checksDeterminism` the run is played once (shrinking a rule other than
+  /// `nondeterministic` asks only whether that rule still breaks).
   static func judge(
     _ subject: ExplorationSubject, _ faults: [Fault], seed: UInt64, returns: SimDuration, baseline: RunRecord,
-    property: Property?, order: Int
-  ) -> [Raw] {
+    property: Property?, order: Int, checksDeterminism: Bool = true
+  ) -> (raws: [Raw], run: RunRecord) {
     let first = ExplorationRun.play(
       subject, faults: faults, seed: seed, userReturnsAfter: returns, property: property)
-    let second = ExplorationRun.play(
-      subject, faults: faults, seed: seed, userReturnsAfter: returns, property: nil)
     var result = verdicts(first, baseline, property: property != nil).map {
-      Raw(rule: $0.rule, signature: $0.signature, message: $0.message, faults: first.applied, order: order)
+      Raw(
+        rule: $0.rule, signature: $0.signature, message: $0.message, faults: first.applied, order: order,
+        run: first)
     }
+    guard checksDeterminism else { return (result, first) }
+    // The second play is compared by its trace alone: its files are not read.
+    let second = ExplorationRun.play(
+      subject, faults: faults, seed: seed, userReturnsAfter: returns, property: nil, readsFiles: false)
     if let difference = firstDifference(first.outcome.trace, second.outcome.trace) {
       result.append(
         Raw(
           rule: "nondeterministic", signature: "nondeterministic",
-          message: "the same faults, played twice: " + difference, faults: first.applied, order: order))
+          message: "the same faults, played twice: " + difference, faults: first.applied, order: order,
+          run: first))
     }
-    return result
+    return (result, first)
   }
 
   struct Verdict {
@@ -198,16 +210,24 @@ public enum Explorer {
     return nil
   }
 
-  /// The fewest of the first run's faults that still break its rule (delta debugging).
+  /// The play of the fewest of the first run's faults that still break its rule (delta
+  /// debugging); nil when no fault could be removed (the first run's play stands).
   static func shrink(
     _ raw: Raw, _ subject: ExplorationSubject, seed: UInt64, returns: SimDuration, baseline: RunRecord,
     property: Property?
-  ) -> [Fault] {
-    guard raw.faults.count > 1 else { return raw.faults }
-    return Shrinker.minimize(raw.faults) { subset in
-      judge(subject, subset, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
-        .contains { $0.rule == raw.rule }
+  ) -> RunRecord? {
+    guard raw.faults.count > 1 else { return nil }
+    // The list `minimize` keeps is the last one `fails` held for: keep that play.
+    var kept: RunRecord?
+    _ = Shrinker.minimize(raw.faults) { subset in
+      let (raws, run) = judge(
+        subject, subset, seed: seed, returns: returns, baseline: baseline, property: property, order: 0,
+        checksDeterminism: raw.rule == "nondeterministic")
+      guard raws.contains(where: { $0.rule == raw.rule }) else { return false }
+      kept = run
+      return true
     }
+    return kept
   }
 
   /// The first line where two traces differ, both sides, or nil when they are the same.
@@ -232,6 +252,8 @@ public enum Explorer {
     var message: String
     var faults: [Fault]
     var order: Int
+    /// The play that reached it (the baseline's for a finding without faults).
+    var run: RunRecord
   }
 }
 
@@ -245,11 +267,9 @@ extension Explorer {
     let returns = faultSet.userReturnsAfter
     let baseline = ExplorationRun.play(
       subject, faults: [], seed: seed, userReturnsAfter: returns, property: property)
-    let raws =
-      baselineFindings(baseline, lints: subject.reportsBaselineLints)
-      + judge(subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
-    let run = ExplorationRun.play(
-      subject, faults: faults, seed: seed, userReturnsAfter: returns, property: nil)
+    let (judged, run) = judge(
+      subject, faults, seed: seed, returns: returns, baseline: baseline, property: property, order: 0)
+    let raws = baselineFindings(baseline, lints: subject.reportsBaselineLints) + judged
     let findings = raws.map { raw in
       var finding = Finding(
         rule: raw.rule, message: raw.message, faults: raw.faults, seed: seed, trace: run.outcome.trace.events,
