@@ -55,6 +55,22 @@ struct AppBusyTime {
   }
 }
 
+extension AppBusyTime.Stretch {
+  /// Lint `slowCallback`'s message and fields when the watchdog kills the app at `now` for this
+  /// stretch, the wake having given the app `had` of background time.
+  func watchdogLint(had: SimDuration, now: SimTime) -> (message: String, fields: [TraceField]) {
+    let about = callback.task.map { " for '\($0)'" } ?? ""
+    var fields: [TraceField] = []
+    if let task = callback.task { fields.append(TraceField("task", .string(task))) }
+    let message =
+      "\(callback.name)\(about) takes \(took) of the app's own time, but the wake gives the app \(had) "
+      + "of background time (\(now - began) were left when the callback began), so the watchdog "
+      + "killed the app (0x8badf00d) and the events after it wait for the next launch; move the file or save "
+      + "the data in the callback and do the slow work later (in the foreground, or in a BGProcessingTask)"
+    return (message, fields)
+  }
+}
+
 extension AppContext {
   /// The callback running now takes `duration` of the app's own time: slow work such as
   /// unzipping a download or writing a database in `didFinishDownloadingTo`. Simulated time
@@ -99,17 +115,8 @@ extension Simulation {
   /// when it did.
   func watchdogKillsBusyApp(had: SimDuration) -> Bool {
     guard lifecycle.state == .background, let stretch = appBusy.busy(at: now) else { return false }
-    let callback = stretch.callback
-    let about = callback.task.map { " for '\($0)'" } ?? ""
-    var fields: [TraceField] = []
-    if let task = callback.task { fields.append(TraceField("task", .string(task))) }
-    lint(
-      .slowCallback,
-      "\(callback.name)\(about) takes \(stretch.took) of the app's own time, but the wake gives the app \(had) "
-        + "of background time (\(now - stretch.began) were left when the callback began), so the watchdog "
-        + "killed the app (0x8badf00d) and the events after it wait for the next launch; move the file or save "
-        + "the data in the callback and do the slow work later (in the foreground, or in a BGProcessingTask)",
-      fields)
+    let found = stretch.watchdogLint(had: had, now: now)
+    lint(.slowCallback, found.message, found.fields)
     terminate(reason: "watchdog")
     return true
   }

@@ -24,9 +24,45 @@ extension Simulation {
         if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
       case .rescheduleLinks: rescheduleLinks()
       case .reevaluateWaiting: reevaluateAllWaiting()
+      case .schedule(let event, let at): scheduler.schedule(event, at: at)
+      case .callApp(let call): callApp(call)
+      case .lint(let rule, let message, let fields): lint(rule, message, fields)
+      case .observe(let observation): if checking { observe(observation) }
+      case .terminate(let reason): terminate(reason: reason)
+      case .systemSuspend: systemSuspend()
+      case .sessionWoken(let index):
+        let record = daemon.sessionRecords[index]
+        record.owesWake(false)
+        challengesWokeApp(record)
       }
     }
     effects.removeAll()
     spareEffects = effects
+  }
+
+  /// Tells the invariant checker what happened, and records what it finds.
+  private func observe(_ observation: Observation) {
+    switch observation {
+    case .completionHandlerCalled(let session, let wake, let calls):
+      report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    }
+  }
+
+  /// Calls the app's code for `call`, under the callback's name (`inAppCallback`).
+  private func callApp(_ call: AppCall) {
+    let context = AppContext(simulation: self)
+    switch call {
+    case .launch(let reason):
+      if let app = appProcess.launch() {
+        inAppCallback("didFinishLaunching") { app.didFinishLaunching(context, reason: reason) }
+      }
+    case .runLateTimers: runLateTimers()
+    case .handleEvents(let identifier, let number):
+      let handler = BackgroundCompletionHandler(identifier: identifier, wakeNumber: number, simulation: self)
+      inAppCallback("handleEventsForBackgroundURLSession") {
+        installedApp?.handleEventsForBackgroundURLSession(
+          context, identifier: identifier, completionHandler: handler)
+      }
+    }
   }
 }

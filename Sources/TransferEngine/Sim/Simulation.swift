@@ -218,9 +218,7 @@ public final class Simulation {
     case .completionHandlerTimeout(let number): completionHandlerTimedOut(wake: number)
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
     case .deliver(let index): deliverPending(daemon.sessionRecords[index])
-    case .wakeCheck:
-      wakes.checkRan()
-      wakeIfNeeded()
+    case .wakeCheck: wakeCheck()
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
     case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
