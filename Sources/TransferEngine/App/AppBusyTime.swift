@@ -83,45 +83,6 @@ extension AppContext {
   }
 }
 
-extension Simulation {
-  /// See `AppContext.spend(_:)`. Ignored when the app is not running (a dead process's code).
-  public func appSpends(_ duration: SimDuration) {
-    guard duration > .zero, lifecycle.state.isRunning else { return }
-    let stretch = appBusy.spend(duration, now: now)
-    var fields = [TraceField("callback", .string(stretch.callback.name))]
-    if let task = stretch.callback.task { fields.append(TraceField("task", .string(task))) }
-    fields.append(TraceField("duration", .duration(duration)))
-    emit(.appBusy, fields)
-  }
-
-  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
-  /// named in the trace and the lint.
-  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
-    let outer = appBusy.current
-    appBusy.current = AppBusyTime.Callback(name: name, task: task)
-    defer { appBusy.current = outer }
-    return call()
-  }
-
-  /// True when the app's main thread is busy now: the delivery is tried again when it is free.
-  func deliveryWaitsForApp(_ record: DaemonSession) -> Bool {
-    guard let stretch = appBusy.busy(at: now) else { return false }
-    scheduler.schedule(.deliver(sessionIndex: record.index), at: stretch.until)
-    return true
-  }
-
-  /// A wake's time is up (the completion-handler timeout, or the assertions' time): if the app is
-  /// still in a callback, it cannot answer the system, and the watchdog kills it [A][S]. True
-  /// when it did.
-  func watchdogKillsBusyApp(had: SimDuration) -> Bool {
-    guard lifecycle.state == .background, let stretch = appBusy.busy(at: now) else { return false }
-    let found = stretch.watchdogLint(had: had, now: now)
-    lint(.slowCallback, found.message, found.fields)
-    terminate(reason: "watchdog")
-    return true
-  }
-}
-
 extension DelegateEvent {
   /// The delegate method the event calls, as Apple names it, and the task it concerns.
   var callback: (name: String, task: String?) {

@@ -1,6 +1,7 @@
 import SimKernel
 
-/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order.
+/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the ways
+/// the engine calls the app's code (a callback under its name, timers late while suspended).
 extension Simulation {
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
@@ -64,5 +65,32 @@ extension Simulation {
           context, identifier: identifier, completionHandler: handler)
       }
     }
+  }
+
+  /// Runs app timers that came due while the process was suspended (it is running again).
+  func runLateTimers() {
+    for timer in appProcess.takeLateTimers() { timer(AppContext(simulation: self)) }
+  }
+
+  /// An app timer on simulated time: late while suspended, never once its process ended.
+  func scheduleAppTimer(after delay: SimDuration, _ action: @escaping (AppContext) -> Void) {
+    let process = appProcess.number
+    schedule(at: now + delay) { sim in
+      guard sim.appProcess.number == process, sim.appState != .notRunning else { return }
+      if sim.appState.isRunning {
+        action(AppContext(simulation: sim))
+      } else {
+        sim.appProcess.deferTimer(action)
+      }
+    }
+  }
+
+  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
+  /// named in the trace and the lint.
+  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
+    let outer = appBusy.current
+    appBusy.current = AppBusyTime.Callback(name: name, task: task)
+    defer { appBusy.current = outer }
+    return call()
   }
 }
