@@ -145,7 +145,7 @@ extension RunBudget {
 
 extension BudgetExceeded {
   /// What `events` were, by kind and task (numbers in names folded to `*`), most frequent first.
-  static func busiest(in events: some Sequence<TraceEvent>) -> [(what: String, count: Int)] {
+  static func busiest(in events: ArraySlice<TraceEvent>) -> [(what: String, count: Int)] {
     var counts: [String: Int] = [:]
     var order: [String] = []
     for event in events {

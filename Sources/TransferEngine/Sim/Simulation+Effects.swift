@@ -13,6 +13,11 @@ extension Simulation {
 
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
   func interpret(_ effects: consuming EffectBuffer) {
+    // Most wake checks find nothing to do: hand the buffer back as it is.
+    if effects.isEmpty {
+      spareEffects = effects
+      return
+    }
     for effect in effects.effects {
       switch effect {
       case .trace(let kind, let fields): emit(kind, fields)

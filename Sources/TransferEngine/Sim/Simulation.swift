@@ -352,11 +352,18 @@ extension Simulation {
   func budgetCheckpoint() -> Bool {
     if meter.stopped { return true }
     guard let used = meter.usedUp(tasks: daemon.taskCount, traceEvents: traceLog.count) else { return false }
+    stop(overBudget: used)
+    return true
+  }
+
+  /// Records the budget used up and stops the run: once per run, kept out of line so the
+  /// per-event check above stays a few integer comparisons inlined in the run loop.
+  @inline(never)
+  private func stop(overBudget used: BudgetExceeded.Limit) {
     meter.stop()
     budgetExceeded = BudgetExceeded(
       limit: used, value: budget.value(of: used), at: now,
       busiest: BudgetExceeded.busiest(in: trace.events.suffix(2_000)))
     requestStop()
-    return true
   }
 }
