@@ -8,7 +8,7 @@ import SimKernel
 /// a table of (state, input) -> effects without a simulation.
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
-/// `.systemSuspend` and `.sessionWoken` cases hand work to rules that still live in
+/// `.systemSuspend`, `.requestWakeCheck` and `.sessionWoken` cases hand work to rules that still live in
 /// `Simulation+*.swift`; each goes away when its rule gets a room of its own
 /// (docs/architecture.md lists them).
 enum Effect: Equatable {
@@ -36,6 +36,8 @@ enum Effect: Equatable {
   case terminate(reason: String)
   /// The system suspends a background app, if nothing holds it.
   case systemSuspend
+  /// Ask whether the app is owed a wake (a wake check is scheduled unless one is pending).
+  case requestWakeCheck
   /// A wake began for the session record `sessionIndex`: it is no longer owed one, and each
   /// challenge it holds has had its wake.
   case sessionWoken(sessionIndex: Int)

@@ -36,6 +36,7 @@ extension Simulation {
       case .observe(let observation): if checking { observe(observation) }
       case .terminate(let reason): terminate(reason: reason)
       case .systemSuspend: systemSuspend()
+      case .requestWakeCheck: requestWakeCheck()
       case .sessionWoken(let index):
         let record = daemon.sessionRecords[index]
         record.owesWake(false)
