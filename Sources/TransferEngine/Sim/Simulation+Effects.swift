@@ -1,7 +1,7 @@
 import SimKernel
 
-/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the ways
-/// the engine calls the app's code (a callback under its name, timers late while suspended).
+/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the
+/// wrapper of every engine-to-app call (its callback's name).
 extension Simulation {
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
@@ -69,24 +69,6 @@ extension Simulation {
       inAppCallback("handleEventsForBackgroundURLSession") {
         installedApp?.handleEventsForBackgroundURLSession(
           context, identifier: identifier, completionHandler: handler)
-      }
-    }
-  }
-
-  /// Runs app timers that came due while the process was suspended (it is running again).
-  func runLateTimers() {
-    for timer in appProcess.takeLateTimers() { timer(AppContext(simulation: self)) }
-  }
-
-  /// An app timer on simulated time: late while suspended, never once its process ended.
-  func scheduleAppTimer(after delay: SimDuration, _ action: @escaping (AppContext) -> Void) {
-    let process = appProcess.number
-    schedule(at: now + delay) { sim in
-      guard sim.appProcess.number == process, sim.appState != .notRunning else { return }
-      if sim.appState.isRunning {
-        action(AppContext(simulation: sim))
-      } else {
-        sim.appProcess.deferTimer(action)
       }
     }
   }

@@ -290,18 +290,6 @@ extension Simulation {
     set { appProcess.container().keep = newValue }
   }
 
-  /// Installs the app under test as a factory the engine calls at every launch (user or
-  /// background); the object it returns is dropped when the process ends.
-  public func install(factory: @escaping () -> AppUnderTest) { appProcess.factory = factory }
-
-  /// Installs one app object for every launch (a factory that returns `app` each time). What
-  /// this cannot catch: state the object keeps in memory survives terminations and force quits,
-  /// which a real process would lose; prefer `install(factory:)`.
-  public func install(_ app: AppUnderTest) { appProcess.factory = { app } }
-
-  /// The live process's app, if it is running or suspended.
-  public var currentApp: AppUnderTest? { appProcess.live }
-
   /// See `AppContext.spend(_:)`. Ignored when the app is not running (a dead process's code).
   public func appSpends(_ duration: SimDuration) {
     guard duration > .zero, lifecycle.state.isRunning else { return }
