@@ -55,6 +55,22 @@ struct AppBusyTime {
   }
 }
 
+extension AppBusyTime.Stretch {
+  /// Lint `slowCallback`'s message and fields when the watchdog kills the app at `now` for this
+  /// stretch, the wake having given the app `had` of background time.
+  func watchdogLint(had: SimDuration, now: SimTime) -> (message: String, fields: [TraceField]) {
+    let about = callback.task.map { " for '\($0)'" } ?? ""
+    var fields: [TraceField] = []
+    if let task = callback.task { fields.append(TraceField("task", .string(task))) }
+    let message =
+      "\(callback.name)\(about) takes \(took) of the app's own time, but the wake gives the app \(had) "
+      + "of background time (\(now - began) were left when the callback began), so the watchdog "
+      + "killed the app (0x8badf00d) and the events after it wait for the next launch; move the file or save "
+      + "the data in the callback and do the slow work later (in the foreground, or in a BGProcessingTask)"
+    return (message, fields)
+  }
+}
+
 extension AppContext {
   /// The callback running now takes `duration` of the app's own time: slow work such as
   /// unzipping a download or writing a database in `didFinishDownloadingTo`. Simulated time
@@ -64,54 +80,6 @@ extension AppContext {
   /// gets the app killed by the watchdog (lint `slowCallback`). Zero or less does nothing.
   public func spend(_ duration: SimDuration) {
     simulation.appSpends(duration)
-  }
-}
-
-extension Simulation {
-  /// See `AppContext.spend(_:)`. Ignored when the app is not running (a dead process's code).
-  public func appSpends(_ duration: SimDuration) {
-    guard duration > .zero, lifecycle.state.isRunning else { return }
-    let stretch = appBusy.spend(duration, now: now)
-    var fields = [TraceField("callback", .string(stretch.callback.name))]
-    if let task = stretch.callback.task { fields.append(TraceField("task", .string(task))) }
-    fields.append(TraceField("duration", .duration(duration)))
-    emit(.appBusy, fields)
-  }
-
-  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
-  /// named in the trace and the lint.
-  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
-    let outer = appBusy.current
-    appBusy.current = AppBusyTime.Callback(name: name, task: task)
-    defer { appBusy.current = outer }
-    return call()
-  }
-
-  /// True when the app's main thread is busy now: the delivery is tried again when it is free.
-  func deliveryWaitsForApp(_ record: DaemonSession) -> Bool {
-    guard let stretch = appBusy.busy(at: now) else { return false }
-    scheduler.schedule(.deliver(sessionIndex: record.index), at: stretch.until)
-    return true
-  }
-
-  /// A wake's time is up (the completion-handler timeout, or the assertions' time): if the app is
-  /// still in a callback, it cannot answer the system, and the watchdog kills it [A][S]. True
-  /// when it did.
-  func watchdogKillsBusyApp(had: SimDuration) -> Bool {
-    guard lifecycle.state == .background, let stretch = appBusy.busy(at: now) else { return false }
-    let callback = stretch.callback
-    let about = callback.task.map { " for '\($0)'" } ?? ""
-    var fields: [TraceField] = []
-    if let task = callback.task { fields.append(TraceField("task", .string(task))) }
-    lint(
-      .slowCallback,
-      "\(callback.name)\(about) takes \(stretch.took) of the app's own time, but the wake gives the app \(had) "
-        + "of background time (\(now - stretch.began) were left when the callback began), so the watchdog "
-        + "killed the app (0x8badf00d) and the events after it wait for the next launch; move the file or save "
-        + "the data in the callback and do the slow work later (in the foreground, or in a BGProcessingTask)",
-      fields)
-    terminate(reason: "watchdog")
-    return true
   }
 }
 

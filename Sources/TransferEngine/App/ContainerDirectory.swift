@@ -26,20 +26,6 @@ final class ContainerDirectory {
   }
 }
 
-extension Simulation {
-  /// The app's container directory (its sandbox): a real directory, one per simulation, made on
-  /// first use, that survives the app's processes. Documents, Library and tmp are subfolders the
-  /// app may create. Removed when the simulation is released unless `keepsContainer` is set.
-  /// A BgsimFoundation app sees the same directory as `SimulatedApplication.containerDirectory`.
-  public var containerDirectory: String { appProcess.container().path }
-
-  /// Keep the container on disk after the simulation is released (to inspect it after a test).
-  public var keepsContainer: Bool {
-    get { appProcess.container().keep }
-    set { appProcess.container().keep = newValue }
-  }
-}
-
 extension AppContext {
   /// The app's container directory: what `FileManager`'s Documents and Library stand for. Files
   /// written here are there after a termination and the next launch, as on a device.

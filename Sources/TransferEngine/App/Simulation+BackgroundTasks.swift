@@ -95,4 +95,15 @@ extension Simulation {
     assertions.processEnded()
     assertionHandlers = [:]
   }
+
+  /// A wake's time is up (the completion-handler timeout, or the assertions' time): if the app is
+  /// still in a callback, it cannot answer the system, and the watchdog kills it [A][S]. True
+  /// when it did.
+  func watchdogKillsBusyApp(had: SimDuration) -> Bool {
+    guard lifecycle.state == .background, let stretch = appBusy.busy(at: now) else { return false }
+    let found = stretch.watchdogLint(had: had, now: now)
+    lint(.slowCallback, found.message, found.fields)
+    terminate(reason: "watchdog")
+    return true
+  }
 }

@@ -239,4 +239,11 @@ extension Simulation {
       : .didSendBodyData(task, bytesSent: step, total: total)
     queueDelegateEvent(event, for: task.session)
   }
+
+  /// True when the app's main thread is busy now: the delivery is tried again when it is free.
+  func deliveryWaitsForApp(_ record: DaemonSession) -> Bool {
+    guard let stretch = appBusy.busy(at: now) else { return false }
+    scheduler.schedule(.deliver(sessionIndex: record.index), at: stretch.until)
+    return true
+  }
 }

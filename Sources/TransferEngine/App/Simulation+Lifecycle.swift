@@ -180,9 +180,10 @@ extension Simulation {
     emit(.rateLimiterReset, [TraceField("reason", .string("foreground"))])
   }
 
+  /// The rate limiter's idle-reset timer (`Rules/RateLimiterIdleRule.swift`).
   func rateLimiterIdleExpired(generation: UInt32) {
-    guard generation == rateLimiter.generation, rateLimiter.reset(at: now) else { return }
-    emit(.rateLimiterReset, [TraceField("reason", .string("idle"))])
-    reevaluateAllWaiting()
+    var effects = takeEffectBuffer()
+    RateLimiterIdleRule.apply(generation: generation, now: now, to: &rateLimiter, into: &effects)
+    interpret(effects)
   }
 }

@@ -1,112 +1,62 @@
 import SimKernel
 
-/// Waking the app for its background sessions, and carrying out what `WakeContract` decides
-/// (behavior.md, "Waking the app and the completion-handler contract").
+/// Waking the app for its background sessions (behavior.md, "Waking the app and the
+/// completion-handler contract"): the wake check and the completion-handler inputs are rules in
+/// `Rules/`, fed here with the components they change; the end of a wake is still here.
 extension Simulation {
   func requestWakeCheck() {
     guard wakes.requestCheck() else { return }
     scheduler.schedule(.wakeCheck, at: now)
   }
 
-  /// Sessions whose work is all done while the app was away, or that hold a question (a delayed request, a challenge) for the
-  /// app to answer, and that may wake it.
-  private func sessionsOwedAWake() -> [DaemonSession] {
-    daemon.sessionRecords.filter { record in
-      // A session that could not connect wakes no one; one an extension holds waits for it to end.
-      guard record.isBackground, record.configuration.sessionSendsLaunchEvents, !record.pending.isEmpty,
-        record.connectionError == nil, !record.heldByExtension
-      else {
-        return false
-      }
-      return (record.wantsWake && record.outstanding == 0) || awaitsDelayedRequestAnswer(record)
-        || awaitsChallengeAnswer(record)
-    }
+  /// A wake check (`Rules/WakeCheckRule.swift`): wakes the app if a session is owed a wake [A].
+  func wakeCheck() {
+    var effects = takeEffectBuffer()
+    WakeCheckRule.apply(
+      WakeCheckRule.Facts(
+        now: now, backgroundAppRefresh: deviceModel.backgroundAppRefresh,
+        deviceLocked: links.lockedSinceRestart,
+        completionHandlerTimeout: policy.completionHandlerTimeout,
+        backgroundTaskLimit: policy.backgroundTaskLimit),
+      lifecycle: &lifecycle, rateLimiter: &rateLimiter, wakes: &wakes, assertions: &assertions,
+      sessions: {
+        self.daemon.sessionRecords.map { record in
+          WakeCheckRule.Session(
+            index: record.index, identifier: record.identifier,
+            wakesApp: record.isBackground && record.configuration.sessionSendsLaunchEvents,
+            hasPending: !record.pending.isEmpty, connectionFailed: record.connectionError != nil,
+            heldByExtension: record.heldByExtension, wantsWake: record.wantsWake,
+            outstanding: record.outstanding)
+        }
+      },
+      awaitsAnswer: { session in
+        let record = self.daemon.sessionRecords[session.index]
+        return self.awaitsDelayedRequestAnswer(record) || self.awaitsChallengeAnswer(record)
+      }, into: &effects)
+    interpret(effects)
   }
 
-  /// Resumes or relaunches the app in the background if a session is owed a wake [A].
-  func wakeIfNeeded() {
-    guard !lifecycle.state.isRunning, deviceModel.backgroundAppRefresh, !lifecycle.forceQuit,
-      !links.lockedSinceRestart
-    else { return }
-    let owed = sessionsOwedAWake()
-    guard !owed.isEmpty else { return }
-    // The delay grows before the app is told why it woke [O].
-    let delay = rateLimiter.wake(at: now)
-    emit(
-      .rateLimiterWake,
-      [TraceField("delay", .duration(delay)), TraceField("wake", .int(Int64(rateLimiter.delayAtWake.count)))])
-    if let idle = rateLimiter.idleResetTime {
-      scheduler.schedule(.rateLimiterIdle(generation: rateLimiter.generation), at: idle)
-    }
-    let number = wakes.begin(sessions: owed.map(\.identifier))
-    for record in owed {
-      record.owesWake(false)
-      challengesWokeApp(record)
-    }
-    let context = AppContext(simulation: self)
-    // The woken app's assertions get the background time from now (armed when one is begun).
-    startBackgroundTime()
-    switch lifecycle.wake() {
-    case .resumed:
-      emit(.appResume, [TraceField("reason", .string("background"))])
-      runLateTimers()
-    case .relaunched:
-      emit(.appLaunch, [TraceField("reason", .string("background"))])
-      if let app = appProcess.launch() {
-        inAppCallback("didFinishLaunching") { app.didFinishLaunching(context, reason: .background) }
-      }
-    case nil:
-      preconditionFailure("internal inconsistency: wake of an app in state \(lifecycle.state)")
-    }
-    scheduler.schedule(.completionHandlerTimeout(wake: number), after: policy.completionHandlerTimeout)
-    for record in owed {
-      emit(.delegateHandleEvents, [TraceField("session", .string(record.identifier))])
-      let handler = BackgroundCompletionHandler(
-        identifier: record.identifier, wakeNumber: number, simulation: self)
-      inAppCallback("handleEventsForBackgroundURLSession") {
-        installedApp?.handleEventsForBackgroundURLSession(
-          context, identifier: record.identifier, completionHandler: handler)
-      }
-      scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
-    }
-    reevaluateAllWaiting()
-  }
-
-  /// The app called a completion handler handed over by `handleEvents`.
+  /// The app called a completion handler handed over by `handleEvents`
+  /// (`Rules/CompletionHandlerCalledRule.swift`).
   func completionHandlerCalled(_ handler: BackgroundCompletionHandler) {
-    emit(.appCompletionHandlerCalled, [TraceField("session", .string(handler.identifier))])
-    if checksInvariants { checkCompletionHandlerCall(handler) }
-    let outcome = wakes.handlerCalled(
-      session: handler.identifier, wake: handler.wakeNumber, appInBackground: lifecycle.state == .background)
-    switch outcome {
-    case .ignored, .waiting: return
-    case .calledEarly:
-      lint(
-        .completionHandlerCalledEarly,
-        "the completion handler for '\(handler.identifier)' was called before its events were delivered; "
-          + "call it from urlSessionDidFinishEvents(forBackgroundURLSession:)",
-        [TraceField("session", .string(handler.identifier))])
-      scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
-    case .allCalled:
-      scheduler.schedule(.suspendApp(lifecycleGeneration: lifecycle.generation), at: now)
-    }
+    var effects = takeEffectBuffer()
+    CompletionHandlerCalledRule.apply(
+      .init(session: handler.identifier, wake: handler.wakeNumber, calls: handler.callCount), now: now,
+      appInBackground: lifecycle.state == .background, suspendGeneration: lifecycle.generation, wakes: &wakes,
+      into: &effects)
+    interpret(effects)
   }
 
+  /// A wake's completion-handler timeout (`Rules/CompletionHandlerTimeoutRule.swift`).
   func completionHandlerTimedOut(wake number: Int) {
-    guard let uncalled = wakes.timedOut(wake: number, appInBackground: lifecycle.state == .background) else {
-      return
-    }
-    // Still in a slow callback when the wake's time is up (an open assertion extends it).
-    if assertions.open.isEmpty && watchdogKillsBusyApp(had: policy.completionHandlerTimeout) { return }
-    // A session the app never recreated cannot reach didFinishEvents; endWake lints the cause.
-    for identifier in uncalled where daemon.backgroundSessions[identifier]?.appSession != nil {
-      lint(
-        .completionHandlerNeverCalled,
-        "the completion handler for '\(identifier)' was not called within \(policy.completionHandlerTimeout); "
-          + "store it in handleEventsForBackgroundURLSession and call it after urlSessionDidFinishEvents",
-        [TraceField("session", .string(identifier))])
-    }
-    systemSuspend()
+    var effects = takeEffectBuffer()
+    CompletionHandlerTimeoutRule.apply(
+      wake: number,
+      .init(
+        now: now, appInBackground: lifecycle.state == .background, assertionsOpen: !assertions.open.isEmpty,
+        busy: appBusy.busy(at: now), completionHandlerTimeout: policy.completionHandlerTimeout),
+      wakes: wakes, recreated: { self.daemon.backgroundSessions[$0]?.appSession != nil }, into: &effects)
+    interpret(effects)
   }
 
   /// Closes the wake record when the app stops running: lints what the wake revealed.

@@ -68,8 +68,3 @@ public struct SystemDecisions {
     if sim.lifecycle.state == .background && sim.assertions.open.isEmpty { sim.systemSuspend() }
   }
 }
-
-extension Simulation {
-  /// The system's own decisions, on request: `sim.system.endRateLimiterDelay()`.
-  public var system: SystemDecisions { SystemDecisions(simulation: self) }
-}

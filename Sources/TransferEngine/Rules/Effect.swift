@@ -7,9 +7,10 @@ import SimKernel
 /// is the order the trace records them. Because consequences are values, a rule is tested as
 /// a table of (state, input) -> effects without a simulation.
 ///
-/// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks` and `.reevaluateWaiting` cases hand
-/// work to rules that still live in `Simulation+*.swift`; each goes away when its rule gets a
-/// room of its own (docs/architecture.md lists them).
+/// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
+/// `.systemSuspend`, `.requestWakeCheck` and `.sessionWoken` cases hand work to rules that still live in
+/// `Simulation+*.swift`; each goes away when its rule gets a room of its own
+/// (docs/architecture.md lists them).
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
   case trace(TraceKind, [TraceField])
@@ -23,6 +24,40 @@ enum Effect: Equatable {
   case rescheduleLinks
   /// Ask admission again about every waiting task.
   case reevaluateWaiting
+  /// Schedule `event` at `at` (events at one instant fire in the order scheduled).
+  case schedule(EngineEvent, at: SimTime)
+  /// Call the app: the interpreter is the only code that does.
+  case callApp(AppCall)
+  /// Record lint `rule` with `message` and the extra fields.
+  case lint(LintRule, String, [TraceField])
+  /// Tell the invariant checker what happened (only while invariants are checked).
+  case observe(Observation)
+  /// The system ends the app's process (`reason` as traced by `app.terminate`).
+  case terminate(reason: String)
+  /// The system suspends a background app, if nothing holds it.
+  case systemSuspend
+  /// Ask whether the app is owed a wake (a wake check is scheduled unless one is pending).
+  case requestWakeCheck
+  /// A wake began for the session record `sessionIndex`: it is no longer owed one, and each
+  /// challenge it holds has had its wake.
+  case sessionWoken(sessionIndex: Int)
+}
+
+/// Something the invariant checker is told as it happens, as an effect.
+enum Observation: Equatable {
+  /// The `calls`-th call of the completion handler of `session` for wake `wake`.
+  case completionHandlerCalled(session: String, wake: Int, calls: Int)
+}
+
+/// A call into the app's code, as an effect.
+enum AppCall: Equatable {
+  /// A new process: the installed factory makes the app, then `didFinishLaunching(reason:)`.
+  case launch(LaunchReason)
+  /// The app timers that came due while the process was suspended (it runs again).
+  case runLateTimers
+  /// `handleEventsForBackgroundURLSession` for `session`, with a completion handler of wake
+  /// number `wake`.
+  case handleEvents(session: String, wake: Int)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

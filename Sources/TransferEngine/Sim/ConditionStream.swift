@@ -63,36 +63,3 @@ struct ConditionStreams {
     return next
   }
 }
-
-extension Simulation {
-  /// Adds a stream of changes; its first change is drawn now.
-  public func addConditionStream(_ stream: ConditionStream) {
-    conditions.add(stream)
-  }
-
-  /// The stream whose pending change comes first (the first added of equals), if due by `limit`.
-  func dueCondition(notAfter limit: SimTime) -> (index: Int, at: SimTime)? {
-    conditions.due(notAfter: limit)
-  }
-
-  /// Applies, in stream order, the streams' changes due at time 0 that `matches` selects
-  /// (`init` applies network and power changes before the run, as it does the device's steps).
-  func applyConditionsAtStart(where matches: (ConditionStream.Change) -> Bool) {
-    for index in conditions.indices {
-      while let next = conditions.peek(index), next.at <= .zero, matches(next.change) {
-        applyCondition(index)
-      }
-    }
-  }
-
-  /// Applies the pending change of stream `index` at its time and draws the stream's next one.
-  func applyCondition(_ index: Int) {
-    guard let next = conditions.take(index) else { return }
-    scheduler.advance(to: next.at)
-    switch next.change {
-    case .network(let state): applyNetwork(state)
-    case .power(let state): applyPower(state)
-    case .terminate: terminateApp()
-    }
-  }
-}

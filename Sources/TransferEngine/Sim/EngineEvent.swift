@@ -2,7 +2,7 @@
 ///
 /// Per-task events carry the task's `uid` and the `generation` it had when they were armed;
 /// a task bumps its generation when its attempt ends, which turns older events into no-ops.
-enum EngineEvent {
+enum EngineEvent: Equatable {
   case networkStep(Int)
   case powerStep(Int)
   case serverChange(Int)

@@ -131,34 +131,24 @@ struct RunMeter {
   mutating func stop() { stopped = true }
 }
 
-extension Simulation {
-  /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
-  /// tasks that never returns to the run loop) and after each: true, after recording it and
-  /// asking the run to stop, when one is used up.
-  func budgetCheckpoint() -> Bool {
-    if meter.stopped { return true }
-    guard let used = meter.usedUp(tasks: daemon.taskCount, traceEvents: traceLog.count) else { return false }
-    meter.stop()
-    budgetExceeded = BudgetExceeded(
-      limit: used, value: budgetValue(used), at: now, busiest: busiestRecentEvents())
-    requestStop()
-    return true
-  }
-
-  func budgetValue(_ limit: BudgetExceeded.Limit) -> Int {
+extension RunBudget {
+  /// The number `limit` stands for in this budget.
+  func value(of limit: BudgetExceeded.Limit) -> Int {
     switch limit {
-    case .events: return budget.maxEvents
-    case .tasks: return budget.maxTasks
-    case .eventsAtOneInstant: return budget.maxEventsAtOneInstant
-    case .traceEvents: return budget.maxTraceEvents
+    case .events: return maxEvents
+    case .tasks: return maxTasks
+    case .eventsAtOneInstant: return maxEventsAtOneInstant
+    case .traceEvents: return maxTraceEvents
     }
   }
+}
 
-  /// What the last 2,000 trace events were, by kind and task (numbers in names folded to `*`).
-  func busiestRecentEvents() -> [(what: String, count: Int)] {
+extension BudgetExceeded {
+  /// What `events` were, by kind and task (numbers in names folded to `*`), most frequent first.
+  static func busiest(in events: ArraySlice<TraceEvent>) -> [(what: String, count: Int)] {
     var counts: [String: Int] = [:]
     var order: [String] = []
-    for event in trace.events.suffix(2_000) {
+    for event in events {
       var what = event.kind
       if case .string(let task)? = event["task"] { what += " task=" + Self.foldingDigits(task) }
       if counts[what] == nil { order.append(what) }

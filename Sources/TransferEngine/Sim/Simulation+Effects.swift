@@ -1,6 +1,7 @@
 import SimKernel
 
-/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order.
+/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the
+/// wrapper of every engine-to-app call (its callback's name).
 extension Simulation {
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
@@ -12,6 +13,11 @@ extension Simulation {
 
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
   func interpret(_ effects: consuming EffectBuffer) {
+    // Most wake checks find nothing to do: hand the buffer back as it is.
+    if effects.isEmpty {
+      spareEffects = effects
+      return
+    }
     for effect in effects.effects {
       switch effect {
       case .trace(let kind, let fields): emit(kind, fields)
@@ -24,9 +30,55 @@ extension Simulation {
         if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
       case .rescheduleLinks: rescheduleLinks()
       case .reevaluateWaiting: reevaluateAllWaiting()
+      case .schedule(let event, let at): scheduler.schedule(event, at: at)
+      case .callApp(let call): callApp(call)
+      case .lint(let rule, let message, let fields): lint(rule, message, fields)
+      case .observe(let observation): if checking { observe(observation) }
+      case .terminate(let reason): terminate(reason: reason)
+      case .systemSuspend: systemSuspend()
+      case .requestWakeCheck: requestWakeCheck()
+      case .sessionWoken(let index):
+        let record = daemon.sessionRecords[index]
+        record.owesWake(false)
+        challengesWokeApp(record)
       }
     }
     effects.removeAll()
     spareEffects = effects
+  }
+
+  /// Tells the invariant checker what happened, and records what it finds.
+  private func observe(_ observation: Observation) {
+    switch observation {
+    case .completionHandlerCalled(let session, let wake, let calls):
+      report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    }
+  }
+
+  /// Calls the app's code for `call`, under the callback's name (`inAppCallback`).
+  private func callApp(_ call: AppCall) {
+    let context = AppContext(simulation: self)
+    switch call {
+    case .launch(let reason):
+      if let app = appProcess.launch() {
+        inAppCallback("didFinishLaunching") { app.didFinishLaunching(context, reason: reason) }
+      }
+    case .runLateTimers: runLateTimers()
+    case .handleEvents(let identifier, let number):
+      let handler = BackgroundCompletionHandler(identifier: identifier, wakeNumber: number, simulation: self)
+      inAppCallback("handleEventsForBackgroundURLSession") {
+        installedApp?.handleEventsForBackgroundURLSession(
+          context, identifier: identifier, completionHandler: handler)
+      }
+    }
+  }
+
+  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
+  /// named in the trace and the lint.
+  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
+    let outer = appBusy.current
+    appBusy.current = AppBusyTime.Callback(name: name, task: task)
+    defer { appBusy.current = outer }
+    return call()
   }
 }

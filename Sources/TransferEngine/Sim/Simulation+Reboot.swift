@@ -32,12 +32,11 @@ extension Simulation {
     reevaluateAllWaiting()
   }
 
-  /// The first unlock after a restart: transfers may run and the app may be woken again.
+  /// The first unlock after a restart (`Rules/DeviceUnlockRule.swift`).
   func unlockDevice() {
-    guard links.unlock() else { return }
-    emit(.deviceUnlock, [])
-    reevaluateAllWaiting()
-    requestWakeCheck()
+    var effects = takeEffectBuffer()
+    DeviceUnlockRule.apply(to: &links, into: &effects)
+    interpret(effects)
   }
 
   /// True between a restart and the first unlock after it.

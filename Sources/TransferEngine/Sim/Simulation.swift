@@ -218,9 +218,7 @@ public final class Simulation {
     case .completionHandlerTimeout(let number): completionHandlerTimedOut(wake: number)
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
     case .deliver(let index): deliverPending(daemon.sessionRecords[index])
-    case .wakeCheck:
-      wakes.checkRan()
-      wakeIfNeeded()
+    case .wakeCheck: wakeCheck()
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
     case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
@@ -259,4 +257,101 @@ extension Simulation {
 
   /// Records a trace event of a known kind from code outside the engine.
   public func emitNote(_ kind: TraceKind, _ fields: [TraceField]) { emit(kind, fields) }
+
+  /// The server this simulation was made with (an exploration writes it into replay scenarios).
+  public var server: ServerModel { serverModel }
+
+  /// The determinism check in one line: `make` builds a world afresh (a new simulation, the app
+  /// installed, its actions scheduled), runs it and returns it; this runs it `runs` times and
+  /// compares the traces (`DeterminismCheck`).
+  ///
+  /// ```swift
+  /// let check = Simulation.checkDeterminism(runs: 10) { makeWorld() }
+  /// #expect(check.isDeterministic, "\(check)")
+  /// ```
+  public static func checkDeterminism(runs: Int = 2, _ make: () throws -> Simulation) rethrows
+    -> DeterminismCheck
+  {
+    try DeterminismCheck.run(times: runs) { try make().trace.events }
+  }
+
+  /// The system's own decisions, on request: `sim.system.endRateLimiterDelay()`.
+  public var system: SystemDecisions { SystemDecisions(simulation: self) }
+
+  /// The app's container directory (its sandbox): a real directory, one per simulation, made on
+  /// first use, that survives the app's processes. Documents, Library and tmp are subfolders the
+  /// app may create. Removed when the simulation is released unless `keepsContainer` is set.
+  /// A BgsimFoundation app sees the same directory as `SimulatedApplication.containerDirectory`.
+  public var containerDirectory: String { appProcess.container().path }
+
+  /// Keep the container on disk after the simulation is released (to inspect it after a test).
+  public var keepsContainer: Bool {
+    get { appProcess.container().keep }
+    set { appProcess.container().keep = newValue }
+  }
+
+  /// See `AppContext.spend(_:)`. Ignored when the app is not running (a dead process's code).
+  public func appSpends(_ duration: SimDuration) {
+    guard duration > .zero, lifecycle.state.isRunning else { return }
+    let stretch = appBusy.spend(duration, now: now)
+    var fields = [TraceField("callback", .string(stretch.callback.name))]
+    if let task = stretch.callback.task { fields.append(TraceField("task", .string(task))) }
+    fields.append(TraceField("duration", .duration(duration)))
+    emit(.appBusy, fields)
+  }
+
+  /// Adds a stream of changes; its first change is drawn now.
+  public func addConditionStream(_ stream: ConditionStream) {
+    conditions.add(stream)
+  }
+}
+
+/// The run loop's helpers: condition streams and the budgets.
+extension Simulation {
+  /// The stream whose pending change comes first (the first added of equals), if due by `limit`.
+  func dueCondition(notAfter limit: SimTime) -> (index: Int, at: SimTime)? {
+    conditions.due(notAfter: limit)
+  }
+
+  /// Applies, in stream order, the streams' changes due at time 0 that `matches` selects
+  /// (`init` applies network and power changes before the run, as it does the device's steps).
+  func applyConditionsAtStart(where matches: (ConditionStream.Change) -> Bool) {
+    for index in conditions.indices {
+      while let next = conditions.peek(index), next.at <= .zero, matches(next.change) {
+        applyCondition(index)
+      }
+    }
+  }
+
+  /// Applies the pending change of stream `index` at its time and draws the stream's next one.
+  func applyCondition(_ index: Int) {
+    guard let next = conditions.take(index) else { return }
+    scheduler.advance(to: next.at)
+    switch next.change {
+    case .network(let state): applyNetwork(state)
+    case .power(let state): applyPower(state)
+    case .terminate: terminateApp()
+    }
+  }
+
+  /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
+  /// tasks that never returns to the run loop) and after each: true, after recording it and
+  /// asking the run to stop, when one is used up.
+  func budgetCheckpoint() -> Bool {
+    if meter.stopped { return true }
+    guard let used = meter.usedUp(tasks: daemon.taskCount, traceEvents: traceLog.count) else { return false }
+    stop(overBudget: used)
+    return true
+  }
+
+  /// Records the budget used up and stops the run: once per run, kept out of line so the
+  /// per-event check above stays a few integer comparisons inlined in the run loop.
+  @inline(never)
+  private func stop(overBudget used: BudgetExceeded.Limit) {
+    meter.stop()
+    budgetExceeded = BudgetExceeded(
+      limit: used, value: budget.value(of: used), at: now,
+      busiest: BudgetExceeded.busiest(in: trace.events.suffix(2_000)))
+    requestStop()
+  }
 }

@@ -4,9 +4,9 @@ import Testing
 
 @testable import TransferEngine
 
-/// The power, server-change and drop-fault rules alone: (step) -> (links after, effects), with
+/// The power, server-change, drop-fault and device-unlock rules alone: (step) -> (links after, effects), with
 /// no `Simulation`.
-@Suite("Rules: power, server changes and drop faults")
+@Suite("Rules: power, server changes, drop faults and the unlock after a restart")
 struct DeviceStepRuleTests {
   @Test(
     "a power step is applied, traced with every field, and re-decides waiting tasks",
@@ -80,5 +80,24 @@ struct DeviceStepRuleTests {
     var taken = 0
     while links.takeDrop(for: later) && taken <= times { taken += 1 }
     #expect(taken == left)
+  }
+
+  @Test(
+    "the first unlock after a restart is traced, re-decides waiting tasks and asks for a wake check; only once"
+  )
+  func unlock() {
+    var links = Links(server: ServerModel())
+    var effects = EffectBuffer()
+    // Never restarted: nothing to unlock.
+    DeviceUnlockRule.apply(to: &links, into: &effects)
+    #expect(effects.isEmpty)
+    _ = links.restart()
+    #expect(links.lockedSinceRestart)
+    DeviceUnlockRule.apply(to: &links, into: &effects)
+    #expect(effects.effects == [.trace(.deviceUnlock, []), .reevaluateWaiting, .requestWakeCheck])
+    #expect(!links.lockedSinceRestart)
+    effects.removeAll()
+    DeviceUnlockRule.apply(to: &links, into: &effects)
+    #expect(effects.isEmpty)
   }
 }
