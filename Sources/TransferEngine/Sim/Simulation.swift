@@ -355,3 +355,50 @@ extension Simulation {
     requestStop()
   }
 }
+
+// MARK: The app process (`App/AppProcess.swift` holds its state)
+extension Simulation {
+  /// Installs the app under test as a factory the engine calls at every launch (user or
+  /// background); the object it returns is dropped when the process ends.
+  public func install(factory: @escaping () -> AppUnderTest) {
+    appProcess.host = nil
+    appProcess.factory = factory
+  }
+
+  /// Installs an app through a host, a runtime that makes each process's app object (as
+  /// BgsimFoundation's bridge does): the simulation keeps `host` while it lives and hands it
+  /// back as `installedHost`.
+  public func install(host: AnyObject, factory: @escaping () -> AppUnderTest) {
+    appProcess.host = host
+    appProcess.factory = factory
+  }
+
+  /// The host given to `install(host:factory:)`; nil when the app was installed without one.
+  public var installedHost: AnyObject? { appProcess.host }
+
+  /// Installs one app object for every launch (a factory that returns `app` each time). What
+  /// this cannot catch: state the object keeps in memory survives terminations and force quits,
+  /// which a real process would lose; prefer `install(factory:)`.
+  public func install(_ app: AppUnderTest) { install(factory: { app }) }
+
+  /// The live process's app, if it is running or suspended.
+  public var currentApp: AppUnderTest? { appProcess.live }
+
+  /// Runs app timers that came due while the process was suspended (it is running again).
+  func runLateTimers() {
+    for timer in appProcess.takeLateTimers() { timer(AppContext(simulation: self)) }
+  }
+
+  /// An app timer on simulated time: late while suspended, never once its process ended.
+  func scheduleAppTimer(after delay: SimDuration, _ action: @escaping (AppContext) -> Void) {
+    let process = appProcess.number
+    schedule(at: now + delay) { sim in
+      guard sim.appProcess.number == process, sim.appState != .notRunning else { return }
+      if sim.appState.isRunning {
+        action(AppContext(simulation: sim))
+      } else {
+        sim.appProcess.deferTimer(action)
+      }
+    }
+  }
+}
