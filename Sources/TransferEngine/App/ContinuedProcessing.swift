@@ -98,6 +98,14 @@ struct ContinuedProcessingTasks {
 
   func isRunning(_ identifier: String) -> Bool { running.contains { $0.identifier == identifier } }
 
+  /// The system wants to suspend the app: true when it may, false when a task runs (the
+  /// suspension then waits for the last one to end).
+  mutating func maySuspend() -> Bool {
+    if running.isEmpty { return true }
+    suspensionDeferred = true
+    return false
+  }
+
   /// Starts `entry` at `now`; returns the generation of its first stall check.
   mutating func addRunning(_ entry: Entry, now: SimTime) -> UInt32 {
     var entry = entry

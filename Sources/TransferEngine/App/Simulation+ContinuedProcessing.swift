@@ -181,11 +181,6 @@ extension Simulation {
 
   /// The system wants to suspend the app: false (and the suspension waits for the last task)
   /// while a continued-processing task runs.
-  func continuedProcessingAllowsSuspend() -> Bool {
-    if continued.running.isEmpty { return true }
-    continued.suspensionDeferred = true
-    return false
-  }
 
   /// The app's process ended: running tasks end with it, queued requests are dropped; after a
   /// force quit both are `cancelledByAppSwitcher` [A].

@@ -69,18 +69,12 @@ extension Simulation {
     cancelBackgroundTasks(reason: .userForceQuitApplication)
   }
 
-  /// The system suspends a background app.
+  /// The system suspends a background app (`Rules/SystemSuspendRule.swift`).
   func systemSuspend() {
-    // An open background-task assertion holds the app until it ends or its time runs out.
-    // So does a running continued-processing task.
-    guard lifecycle.state == .background, continuedProcessingAllowsSuspend(), assertions.maySuspend(),
-      lifecycle.suspend()
-    else { return }
-    emit(.appSuspend, [])
-    disconnectBackgroundDataTasks()
-    endWake()
-    pauseDefaultTransfers()
-    requestWakeCheck()
+    var effects = takeEffectBuffer()
+    SystemSuspendRule.apply(
+      lifecycle: &lifecycle, continued: &continued, assertions: &assertions, into: &effects)
+    interpret(effects)
   }
 
   /// The process is gone: session objects die, default sessions' tasks vanish with it,
@@ -108,7 +102,7 @@ extension Simulation {
 
   /// A background session's data tasks need the app's process: they fail with -997
   /// (`backgroundSessionWasDisconnected`) when it is suspended [A].
-  private func disconnectBackgroundDataTasks() {
+  func disconnectBackgroundDataTasks() {
     for record in daemon.sessionRecords where record.isBackground && !record.heldByExtension {
       for task in record.unfinishedTasks() where task.kind == .data && !task.isFinished {
         let holding = withdraw(task)
@@ -139,7 +133,7 @@ extension Simulation {
 
   /// Default sessions run in the app's process: their transfers stop while it is suspended,
   /// and fail with -1001 if it stays suspended past the request timeout.
-  private func pauseDefaultTransfers() {
+  func pauseDefaultTransfers() {
     for record in daemon.sessionRecords where !record.isBackground {
       for task in record.unfinishedTasks() where task.machine.isActive {
         detachTransfer(task, freeConnection: false)

@@ -8,7 +8,8 @@ import SimKernel
 /// a table of (state, input) -> effects without a simulation.
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
-/// `.systemSuspend`, `.requestWakeCheck` and `.sessionWoken` cases hand work to rules that still live in
+/// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
+/// `.endWake` and `.pauseDefaultTransfers` cases hand work to rules that still live in
 /// `Simulation+*.swift`; each goes away when its rule gets a room of its own
 /// (docs/architecture.md lists them).
 enum Effect: Equatable {
@@ -41,6 +42,12 @@ enum Effect: Equatable {
   /// A wake began for the session record `sessionIndex`: it is no longer owed one, and each
   /// challenge it holds has had its wake.
   case sessionWoken(sessionIndex: Int)
+  /// The app was suspended: a background session's data tasks fail with -997.
+  case disconnectBackgroundDataTasks
+  /// The wake in progress, if any, is over (its lints).
+  case endWake
+  /// The app was suspended: default sessions' transfers pause.
+  case pauseDefaultTransfers
 }
 
 /// Something the invariant checker is told as it happens, as an effect.

@@ -41,6 +41,9 @@ extension Simulation {
         let record = daemon.sessionRecords[index]
         record.owesWake(false)
         challengesWokeApp(record)
+      case .disconnectBackgroundDataTasks: disconnectBackgroundDataTasks()
+      case .endWake: endWake()
+      case .pauseDefaultTransfers: pauseDefaultTransfers()
       }
     }
     effects.removeAll()
