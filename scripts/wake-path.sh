@@ -41,11 +41,16 @@ if [ -z "$part" ]; then
   exit 1
 fi
 
-callgrind_annotate --inclusive=yes --threshold=100 "$part" 2>/dev/null \
-  | grep -o '/Sources/TransferEngine/[^:]*:[^ ]*' | sed 's#^/Sources/TransferEngine/##' | sort -u \
-  | while IFS=: read -r file symbol; do
-    printf '%s\t%s\n' "$file" "$(printf '%s\n' "$symbol" | swift demangle --compact)"
-  done | sort -u >"$out/functions.tsv"
+callgrind_annotate --auto=no --inclusive=yes --threshold=100 "$part" 2>/dev/null \
+  | grep -o 'Sources/TransferEngine/[^:]*:[^ ]*' | sed 's#^Sources/TransferEngine/##' | sort -u \
+  >"$out/symbols.txt"
+# One `swift demangle` for all the names, one a line, so each stays beside its file.
+cut -d: -f2- "$out/symbols.txt" | swift demangle --compact >"$out/demangled.txt"
+if [ "$(wc -l <"$out/symbols.txt")" -ne "$(wc -l <"$out/demangled.txt")" ]; then
+  echo "wake-path: swift demangle returned a different number of names" >&2
+  exit 1
+fi
+paste <(cut -d: -f1 "$out/symbols.txt") "$out/demangled.txt" >"$out/functions.tsv"
 
 grep -v -E '\.(getter|setter|modify|didset|willset) |__allocating_init|\.init\(|deinit|witness table|\$defer|unmangled suffix|outlined|default argument' \
   "$out/functions.tsv" >"$out/methods.tsv" || true
