@@ -122,7 +122,7 @@ import Testing
     func run(endsProcess: Bool) throws -> [TimeInterval] {
       let sim = Self.world()
       sim.installApp { PlainAppDelegate($0) }
-      let fired = Intervals()
+      let fired = LockedList<TimeInterval>()
       sim.schedule(at: .zero) { $0.launchApp() }
       sim.schedule(at: SimTime(.seconds(1))) { sim in
         let application = (sim.currentAppDelegate as! PlainAppDelegate).application
@@ -134,7 +134,7 @@ import Testing
       sim.schedule(at: SimTime(.minutes(10))) { $0.launchApp() }
       sim.run(until: SimTime(.minutes(20)))
       #expect(sim.trace.events.contains { $0.kind == "app.suspend" })
-      return fired.all
+      return fired.values
     }
     #expect(try run(endsProcess: false) == [599])
     #expect(try run(endsProcess: true) == [])
@@ -169,22 +169,6 @@ import Testing
 }
 
 /// What a task reported, read by the test after the task ended.
-/// Intervals app code recorded, from any thread.
-final class Intervals: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [TimeInterval] = []
-  func append(_ value: TimeInterval) {
-    lock.lock()
-    stored.append(value)
-    lock.unlock()
-  }
-  var all: [TimeInterval] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
-}
-
 final class Outcome: @unchecked Sendable {
   private let lock = NSLock()
   private var stored: String?

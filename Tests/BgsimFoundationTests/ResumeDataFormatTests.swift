@@ -140,8 +140,8 @@ import Testing
   }
 }
 
-/// A tiny deterministic generator (SplitMix64) so the mutation test is reproducible.
-struct SplitMix64 {
+/// A tiny deterministic generator (SplitMix64) so the mutation tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {
