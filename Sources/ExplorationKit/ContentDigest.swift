@@ -19,13 +19,15 @@ public enum ContentDigest {
   /// How much of each end of a larger file is digested (1 MiB).
   public static let edgeBytes = 1 << 20
 
-  /// The digest of the file at `url`, or nil when it cannot be read.
+  /// The digest of the regular file at `url`, or nil when it cannot be read or is not a regular
+  /// file. The app owns its container, so a FIFO or a link to a device may be there: it is
+  /// opened without waiting for a writer (`O_NONBLOCK`) and never read.
   public static func ofFile(at url: URL) -> String? {
-    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { _ = close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_size >= 0 else { return nil }
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else { return nil }
     let size = Int64(info.st_size)
     var hash = FNV1a()
     hash.add(String(size))

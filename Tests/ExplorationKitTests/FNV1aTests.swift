@@ -118,3 +118,23 @@ private struct DigestTestBytes {
     return state >> 33
   }
 }
+
+/// What the digest does with files that are not regular files.
+@Suite struct ContentDigestSpecialFileTests {
+  /// A FIFO the app left in its container is named unreadable at once: opening it for reading
+  /// must not wait for a writer (the exploration would hang), and it is never read.
+  @Test func aFIFOIsUnreadableWithoutWaiting() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bgsim-fifo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fifo = directory.appendingPathComponent("pipe")
+    try #require(mkfifo(fifo.path, 0o600) == 0)
+    try Data([1, 2, 3]).write(to: directory.appendingPathComponent("file"))
+    #expect(ContentDigest.ofFile(at: fifo) == nil)
+    let files = ContentDigest.files(under: directory)
+    #expect(files.map(\.path) == ["file", "pipe"])
+    #expect(files.last?.digest == "unreadable")
+    #expect(files.first?.digest == ContentDigest.ofFile(at: directory.appendingPathComponent("file")))
+  }
+}
