@@ -12,7 +12,6 @@ public final class Simulation {
   public let deviceModel: DeviceModel
   /// The seed of `random`: the same seed and inputs give the same trace.
   public let seed: UInt64
-  @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Everything that happened, in order.
   public var trace: TraceLog { traceLog }
   /// The trace's storage (internal and unchecked: the engine appends to it at every record).
@@ -20,34 +19,13 @@ public final class Simulation {
   /// The run's only randomness, for models and apps that want it.
   public var random: SeededGenerator
 
-  // The components; each owns its state (private), this facade only wires them. The facade's
-  // stored state is `@exclusivity(unchecked)`: single-threaded, and app code runs only between
-  // component changes, never inside one, so the runtime check at every access guards nothing
-  // and costs about a fifth of a run (see `SimURLSessionTask.machine`).
-  /// Network, power, the shared links and the server.
-  @exclusivity(unchecked) var links: Links
-  let serverModel: ServerModel
-  /// Tasks, session records, wait queues, connection counts, resume data.
-  @exclusivity(unchecked) var daemon = Daemon()
-  /// The app's process.
-  @exclusivity(unchecked) var lifecycle = AppLifecycle()
-  /// The per-app resume rate limiter, beside `Admission`.
-  @exclusivity(unchecked) var rateLimiter: RateLimiter
-  /// The wake in progress and the completion-handler contract.
-  @exclusivity(unchecked) var wakes = WakeContract()
-  /// The app's background-task assertions and their time budget.
-  @exclusivity(unchecked) var assertions = BackgroundAssertions()
+  /// Every component's state (`Engine`): this class is its interpreter and holds none of it.
+  let engine: Engine
   /// Expiration handlers of the open assertions, by identifier (the app's closures).
   @exclusivity(unchecked) var assertionHandlers: [Int: (AppContext) -> Void] = [:]
-  /// The app's `BGContinuedProcessingTask`s, running and queued, with their handlers.
-  @exclusivity(unchecked) var continued = ContinuedProcessingTasks()
-  /// The callback the app is in, and until when its own work keeps it busy.
-  @exclusivity(unchecked) var appBusy = AppBusyTime()
   /// Counters the invariants read, beside the engine.
   @exclusivity(unchecked) var checker = InvariantChecker()
   @exclusivity(unchecked) var appProcess = AppProcess()
-  /// The app's extensions' processes (`AppExtensions.swift`).
-  @exclusivity(unchecked) var extensions = ExtensionProcesses()
   /// The live process's app (nil while not running).
   var installedApp: AppUnderTest? { appProcess.live }
 
@@ -90,8 +68,6 @@ public final class Simulation {
   /// Counts events against the budget: one value touched once per event, so the run loop's
   /// bookkeeping stays a few integer operations.
   @exclusivity(unchecked) var meter = RunMeter()
-  /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
-  @exclusivity(unchecked) var conditions = ConditionStreams()
   /// The effect buffer rules reuse (`Simulation+Effects.swift`); nil while a rule's effects are
   /// being carried out.
   @exclusivity(unchecked) var spareEffects: EffectBuffer? = EffectBuffer()
@@ -112,11 +88,9 @@ public final class Simulation {
     self.seed = seed
     self.policy = policy
     self.deviceModel = device
-    self.serverModel = server
-    self.links = Links(server: server)
+    self.engine = Engine(policy: policy, device: device, server: server)
     self.random = SeededGenerator(seed: seed)
     self.traceLog = TraceLog(isRecording: recordsTrace)
-    self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
     // Steps at time 0 take effect now, so calls made before `run` (a test's `launchApp()`, a
     // task resumed at once) see the device as it is at time 0, not offline: the network first,
     // then power, each with the streams' changes due at 0 after the device's own steps (the
