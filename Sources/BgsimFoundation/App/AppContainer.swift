@@ -85,7 +85,7 @@ final class AppContainer: @unchecked Sendable {
   /// A file of `size` bytes that takes no disk space: created (or emptied) and extended. `path`
   /// is relative to the open folder `directory` when one is given (the delivered files), else as
   /// the current directory resolves it. With `unread`, its access time is set to the epoch and
-  /// its modification time left as it is, so that `DeliveryFiles.wasTaken(_:)` can tell whether
+  /// its modification time left as it is, so that `DeliveryFiles.fate(_:)` can tell whether
   /// the app read it.
   static func writeSparseFile(
     in directory: Int32 = AT_FDCWD, at path: String, size: Int64, unread: Bool = false

@@ -165,17 +165,28 @@ final class DeliveryFiles: @unchecked Sendable {
     return inode
   }
 
-  /// What became of a delivered file when the call returned: gone (the app moved it) or read
-  /// in place (its access time moved off the epoch) count as taken. One `fstatat`. Relies on the
-  /// file system updating access times (Linux's default `relatime` does; on a volume mounted
-  /// `noatime` a file read in place counts as lost).
-  func wasTaken(_ file: File) -> Bool {
+  /// What became of a delivered file when the call returned.
+  enum Fate {
+    /// Moved away or deleted: nothing is left to remove.
+    case gone
+    /// Still in place, and read (its access time moved off the epoch).
+    case readInPlace
+    /// Still in place, never read.
+    case untouched
+
+    /// Gone or read in place: either counts as taking the file.
+    var isTaken: Bool { self != .untouched }
+  }
+
+  /// One `fstatat`. Relies on the file system updating access times (Linux's default `relatime`
+  /// does; on a volume mounted `noatime` a file read in place counts as untouched).
+  func fate(_ file: File) -> Fate {
     var info = stat()
-    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .gone }
     #if canImport(Darwin)
-      return info.st_atimespec.tv_sec != 0
+      return info.st_atimespec.tv_sec != 0 ? .readInPlace : .untouched
     #else
-      return info.st_atim.tv_sec != 0
+      return info.st_atim.tv_sec != 0 ? .readInPlace : .untouched
     #endif
   }
 
