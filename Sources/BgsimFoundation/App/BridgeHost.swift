@@ -32,20 +32,6 @@ final class BridgeHost: @unchecked Sendable {
   private var deliveries = 0
   /// Delegate calls made on the simulation's thread (`bgsim bench bridge` divides by it).
   var delegateCalls = 0
-  /// Engine tasks' URLs as Foundation parsed them. Every process makes its own object for each
-  /// task it hears of (a relaunch sees the tasks of earlier ones), and parsing the same string
-  /// again at each launch cost more than looking it up. Touched where task objects are made: on
-  /// the simulation's thread, or on an app queue while that thread waits for it.
-  private var parsedURLs: [String: URL] = [:]
-
-  /// `URL(string:)`, kept for the rest of the simulation.
-  func parsedURL(_ string: String) -> URL? {
-    if let known = parsedURLs[string] { return known }
-    guard let url = URL(string: string) else { return nil }
-    parsedURLs[string] = url
-    return url
-  }
-
   /// Properties already linted `wallClockDate` in this run.
   var wallClockDatesLinted: Set<String> = []
 

@@ -116,7 +116,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     if let known = tasksByEngine[ObjectIdentifier(engineTask)] { return known }
     let core = TaskCore(
       session: self, engine: engineTask,
-      request: URLRequest(url: parsedURL(engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
+      request: URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
     let task: BridgedTaskObject
     switch engineTask.kind {
     case .download: task = BridgedDownloadTask(core: core)
@@ -128,13 +128,6 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   }
 
   static let placeholderURL = URL(string: "https://invalid.invalid/")!
-
-  /// `URL(string:)`, parsed once per simulation (`BridgeHost.parsedURL`) where the session's
-  /// bridge is known.
-  private func parsedURL(_ string: String) -> URL? {
-    guard let ownerHost else { return URL(string: string) }
-    return ownerHost.parsedURL(string)
-  }
 
   // MARK: Making tasks
 
