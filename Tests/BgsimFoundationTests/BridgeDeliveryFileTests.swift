@@ -91,6 +91,22 @@ import Testing
     withExtendedLifetime(sim) {}
   }
 
+  /// The first pool inodes are resized through descriptors the pool keeps open (8), later ones
+  /// by name: an app that keeps more files than that gets every one at its own size.
+  @Test func filesPastThePoolsOpenDescriptorsKeepTheirSizes() throws {
+    let files: [(String, Int64)] = (0..<12).map {
+      ("https://example.com/kept\($0).bin", Int64(1_000 + 7 * $0))
+    }
+    let (sim, log, container) = run(files)
+    #expect(log.count == 2 * files.count)
+    for index in 0..<12 {
+      #expect(size(container + "/Documents/kept\(index).bin") == Int64(1_000 + 7 * index))
+    }
+    // One inode per kept file.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: container + ".deliveries").count == 12)
+    #expect(!sim.trace.events.contains { $0.kind == "lint" })
+  }
+
   /// An app that clears its caches deletes the system's delivery folder inside them: the next
   /// delivery makes it again instead of handing the app a file that is not there.
   @Test func aDeliveryAfterTheAppClearedItsCachesStillHasItsFile() {

@@ -85,24 +85,32 @@ final class AppContainer: @unchecked Sendable {
   /// A file of `size` bytes that takes no disk space: created (or emptied) and extended. `path`
   /// is relative to the open folder `directory` when one is given (the delivered files), else as
   /// the current directory resolves it. With `unread`, its access time is set to the epoch and
-  /// its modification time left as it is, so that `DeliveryFiles.wasTaken(_:)` can tell whether
+  /// its modification time left as it is, so that `DeliveryFiles.fate(_:)` can tell whether
   /// the app read it.
   static func writeSparseFile(
     in directory: Int32 = AT_FDCWD, at path: String, size: Int64, unread: Bool = false
   ) {
     let fd = openat(directory, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { return }
-    if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
-    if unread {
-      // `UTIME_OMIT` (a C macro Swift does not import): leave the modification time as it is.
-      #if canImport(Darwin)
-        let omit = -2
-      #else
-        let omit = (1 << 30) - 2
-      #endif
-      var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: omit)]
-      _ = futimens(fd, &times)
-    }
+    resizeSparseFile(fd, size: size, unread: unread)
     _ = close(fd)
+  }
+
+  /// Extends the empty file open at `fd` to `size` bytes that take no disk space, and with
+  /// `unread` sets its access time to the epoch (see `writeSparseFile`).
+  static func resizeSparseFile(_ fd: Int32, size: Int64, unread: Bool) {
+    if size > 0 { _ = ftruncate(fd, off_t(clamping: size)) }
+    guard unread else { return }
+    // `UTIME_OMIT` (a C macro Swift does not import): leave the modification time as it is.
+    #if canImport(Darwin)
+      let omit = -2
+    #else
+      let omit = (1 << 30) - 2
+    #endif
+    // A pair on the stack rather than an array: this runs at every delivered file.
+    var times = (timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: omit))
+    _ = withUnsafePointer(to: &times) {
+      $0.withMemoryRebound(to: timespec.self, capacity: 2) { futimens(fd, $0) }
+    }
   }
 }

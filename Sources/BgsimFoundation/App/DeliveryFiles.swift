@@ -25,8 +25,10 @@ import Foundation
 ///
 /// Both folders are held open and every call names files relative to them (`linkat`, `openat`,
 /// `fstatat`, `unlinkat`): the kernel then walks one name instead of the container's whole path,
-/// at each of the five or so calls a delivery makes. A delivery folder the app deleted (an app
-/// clearing its caches) is made again.
+/// at each of the five or so calls a delivery makes. The first pool inodes are held open too, so
+/// a reused one is emptied and resized through its descriptor (`ftruncate`, `futimens`) with no
+/// `openat` and `close`. A delivery folder the app deleted (an app clearing its caches) is made
+/// again.
 final class DeliveryFiles: @unchecked Sendable {
   let directory: URL
   private let directoryPath: String
@@ -44,6 +46,12 @@ final class DeliveryFiles: @unchecked Sendable {
   private var poolStart = 0
   private var poolCount = 0
   private static let reuseChecks = 4
+  /// Descriptors of the first `openInodes` pool inodes (index: the inode's number in the pool),
+  /// kept open for writing: a delivery then empties and resizes its inode through the
+  /// descriptor, without an `openat` that walks the delivered name and a `close`. Past that
+  /// many (an app that keeps its files) inodes are opened by name, as before.
+  private var inodeDescriptors: [Int32] = []
+  private static let openInodes = 8
 
   /// A delivered file: its URL for the app, and its name in the delivery folder for the bridge.
   struct File {
@@ -71,7 +79,11 @@ final class DeliveryFiles: @unchecked Sendable {
       _ = placeInode(named: name, placed: &inode)
     }
     // Empties a reused inode (or the file itself when linking failed) and resizes it.
-    AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
+    if let inode, inode < inodeDescriptors.count, ftruncate(inodeDescriptors[inode], 0) == 0 {
+      AppContainer.resizeSparseFile(inodeDescriptors[inode], size: size, unread: true)
+    } else {
+      AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
+    }
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
     return File(
       url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
@@ -143,23 +155,38 @@ final class DeliveryFiles: @unchecked Sendable {
       poolWorks = false
       return nil
     }
-    _ = close(fd)
+    if inode < Self.openInodes && inode == inodeDescriptors.count {
+      inodeDescriptors.append(fd)
+    } else {
+      _ = close(fd)
+    }
     poolCount += 1
     pool.append(inode)
     return inode
   }
 
-  /// What became of a delivered file when the call returned: gone (the app moved it) or read
-  /// in place (its access time moved off the epoch) count as taken. One `fstatat`. Relies on the
-  /// file system updating access times (Linux's default `relatime` does; on a volume mounted
-  /// `noatime` a file read in place counts as lost).
-  func wasTaken(_ file: File) -> Bool {
+  /// What became of a delivered file when the call returned.
+  enum Fate {
+    /// Moved away or deleted: nothing is left to remove.
+    case gone
+    /// Still in place, and read (its access time moved off the epoch).
+    case readInPlace
+    /// Still in place, never read.
+    case untouched
+
+    /// Gone or read in place: either counts as taking the file.
+    var isTaken: Bool { self != .untouched }
+  }
+
+  /// One `fstatat`. Relies on the file system updating access times (Linux's default `relatime`
+  /// does; on a volume mounted `noatime` a file read in place counts as untouched).
+  func fate(_ file: File) -> Fate {
     var info = stat()
-    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return true }
+    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .gone }
     #if canImport(Darwin)
-      return info.st_atimespec.tv_sec != 0
+      return info.st_atimespec.tv_sec != 0 ? .readInPlace : .untouched
     #else
-      return info.st_atim.tv_sec != 0
+      return info.st_atim.tv_sec != 0 ? .readInPlace : .untouched
     #endif
   }
 
@@ -183,6 +210,7 @@ final class DeliveryFiles: @unchecked Sendable {
   deinit {
     if directoryDescriptor >= 0 { _ = close(directoryDescriptor) }
     if poolDescriptor >= 0 { _ = close(poolDescriptor) }
+    for descriptor in inodeDescriptors { _ = close(descriptor) }
     guard foldersMade else { return }
     try? FileManager.default.removeItem(atPath: poolPath)
   }

@@ -431,19 +431,20 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
   func deliver(_ work: @escaping () -> Void) {
-    guard let process, !process.isDead else { return }
-    host?.delegateCalls += 1
-    process.deliver(on: queue, loop: deliveryLoop, work)
+    // The live host read once: each read of `host` is three weak loads.
+    guard let process, let host = process.liveHost else { return }
+    host.delegateCalls += 1
+    process.deliver(on: queue, loop: deliveryLoop, host: host, work)
   }
 
   /// Queues a completion handler on the delegate queue: inside a drain it is picked up by it,
   /// otherwise (a call from the test's own code) the bridge waits for it at once.
   func post(_ work: @escaping () -> Void) {
-    guard let process, !process.isDead else { return }
+    guard let process, let host = process.liveHost else { return }
     if process.isDraining {
       queue.addOperation(UncheckedBox(work).run)
     } else {
-      process.deliver(on: queue, loop: deliveryLoop, work)
+      process.deliver(on: queue, loop: deliveryLoop, host: host, work)
     }
   }
 

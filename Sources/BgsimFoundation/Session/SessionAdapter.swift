@@ -61,7 +61,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       }
       // Deleted as the call returns, before the work it queued runs, as on a device: a move or a
       // read the app defers (`DispatchQueue.main.async`) finds no file, and the run lints it.
-      taken.set(deliveries.wasTaken(file))
+      let fate = deliveries.fate(file)
+      taken.set(fate.isTaken)
       // The first deliveries of each process only: the check walks the container.
       if let number = s.process?.number, host.filesOutside.shouldCheck(process: number),
         let moved = deliveries.movedIdentity(file)
@@ -69,7 +70,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
         host.filesOutside.check(
           moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
       }
-      deliveries.remove(file)
+      // A file the app moved away leaves nothing to delete (one system call less a download).
+      if fate != .gone { deliveries.remove(file) }
     }
     if taken.value == true { location.move(to: "taken by the app") }
     // The call did not run (the process ended first): the file goes all the same.

@@ -48,28 +48,36 @@ protocol BridgedTaskObject: URLSessionTask {
 }
 
 extension BridgedTaskObject {
-  /// The live values, read from the engine.
+  /// The live values, read from the engine. The core and the engine's task are read once: each
+  /// read of a class reference is a retain and a release, and this runs before every delegate
+  /// call (`bgsim bench bridge`).
   var liveValues: ObservedValues {
-    ObservedValues(
-      state: core.state, countOfBytesReceived: core.engine?.countOfBytesReceived ?? 0,
-      countOfBytesSent: core.engine?.countOfBytesSent ?? 0,
-      countOfBytesExpectedToReceive: core.engine?.countOfBytesExpectedToReceive ?? -1,
+    let core = self.core
+    let state = core.state
+    guard let engine = core.engine else {
+      return ObservedValues(
+        state: state, countOfBytesExpectedToSend: core.countOfBytesExpectedToSend,
+        currentURL: core.originalRequest.url?.absoluteString, statusCode: nil, hasError: core.error != nil)
+    }
+    return ObservedValues(
+      state: state, countOfBytesReceived: engine.countOfBytesReceived,
+      countOfBytesSent: engine.countOfBytesSent,
+      countOfBytesExpectedToReceive: engine.countOfBytesExpectedToReceive,
       countOfBytesExpectedToSend: core.countOfBytesExpectedToSend,
-      currentURL: core.engine?.currentURL.string ?? core.originalRequest.url?.absoluteString,
-      statusCode: core.engine?.statusCode, hasError: core.error != nil)
+      currentURL: engine.currentURL.string, statusCode: engine.statusCode, hasError: core.error != nil)
   }
 
   /// Tells observers what changed since the last call: `progress` follows the byte counts, and
   /// on Darwin every changed key gets `willChangeValue(forKey:)` (the getters answer the old value
   /// meanwhile, so `.old` is right) and `didChangeValue(forKey:)`, as Foundation's own tasks post
   /// them. Called before each delegate call for the task and after `resume()`, `suspend()` and
-  /// `cancel()`, so an observer sees the values the delegate is about to see. Returns the keys.
-  @discardableResult
-  func publishChanges() -> [String] {
+  /// `cancel()`, so an observer sees the values the delegate is about to see.
+  func publishChanges() {
+    let core = self.core
     let now = liveValues
-    let keys = core.published.changedKeys(to: now)
-    guard !keys.isEmpty else { return keys }
     #if canImport(Darwin)
+      let keys = core.published.changedKeys(to: now)
+      guard !keys.isEmpty else { return }
       for key in keys {
         core.showsPublished = true
         willChangeValue(forKey: key)
@@ -78,9 +86,10 @@ extension BridgedTaskObject {
       remember(now)
       for key in keys.reversed() { didChangeValue(forKey: key) }
     #else
+      // No key-value observing: only `progress` reads what was published, so no list of keys.
+      guard now != core.published else { return }
       remember(now)
     #endif
-    return keys
   }
 
   private func remember(_ values: ObservedValues) {

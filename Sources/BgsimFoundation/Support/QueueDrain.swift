@@ -153,10 +153,6 @@ enum QueueDrain {
     // Every path below waits until `done` is signalled, so it goes back empty.
     let done = HandOff.takeSignal()
     defer { HandOff.giveBack(done) }
-    let block: @Sendable () -> Void = {
-      work?()
-      done.signal()
-    }
     // Hands the call over, and lets a queue the app suspended run it. `isSuspended` is asked
     // before the hand-over: while the call runs, the delegate queue's thread takes the queue's
     // lock, and meeting it there puts this thread to sleep.
@@ -168,6 +164,11 @@ enum QueueDrain {
       } else {
         // Waiting for the queue itself: the loop steps aside for what is queued behind it.
         loop?.stop()
+        // Made here only: the loop's path (every delegate call) needs no closure of its own.
+        let block: @Sendable () -> Void = {
+          work?()
+          done.signal()
+        }
         if queue.maxConcurrentOperationCount == 1 {
           queue.addOperation(block)
         } else {
