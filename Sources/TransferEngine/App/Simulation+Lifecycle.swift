@@ -39,7 +39,7 @@ extension Simulation {
     emit(.appBackground, [])
     scheduler.schedule(
       .suspendApp(lifecycleGeneration: lifecycle.generation), after: policy.backgroundRunTime)
-    startBackgroundTime()
+    run { engine.startBackgroundTime(into: &$0) }
     if let app = installedApp { app.didEnterBackground(AppContext(simulation: self)) }
     if !deviceModel.backgroundAppRefresh {
       cancelBackgroundTasks(reason: .backgroundUpdatesDisabled)
@@ -82,7 +82,9 @@ extension Simulation {
   func processEnded() {
     appProcess.end()
     appBusy.processEnded()
-    dropBackgroundTasks()
+    // Assertions and their handlers go with the process.
+    assertions.processEnded()
+    assertionHandlers = [:]
     dropContinuedProcessing(forceQuit: false)
     endWake()
     // An extension's sessions are its process's, not the app's: they go on.

@@ -48,6 +48,23 @@ enum Effect: Equatable {
   case endWake
   /// The app was suspended: default sessions' transfers pause.
   case pauseDefaultTransfers
+  /// The process holding the session record `sessionIndex` ended: its session object dies (and
+  /// with it the `didBecomeInvalidWithError` owed to it).
+  case detachFromApp(sessionIndex: Int)
+  /// The task `uid` needed the app's or an extension's process, which is gone or suspended: it
+  /// leaves its link or queue and fails with -997 (`backgroundSessionWasDisconnected`) [A].
+  /// Nothing happens if it ended meanwhile.
+  case disconnect(uid: Int32)
+  /// Come back to the rule once the app's code an earlier `.callApp` ran has returned: the rule
+  /// goes on only from the state the app left.
+  case afterApp(AfterApp)
+}
+
+/// Where a rule goes on after the app answered (`Effect.afterApp`).
+enum AfterApp: Equatable {
+  /// The expiration handler of `expiring[next - 1]` returned
+  /// (`BackgroundTimeExpiredRule.afterHandler`).
+  case backgroundTimeExpired([BackgroundAssertions.Assertion], next: Int)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
@@ -65,6 +82,8 @@ enum AppCall: Equatable {
   /// `handleEventsForBackgroundURLSession` for `session`, with a completion handler of wake
   /// number `wake`.
   case handleEvents(session: String, wake: Int)
+  /// The expiration handler of the background-task assertion `identifier`, if the app gave one.
+  case assertionExpiration(identifier: Int)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

@@ -44,6 +44,14 @@ extension Simulation {
       case .disconnectBackgroundDataTasks: disconnectBackgroundDataTasks()
       case .endWake: endWake()
       case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
+      case .disconnect(let uid):
+        let task = daemon.tasks[Int(uid)]
+        if !task.isFinished {
+          let holding = withdraw(task)
+          fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
+        }
+      case .afterApp(let step): afterApp(step)
       }
     }
     effects.removeAll()
@@ -55,6 +63,14 @@ extension Simulation {
     switch observation {
     case .completionHandlerCalled(let session, let wake, let calls):
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    }
+  }
+
+  /// Goes back into the rule that waited for the app's answer.
+  private func afterApp(_ step: AfterApp) {
+    switch step {
+    case .backgroundTimeExpired(let expiring, let next):
+      run { BackgroundTimeExpiredRule.afterHandler(expiring, next: next, engine: engine, into: &$0) }
     }
   }
 
@@ -73,6 +89,8 @@ extension Simulation {
         installedApp?.handleEventsForBackgroundURLSession(
           context, identifier: identifier, completionHandler: handler)
       }
+    case .assertionExpiration(let identifier):
+      if let handler = assertionHandlers[identifier] { handler(context) }
     }
   }
 
