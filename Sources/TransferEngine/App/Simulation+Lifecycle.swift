@@ -64,7 +64,7 @@ extension Simulation {
   public func forceQuitApp() {
     guard lifecycle.terminate(byUser: true) else { return }
     emit(.appTerminate, [TraceField("reason", .string("forceQuit"))])
-    dropContinuedProcessing(forceQuit: true)
+    run { engine.dropContinuedProcessing(forceQuit: true, into: &$0) }
     processEnded()
     cancelBackgroundTasks(reason: .userForceQuitApplication)
   }
@@ -85,7 +85,7 @@ extension Simulation {
     // Assertions and their handlers go with the process.
     assertions.processEnded()
     assertionHandlers = [:]
-    dropContinuedProcessing(forceQuit: false)
+    run { engine.dropContinuedProcessing(forceQuit: false, into: &$0) }
     endWake()
     // An extension's sessions are its process's, not the app's: they go on.
     for record in daemon.sessionRecords where !record.heldByExtension {

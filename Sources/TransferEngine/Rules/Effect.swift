@@ -65,6 +65,12 @@ enum AfterApp: Equatable {
   /// The expiration handler of `expiring[next - 1]` returned
   /// (`BackgroundTimeExpiredRule.afterHandler`).
   case backgroundTimeExpired([BackgroundAssertions.Assertion], next: Int)
+  /// The expiration handler of the continued-processing task `identifier` returned
+  /// (`Engine.continuedExpirationReturned`).
+  case continuedExpired(String, ContinuedProcessingEnd)
+  /// The launch handler of a continued-processing task started from the queue returned: the
+  /// next may start (`Engine.startNextContinued`).
+  case continuedStarted
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
@@ -84,6 +90,10 @@ enum AppCall: Equatable {
   case handleEvents(session: String, wake: Int)
   /// The expiration handler of the background-task assertion `identifier`, if the app gave one.
   case assertionExpiration(identifier: Int)
+  /// The launch handler of the running continued-processing task `identifier`.
+  case continuedLaunch(identifier: String)
+  /// The expiration handler of the running continued-processing task `identifier`, if it has one.
+  case continuedExpiration(identifier: String)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

@@ -71,6 +71,9 @@ extension Simulation {
     switch step {
     case .backgroundTimeExpired(let expiring, let next):
       run { BackgroundTimeExpiredRule.afterHandler(expiring, next: next, engine: engine, into: &$0) }
+    case .continuedExpired(let identifier, let ending):
+      run { engine.continuedExpirationReturned(identifier, ending: ending, into: &$0) }
+    case .continuedStarted: run { engine.startNextContinued(into: &$0) }
     }
   }
 
@@ -91,6 +94,14 @@ extension Simulation {
       }
     case .assertionExpiration(let identifier):
       if let handler = assertionHandlers[identifier] { handler(context) }
+    case .continuedLaunch(let identifier):
+      if let entry = continued.entry(identifier) {
+        inAppCallback("continuedProcessingLaunch") { entry.launch(context, entry.identifier) }
+      }
+    case .continuedExpiration(let identifier):
+      if let handler = continued.entry(identifier)?.expiration {
+        inAppCallback("continuedProcessingExpiration") { handler(context) }
+      }
     }
   }
 

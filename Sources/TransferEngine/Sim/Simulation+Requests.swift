@@ -61,4 +61,48 @@ extension Simulation {
   func backgroundTimeExpired(generation: UInt32) {
     run { BackgroundTimeExpiredRule.apply(generation: generation, engine: engine, into: &$0) }
   }
+
+  /// The identifiers of the continued-processing tasks running now, in the order they started.
+  public var runningContinuedProcessing: [String] { continued.running.map(\.identifier) }
+  /// The identifiers of the queued requests, first to run first.
+  public var queuedContinuedProcessing: [String] { continued.queued.map(\.identifier) }
+
+  /// The progress the running task `identifier` last reported, or nil when it is not running.
+  public func continuedProgress(_ identifier: String) -> (completed: Int64, total: Int64)? {
+    continued.entry(identifier).map { ($0.completed, $0.total) }
+  }
+
+  /// `BGTaskScheduler.submit` (`Rules/AppRequests/SubmitContinuedProcessingRule.swift`).
+  func submitContinuedProcessing(
+    identifier: String, title: String, subtitle: String, strategy: ContinuedProcessingStrategy,
+    launch: @escaping (AppContext, String) -> Void
+  ) -> ContinuedProcessingSubmission {
+    let entry = ContinuedProcessingTasks.Entry(
+      identifier: identifier, title: title, subtitle: subtitle, launch: launch)
+    return run { SubmitContinuedProcessingRule.apply(entry, strategy: strategy, engine: engine, into: &$0) }
+  }
+
+  /// The task's progress (`Rules/AppRequests/ReportContinuedProgressRule.swift`).
+  func reportContinuedProgress(_ identifier: String, completed: Int64, total: Int64) {
+    run {
+      ReportContinuedProgressRule.apply(
+        identifier, completed: completed, total: total, engine: engine, into: &$0)
+    }
+  }
+
+  /// `setTaskCompleted` (`Rules/AppRequests/CompleteContinuedProcessingRule.swift`).
+  func completeContinuedProcessing(_ identifier: String, success: Bool) {
+    run { CompleteContinuedProcessingRule.apply(identifier, success: success, engine: engine, into: &$0) }
+  }
+
+  /// The user stops the task from the system's progress UI; a queued request is removed
+  /// (`Rules/UserActions/CancelContinuedProcessingRule.swift`).
+  public func cancelContinuedProcessingByUser(_ identifier: String) {
+    run { CancelContinuedProcessingRule.apply(identifier, engine: engine, into: &$0) }
+  }
+
+  /// A stall check came due (`Rules/System/ContinuedStallCheckRule.swift`).
+  func continuedStallCheck(generation: UInt32) {
+    run { ContinuedStallCheckRule.apply(generation: generation, engine: engine, into: &$0) }
+  }
 }
