@@ -58,6 +58,20 @@ enum Effect: Equatable {
   /// Come back to the rule once the app's code an earlier `.callApp` ran has returned: the rule
   /// goes on only from the state the app left.
   case afterApp(AfterApp)
+  /// The app's process ended: the app object, its late timers and its closures (expiration
+  /// handlers) are dropped.
+  case endProcess
+  /// The default session's task `uid` dies with its process (`reason` as traced by
+  /// `task.lost`): nothing is delivered, nobody is told. Nothing happens if it ended meanwhile.
+  case vanish(uid: Int32, reason: String)
+  /// Cancel the task `uid` (`reason` in its error; resume data when asked and the download can
+  /// resume); `admitting` false when its freed connection must not start another task. Nothing
+  /// happens if it ended meanwhile.
+  case cancelTask(uid: Int32, produceResumeData: Bool, reason: SimURLError.CancelReason?, admitting: Bool)
+  /// The app came to the foreground: default sessions' paused transfers queue again.
+  case resumePausedDefaultTransfers
+  /// Arm the progress timers of the session record `sessionIndex`'s transfers.
+  case armProgress(sessionIndex: Int)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).
@@ -71,6 +85,13 @@ enum AfterApp: Equatable {
   /// The launch handler of a continued-processing task started from the queue returned: the
   /// next may start (`Engine.startNextContinued`).
   case continuedStarted
+  /// `willEnterForeground` returned (`LaunchAppRule.enteredForeground`).
+  case enteredForeground
+  /// Paused default transfers were queued again (`LaunchAppRule.resumedTransfers`).
+  case resumedDefaultTransfers
+  /// `didEnterBackground` returned with Background App Refresh off
+  /// (`BackgroundAppRule.enteredBackground`).
+  case enteredBackground
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
@@ -94,6 +115,10 @@ enum AppCall: Equatable {
   case continuedLaunch(identifier: String)
   /// The expiration handler of the running continued-processing task `identifier`, if it has one.
   case continuedExpiration(identifier: String)
+  /// `applicationWillEnterForeground`, if the process has an app.
+  case willEnterForeground
+  /// `applicationDidEnterBackground`, if the process has an app.
+  case didEnterBackground
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

@@ -105,4 +105,45 @@ extension Simulation {
   func continuedStallCheck(generation: UInt32) {
     run { ContinuedStallCheckRule.apply(generation: generation, engine: engine, into: &$0) }
   }
+
+  /// The user opens the app: launches it or brings it to the foreground; the first launch after
+  /// a restart unlocks the device first (`Rules/UserActions/LaunchAppRule.swift`).
+  public func launchApp() {
+    if links.lockedSinceRestart { unlockDevice() }
+    run { LaunchAppRule.apply(engine: engine, into: &$0) }
+  }
+
+  /// The user leaves the app: background, then suspended after `backgroundRunTime`
+  /// (`Rules/UserActions/BackgroundAppRule.swift`).
+  public func backgroundApp() {
+    run { BackgroundAppRule.apply(engine: engine, into: &$0) }
+  }
+
+  /// The system terminates the app (memory pressure): background transfers go on [A].
+  public func terminateApp() { terminate(reason: "system") }
+
+  /// The system ends the process (`Rules/System/TerminateAppRule.swift`).
+  func terminate(reason: String) {
+    run { TerminateAppRule.apply(reason: reason, engine: engine, into: &$0) }
+  }
+
+  /// The user swipes the app away: background tasks are cancelled with reason
+  /// `userForceQuitApplication`, and no background launch happens until the next user launch [A]
+  /// (`Rules/UserActions/ForceQuitAppRule.swift`).
+  public func forceQuitApp() {
+    run { ForceQuitAppRule.apply(engine: engine, into: &$0) }
+  }
+
+  /// The system suspends a background app (`Rules/SystemSuspendRule.swift`).
+  func systemSuspend() {
+    run {
+      SystemSuspendRule.apply(
+        lifecycle: &engine.lifecycle, continued: &engine.continued, assertions: &engine.assertions, into: &$0)
+    }
+  }
+
+  /// The rate limiter's idle-reset timer (`Rules/RateLimiterIdleRule.swift`).
+  func rateLimiterIdleExpired(generation: UInt32) {
+    run { RateLimiterIdleRule.apply(generation: generation, now: now, to: &engine.rateLimiter, into: &$0) }
+  }
 }

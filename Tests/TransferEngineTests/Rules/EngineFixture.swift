@@ -6,7 +6,13 @@ import SimKernel
 /// An `Engine` with session records and tasks made directly, for rules' table tests: no
 /// `Simulation`, no app.
 struct EngineFixture {
-  let engine = Engine(policy: .defaults, device: .wifi, server: ServerModel())
+  let engine: Engine
+
+  init(backgroundAppRefresh: Bool = true) {
+    var device = DeviceModel.wifi
+    device.backgroundAppRefresh = backgroundAppRefresh
+    engine = Engine(policy: .defaults, device: device, server: ServerModel())
+  }
 
   /// A session record, attached to a session object of `owner` unless `attached` is false.
   @discardableResult
