@@ -9,9 +9,11 @@ import SimKernel
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake` and `.pauseDefaultTransfers` cases hand work to rules that still live in
-/// `Simulation+*.swift`; each goes away when its rule gets a room of its own
-/// (docs/architecture.md lists them).
+/// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
+/// `.resumePausedDefaultTransfers` and `.armProgress` cases hand work to steps that still live in
+/// `Simulation+*.swift`; each goes away when its step gets a room of its own
+/// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
+/// has returned.
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
   case trace(TraceKind, [TraceField])
