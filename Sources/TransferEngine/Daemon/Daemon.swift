@@ -39,7 +39,7 @@ struct Daemon {
   /// `registers` false for a session that could not connect (-995, -996): it keeps its own
   /// record, and the identifier stays with the process that holds it.
   mutating func addSession(
-    _ configuration: SessionConfiguration, simulation: Simulation, registers: Bool = true
+    _ configuration: SessionConfiguration, simulation: Simulation?, registers: Bool = true
   ) -> DaemonSession {
     let record = DaemonSession(
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,

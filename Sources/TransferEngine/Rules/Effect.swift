@@ -9,9 +9,11 @@ import SimKernel
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake` and `.pauseDefaultTransfers` cases hand work to rules that still live in
-/// `Simulation+*.swift`; each goes away when its rule gets a room of its own
-/// (docs/architecture.md lists them).
+/// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
+/// `.resumePausedDefaultTransfers` and `.armProgress` cases hand work to steps that still live in
+/// `Simulation+*.swift`; each goes away when its step gets a room of its own
+/// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
+/// has returned.
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
   case trace(TraceKind, [TraceField])
@@ -48,6 +50,50 @@ enum Effect: Equatable {
   case endWake
   /// The app was suspended: default sessions' transfers pause.
   case pauseDefaultTransfers
+  /// The process holding the session record `sessionIndex` ended: its session object dies (and
+  /// with it the `didBecomeInvalidWithError` owed to it).
+  case detachFromApp(sessionIndex: Int)
+  /// The task `uid` needed the app's or an extension's process, which is gone or suspended: it
+  /// leaves its link or queue and fails with -997 (`backgroundSessionWasDisconnected`) [A].
+  /// Nothing happens if it ended meanwhile.
+  case disconnect(uid: Int32)
+  /// Come back to the rule once the app's code an earlier `.callApp` ran has returned: the rule
+  /// goes on only from the state the app left.
+  case afterApp(AfterApp)
+  /// The app's process ended: the app object, its late timers and its closures (expiration
+  /// handlers) are dropped.
+  case endProcess
+  /// The default session's task `uid` dies with its process (`reason` as traced by
+  /// `task.lost`): nothing is delivered, nobody is told. Nothing happens if it ended meanwhile.
+  case vanish(uid: Int32, reason: String)
+  /// Cancel the task `uid` (`reason` in its error; resume data when asked and the download can
+  /// resume); `admitting` false when its freed connection must not start another task. Nothing
+  /// happens if it ended meanwhile.
+  case cancelTask(uid: Int32, produceResumeData: Bool, reason: SimURLError.CancelReason?, admitting: Bool)
+  /// The app came to the foreground: default sessions' paused transfers queue again.
+  case resumePausedDefaultTransfers
+  /// Arm the progress timers of the session record `sessionIndex`'s transfers.
+  case armProgress(sessionIndex: Int)
+}
+
+/// Where a rule goes on after the app answered (`Effect.afterApp`).
+enum AfterApp: Equatable {
+  /// The expiration handler of `expiring[next - 1]` returned
+  /// (`BackgroundTimeExpiredRule.afterHandler`).
+  case backgroundTimeExpired([BackgroundAssertions.Assertion], next: Int)
+  /// The expiration handler of the continued-processing task `identifier` returned
+  /// (`Engine.continuedExpirationReturned`).
+  case continuedExpired(String, ContinuedProcessingEnd)
+  /// The launch handler of a continued-processing task started from the queue returned: the
+  /// next may start (`Engine.startNextContinued`).
+  case continuedStarted
+  /// `willEnterForeground` returned (`LaunchAppRule.enteredForeground`).
+  case enteredForeground
+  /// Paused default transfers were queued again (`LaunchAppRule.resumedTransfers`).
+  case resumedDefaultTransfers
+  /// `didEnterBackground` returned with Background App Refresh off
+  /// (`BackgroundAppRule.enteredBackground`).
+  case enteredBackground
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
@@ -65,6 +111,16 @@ enum AppCall: Equatable {
   /// `handleEventsForBackgroundURLSession` for `session`, with a completion handler of wake
   /// number `wake`.
   case handleEvents(session: String, wake: Int)
+  /// The expiration handler of the background-task assertion `identifier`, if the app gave one.
+  case assertionExpiration(identifier: Int)
+  /// The launch handler of the running continued-processing task `identifier`.
+  case continuedLaunch(identifier: String)
+  /// The expiration handler of the running continued-processing task `identifier`, if it has one.
+  case continuedExpiration(identifier: String)
+  /// `applicationWillEnterForeground`, if the process has an app.
+  case willEnterForeground
+  /// `applicationDidEnterBackground`, if the process has an app.
+  case didEnterBackground
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

@@ -35,7 +35,7 @@ public final class SimURLSession {
 
   init(
     configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, record: DaemonSession,
-    simulation: Simulation, owner: SessionOwner = .app
+    simulation: Simulation?, owner: SessionOwner = .app
   ) {
     self.configuration = configuration
     self.delegate = delegate

@@ -16,7 +16,7 @@ extension Simulation {
     throws(SimAPIMisuse)
     -> SimURLSession
   {
-    guard isRunning(owner) else {
+    guard engine.isRunning(owner) else {
       switch owner {
       case .app:
         throw SimAPIMisuse(
@@ -32,7 +32,7 @@ extension Simulation {
           + "bgsim models an extension's background sessions only")
     }
     let record: DaemonSession
-    let problem = connectionProblem(configuration, owner: owner)
+    let problem = run { engine.connectionProblem(configuration, owner: owner, into: &$0) }
     if let problem {
       record = daemon.addSession(configuration, simulation: self, registers: false)
       record.connectionFailed(problem.0)
@@ -85,7 +85,7 @@ extension Simulation {
     in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
     resumeData: ResumeDataContents?, method: String = "GET"
   ) throws(SimAPIMisuse) -> SimURLSessionTask {
-    guard isRunning(session.owner) else {
+    guard engine.isRunning(session.owner) else {
       throw SimAPIMisuse(
         session.owner == .app
           ? "the app created a task in session '\(session.identifier)' while \(lifecycle.state.rawValue)"

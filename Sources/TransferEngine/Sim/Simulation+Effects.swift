@@ -41,9 +41,28 @@ extension Simulation {
         let record = daemon.sessionRecords[index]
         record.owesWake(false)
         challengesWokeApp(record)
-      case .disconnectBackgroundDataTasks: disconnectBackgroundDataTasks()
+      case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
       case .endWake: endWake()
       case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
+      case .disconnect(let uid):
+        let task = daemon.tasks[Int(uid)]
+        if !task.isFinished {
+          let holding = withdraw(task)
+          fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
+        }
+      case .afterApp(let step): afterApp(step)
+      case .endProcess:
+        appProcess.end()
+        assertionHandlers = [:]
+      case .vanish(let uid, let reason):
+        let task = daemon.tasks[Int(uid)]
+        if !task.isFinished { vanish(task, reason: reason) }
+      case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
+        cancelTask(
+          daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason, admitting: admitting)
+      case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
+      case .armProgress(let index): armProgressForSession(daemon.sessionRecords[index])
       }
     }
     effects.removeAll()
@@ -55,6 +74,20 @@ extension Simulation {
     switch observation {
     case .completionHandlerCalled(let session, let wake, let calls):
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    }
+  }
+
+  /// Goes back into the rule that waited for the app's answer.
+  private func afterApp(_ step: AfterApp) {
+    switch step {
+    case .backgroundTimeExpired(let expiring, let next):
+      run { BackgroundTimeExpiredRule.afterHandler(expiring, next: next, engine: engine, into: &$0) }
+    case .continuedExpired(let identifier, let ending):
+      run { engine.continuedExpirationReturned(identifier, ending: ending, into: &$0) }
+    case .continuedStarted: run { engine.startNextContinued(into: &$0) }
+    case .enteredForeground: run { LaunchAppRule.enteredForeground(into: &$0) }
+    case .resumedDefaultTransfers: run { LaunchAppRule.resumedTransfers(engine: engine, into: &$0) }
+    case .enteredBackground: run { BackgroundAppRule.enteredBackground(engine: engine, into: &$0) }
     }
   }
 
@@ -72,6 +105,18 @@ extension Simulation {
       inAppCallback("handleEventsForBackgroundURLSession") {
         installedApp?.handleEventsForBackgroundURLSession(
           context, identifier: identifier, completionHandler: handler)
+      }
+    case .assertionExpiration(let identifier):
+      if let handler = assertionHandlers[identifier] { handler(context) }
+    case .willEnterForeground: installedApp?.willEnterForeground(context)
+    case .didEnterBackground: installedApp?.didEnterBackground(context)
+    case .continuedLaunch(let identifier):
+      if let entry = continued.entry(identifier) {
+        inAppCallback("continuedProcessingLaunch") { entry.launch(context, entry.identifier) }
+      }
+    case .continuedExpiration(let identifier):
+      if let handler = continued.entry(identifier)?.expiration {
+        inAppCallback("continuedProcessingExpiration") { handler(context) }
       }
     }
   }
