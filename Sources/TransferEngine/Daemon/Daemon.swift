@@ -72,6 +72,12 @@ struct Daemon {
     return unfinished
   }
 
+  /// Tasks connecting or moving bytes, in uid order: the transfers a network change, a drop or
+  /// stall fault, or a restart can cut.
+  mutating func activeTransfers() -> [SimURLSessionTask] {
+    unfinishedTasks().filter { $0.machine.isActive }
+  }
+
   /// The next `resume()` order number.
   mutating func nextResumeSequence() -> Int {
     resumeCounter += 1

@@ -43,7 +43,8 @@ extension Simulation {
     // The pass stops at the first task the connection limit holds; a task queued behind it
     // still gets its own reason traced, so every waiting task can say why.
     if task.machine.isWaiting, let running = daemon.running(key),
-      let reason = Admission.waitReason(admissionRequest(task, running: running), in: admissionConditions)
+      let reason = Admission.waitReason(
+        admissionRequest(task, running: running), in: engine.admissionConditions)
     {
       perform([.waiting(task, reason, changed: task.machine.deferred(reason) == .traceReason)])
     }
@@ -65,7 +66,7 @@ extension Simulation {
   /// which keeps a completion O(1) in the common case however long the queue.
   func startWaiting(key: String, full: Bool = false) {
     guard daemon.hasWaiting(key), var queue = daemon.takeQueue(key) else { return }
-    let conditions = admissionConditions
+    let conditions = engine.admissionConditions
     var actions: [AdmissionAction] = []
     var started: [SimURLSessionTask] = []
     var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []

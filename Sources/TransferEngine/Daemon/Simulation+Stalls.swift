@@ -7,7 +7,7 @@ extension Simulation {
   /// A stall fault began or ended: stall transfers that are now stalled, restart the others.
   func applyStalls(fault index: Int) {
     guard case .stall(_, _, let target) = links.server.faults[index] else { return }
-    for task in activeTransfers() where target.matches(task.currentURL) {
+    for task in daemon.activeTransfers() where target.matches(task.currentURL) {
       guard let direction = task.machine.direction else { continue }
       let stalled = links.server.isStalled(task.currentURL, at: now)
       if stalled && !direction.stalled { stall(task) }

@@ -91,7 +91,7 @@ extension Simulation {
   func startFacts(_ task: SimURLSessionTask, firstStart: Bool) -> StartFacts {
     var request = admissionRequest(task, running: 0)
     request.firstStart = firstStart
-    return StartFacts(task: task.name, request: request, conditions: admissionConditions)
+    return StartFacts(task: task.name, request: request, conditions: engine.admissionConditions)
   }
 
   /// The downloads whose `didFinishDownloading` still waits in a session's queue.

@@ -48,6 +48,16 @@ enum Effect: Equatable {
   case endWake
   /// The app was suspended: default sessions' transfers pause.
   case pauseDefaultTransfers
+  /// The app's process is gone (its lifecycle already ended it): session objects die, default
+  /// sessions' tasks vanish, background data tasks fail.
+  case processEnded
+  /// The extension `name`'s process is gone (`reason` as traced by `extension.terminate`).
+  case extensionEnded(name: String, reason: String)
+  /// The task `uid` is gone without a word to the app (`reason` as traced by `task.lost`).
+  case vanish(uid: Int32, reason: String)
+  /// A restart ended the processes: cut the transfers next (`RebootRule.cutTransfers`), the
+  /// first unlock of restart `restart` due at `unlockAt`.
+  case restartCutsTransfers(restart: UInt32, unlockAt: SimTime)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.

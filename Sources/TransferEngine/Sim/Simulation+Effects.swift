@@ -44,6 +44,11 @@ extension Simulation {
       case .disconnectBackgroundDataTasks: disconnectBackgroundDataTasks()
       case .endWake: endWake()
       case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .processEnded: processEnded()
+      case .extensionEnded(let name, let reason): extensionEnded(name, reason: reason)
+      case .vanish(let uid, let reason): vanish(daemon.tasks[Int(uid)], reason: reason)
+      case .restartCutsTransfers(let restart, let unlockAt):
+        run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
       }
     }
     effects.removeAll()
