@@ -12,4 +12,20 @@ extension Simulation {
 
   /// The first unlock after a restart (`Rules/DeviceUnlockRule.swift`), from a launch.
   func unlockDevice() { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }
+
+  /// Whether `task`'s upload continues where it stopped (`Daemon/UploadResumption.swift`).
+  func uploadResumes(_ task: SimURLSessionTask) -> Bool { engine.uploadResumption(task) == .resumes }
+
+  /// Upload resume data, if the upload can have it (`Engine.makeUploadResumeData`).
+  func makeUploadResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
+    engine.makeUploadResumeData(task)
+  }
+
+  /// An upload stopped part-way (`Engine.uploadStopped`).
+  func uploadStopped(_ task: SimURLSessionTask) { run { engine.uploadStopped(task, into: &$0) } }
+
+  /// The app called an upload resume-data API its iOS version lacks (`UploadResumption.unavailableLint`).
+  func lintUploadResumeDataUnavailable(_ call: String, task: String) {
+    run { $0.append(UploadResumption.unavailableLint(call, task: task, version: deviceModel.iosVersion)) }
+  }
 }
