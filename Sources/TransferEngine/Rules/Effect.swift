@@ -58,6 +58,17 @@ enum Effect: Equatable {
   /// A restart ended the processes: cut the transfers next (`RebootRule.cutTransfers`), the
   /// first unlock of restart `restart` due at `unlockAt`.
   case restartCutsTransfers(restart: UInt32, unlockAt: SimTime)
+  /// Cancel the scheduled event `handle` (a timer that no longer applies).
+  case cancel(EventHandle)
+  /// Stall the transfer `uid` (`Engine.stall`), carried out before the next effect so the
+  /// next task sees the links it leaves.
+  case stall(uid: Int32)
+  /// The transfer `uid` flows again (`Engine.unstall`), carried out before the next effect.
+  case unstall(uid: Int32)
+  /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
+  case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
+  /// Time the next progress report of the transfer `uid` at the links' current share.
+  case armProgress(uid: Int32)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.

@@ -49,6 +49,13 @@ extension Simulation {
       case .vanish(let uid, let reason): vanish(daemon.tasks[Int(uid)], reason: reason)
       case .restartCutsTransfers(let restart, let unlockAt):
         run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
+      case .cancel(let handle): scheduler.cancel(handle)
+      case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
+      case .unstall(let uid): run { engine.unstall(daemon.tasks[Int(uid)], into: &$0) }
+      case .armRequestTimeout(let uid, let generation, let after):
+        daemon.tasks[Int(uid)].record.idleTimerStarted(
+          scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
+      case .armProgress(let uid): armProgress(daemon.tasks[Int(uid)])
       }
     }
     effects.removeAll()

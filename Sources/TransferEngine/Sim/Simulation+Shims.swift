@@ -28,4 +28,7 @@ extension Simulation {
   func lintUploadResumeDataUnavailable(_ call: String, task: String) {
     run { $0.append(UploadResumption.unavailableLint(call, task: task, version: deviceModel.iosVersion)) }
   }
+
+  /// Brings a running transfer's byte counts up to date (`Engine.settleBytes`).
+  func settleBytes(_ task: SimURLSessionTask) { engine.settleBytes(task) }
 }

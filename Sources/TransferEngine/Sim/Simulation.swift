@@ -192,7 +192,7 @@ public final class Simulation {
     case .serverChange(let i):
       run { ServerChangeRule.apply(serverModel.changes[i], to: &engine.links, into: &$0) }
     case .dropFault(let i): run { DropFaultRule.apply(fault: i, engine: engine, into: &$0) }
-    case .stallChange(let i): applyStalls(fault: i)
+    case .stallChange(let i): run { StallChangeRule.apply(fault: i, engine: engine, into: &$0) }
     case .reevaluate:
       daemon.reevaluationFired()
       reevaluateAllWaiting()
