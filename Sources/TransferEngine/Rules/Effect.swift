@@ -69,6 +69,25 @@ enum Effect: Equatable {
   case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
   /// Time the next progress report of the transfer `uid` at the links' current share.
   case armProgress(uid: Int32)
+  /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
+  /// before the next effect.
+  case admissionPass(key: String, full: Bool)
+  /// After an enqueue's pass: trace why task `uid` still waits in queue `key`, if it does
+  /// (`AdmissionPassRule.explainWait`).
+  case explainWait(uid: Int32, key: String)
+  /// Make sure waits are re-decided at `at` (a start date or the rate limiter's expiry): one
+  /// timer, armed for the earliest such instant.
+  case requestReevaluation(at: SimTime)
+  /// A default session's task waits for connectivity: tell its delegate.
+  case notifyWaitingForConnectivity(uid: Int32)
+  /// Ask the app's delayed-request handler about task `uid`.
+  case askDelayedRequest(uid: Int32)
+  /// Admission let task `uid` through: start (or retry) it.
+  case beginAttempt(uid: Int32)
+  /// Task `uid` fails with `error` (it holds no connection).
+  case fail(uid: Int32, SimURLError)
+  /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
+  case inconsistency(Invariant, String)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.

@@ -31,4 +31,20 @@ extension Simulation {
 
   /// Brings a running transfer's byte counts up to date (`Engine.settleBytes`).
   func settleBytes(_ task: SimURLSessionTask) { engine.settleBytes(task) }
+
+  /// Puts a waiting task in its queue and tries to start it (`AdmissionPassRule.enqueue`).
+  func enqueue(_ task: SimURLSessionTask) {
+    run { AdmissionPassRule.enqueue(task, engine: engine, into: &$0) }
+  }
+
+  /// The admission pass of one queue (`AdmissionPassRule.apply`).
+  func startWaiting(key: String) { run { AdmissionPassRule.apply(key: key, engine: engine, into: &$0) } }
+
+  /// Re-decides every waiting task (`AdmissionPassRule.reevaluateAll`).
+  func reevaluateAllWaiting() { run { AdmissionPassRule.reevaluateAll(engine: engine, into: &$0) } }
+
+  /// A connection slot of `task`'s pair is free again (`AdmissionPassRule.releaseConnection`).
+  func releaseConnection(of task: SimURLSessionTask, admitting: Bool = true) {
+    run { AdmissionPassRule.releaseConnection(of: task, admitting: admitting, engine: engine, into: &$0) }
+  }
 }
