@@ -25,17 +25,17 @@ public struct SystemDecisions {
     let needed = rules.requires + rules.largeTransferRequires
     let network = sim.links.network
     if needed.contains(.wifi) && !(network.isUp && !network.expensive && !network.constrained) {
-      sim.applyNetwork(NetworkState(interface: .wifi))
+      sim.run { NetworkChangeRule.apply(NetworkState(interface: .wifi), engine: sim.engine, into: &$0) }
     }
     let power = sim.links.power
     let needsCharging =
       !power.charging && (needed.contains(.charging) || power.battery < rules.minimumBatteryLevel)
     let needsLowPowerOff = rules.avoidLowPowerMode && power.lowPowerMode
     if needsCharging || needsLowPowerOff {
-      sim.applyPower(
-        PowerState(
-          charging: power.charging || needsCharging, battery: power.battery,
-          lowPowerMode: power.lowPowerMode && !needsLowPowerOff))
+      let next = PowerState(
+        charging: power.charging || needsCharging, battery: power.battery,
+        lowPowerMode: power.lowPowerMode && !needsLowPowerOff)
+      sim.run { PowerChangeRule.apply(next, to: &sim.engine.links, into: &$0) }
     }
   }
 

@@ -37,7 +37,8 @@ struct Daemon {
 
   /// A new session record; a background one is found again by its identifier.
   /// `registers` false for a session that could not connect (-995, -996): it keeps its own
-  /// record, and the identifier stays with the process that holds it.
+  /// record, and the identifier stays with the process that holds it. A rule's test makes
+  /// records with no `simulation`.
   mutating func addSession(
     _ configuration: SessionConfiguration, simulation: Simulation?, registers: Bool = true
   ) -> DaemonSession {
@@ -70,6 +71,12 @@ struct Daemon {
   mutating func unfinishedTasks() -> [SimURLSessionTask] {
     unfinished.removeAll { $0.isFinished }
     return unfinished
+  }
+
+  /// Tasks connecting or moving bytes, in uid order: the transfers a network change, a drop or
+  /// stall fault, or a restart can cut.
+  mutating func activeTransfers() -> [SimURLSessionTask] {
+    unfinishedTasks().filter { $0.machine.isActive }
   }
 
   /// The next `resume()` order number.

@@ -108,7 +108,7 @@ extension Simulation {
       }
       links.add(task.uid, up: up, bytes: remaining, now: now)
       task.bytes.flowJoined(remaining, up: up)
-      if links.server.isStalled(task.currentURL, at: now) { stall(task) }
+      if links.server.isStalled(task.currentURL, at: now) { run { engine.stall(task, into: &$0) } }
       armProgress(task)
       rescheduleLinks()
     }
@@ -158,7 +158,7 @@ extension Simulation {
     }
     links.add(task.uid, up: up, bytes: size - offset, now: now)
     task.bytes.flowJoined(size - offset, up: up)
-    if links.server.isStalled(task.currentURL, at: now) { stall(task) }
+    if links.server.isStalled(task.currentURL, at: now) { run { engine.stall(task, into: &$0) } }
     armProgress(task)
     rescheduleLinks()
   }
@@ -205,17 +205,9 @@ extension Simulation {
     }
   }
 
-  /// Brings a running transfer's byte counts up to date from its link.
-  func settleBytes(_ task: SimURLSessionTask) {
-    guard let direction = task.machine.direction,
-      let remaining = links.bytesRemaining(task.uid, up: direction.up, now: now)
-    else { return }
-    task.bytes.settle(up: direction.up, remaining: remaining)
-  }
-
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
   func detachTransfer(_ task: SimURLSessionTask, freeConnection: Bool = true) {
-    settleBytes(task)
+    engine.settleBytes(task)
     switch task.machine.detached() {
     case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
     case .notOnLink: break
@@ -285,6 +277,18 @@ extension Simulation {
     }
     guard case .paused = task.machine.state else { return }
     fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: false)
+  }
+
+  /// The idle timer fired for a stalled transfer: a background session retries it, a default
+  /// session fails it with -1001.
+  private func stalledRequestTimedOut(_ task: SimURLSessionTask) {
+    if task.session.configuration.kind == .background {
+      interrupt(task, reason: "requestTimeout")
+    } else {
+      detachTransfer(task, freeConnection: false)
+      fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: true)
+    }
+    rescheduleLinks()
   }
 }
 

@@ -80,7 +80,8 @@ extension Simulation {
       uid: task.uid, name: task.name, isDownload: task.isDownload, fetchesBody: task.fetchesBody,
       isFinished: task.isFinished,
       isActive: task.machine.isActive, movesBytes: task.machine.direction != nil,
-      connectionKey: task.connectionKey ?? daemon.queueKey(task), connectionLimit: connectionLimit(task),
+      connectionKey: task.connectionKey ?? daemon.queueKey(task),
+      connectionLimit: engine.connectionLimit(task),
       configuration: task.effectiveConfiguration, received: task.countOfBytesReceived,
       sent: task.countOfBytesSent, fetchingSize: task.bytes.fetchingSize, uploadSize: task.uploadSize,
       responseBody: task.bytes.responseBody, bytesOnWire: task.bytesOnWire,
@@ -89,9 +90,9 @@ extension Simulation {
   }
 
   func startFacts(_ task: SimURLSessionTask, firstStart: Bool) -> StartFacts {
-    var request = admissionRequest(task, running: 0)
+    var request = engine.admissionRequest(task, running: 0)
     request.firstStart = firstStart
-    return StartFacts(task: task.name, request: request, conditions: admissionConditions)
+    return StartFacts(task: task.name, request: request, conditions: engine.admissionConditions)
   }
 
   /// The downloads whose `didFinishDownloading` still waits in a session's queue.

@@ -12,6 +12,12 @@ enum DropFaultRule {
     var url: SimURL
   }
 
+  /// Starts fault `index` in the engine's links, against the transfers running now.
+  static func apply(fault index: Int, engine: Engine, into effects: inout EffectBuffer) {
+    let transfers = engine.daemon.activeTransfers().map { Transfer(uid: $0.uid, url: $0.currentURL) }
+    apply(fault: index, to: &engine.links, activeTransfers: transfers, into: &effects)
+  }
+
   /// Starts fault `index` in `links` and appends what follows to `effects`; `activeTransfers`
   /// are the transfers holding connections, in uid order.
   static func apply(

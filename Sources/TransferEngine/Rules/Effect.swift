@@ -73,7 +73,45 @@ enum Effect: Equatable {
   /// The app came to the foreground: default sessions' paused transfers queue again.
   case resumePausedDefaultTransfers
   /// Arm the progress timers of the session record `sessionIndex`'s transfers.
-  case armProgress(sessionIndex: Int)
+  case armSessionProgress(sessionIndex: Int)
+  /// The app's process is gone (its lifecycle already ended it): session objects die, default
+  /// sessions' tasks vanish, background data tasks fail.
+  case processEnded
+  /// The extension `name`'s process is gone (`reason` as traced by `extension.terminate`).
+  case extensionEnded(name: String, reason: String)
+  /// A restart ended the processes: cut the transfers next (`RebootRule.cutTransfers`), the
+  /// first unlock of restart `restart` due at `unlockAt`.
+  case restartCutsTransfers(restart: UInt32, unlockAt: SimTime)
+  /// Cancel the scheduled event `handle` (a timer that no longer applies).
+  case cancel(EventHandle)
+  /// Stall the transfer `uid` (`Engine.stall`), carried out before the next effect so the
+  /// next task sees the links it leaves.
+  case stall(uid: Int32)
+  /// The transfer `uid` flows again (`Engine.unstall`), carried out before the next effect.
+  case unstall(uid: Int32)
+  /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
+  case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
+  /// Time the next progress report of the transfer `uid` at the links' current share.
+  case armProgress(uid: Int32)
+  /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
+  /// before the next effect.
+  case admissionPass(key: String, full: Bool)
+  /// After an enqueue's pass: trace why task `uid` still waits in queue `key`, if it does
+  /// (`AdmissionPassRule.explainWait`).
+  case explainWait(uid: Int32, key: String)
+  /// Make sure waits are re-decided at `at` (a start date or the rate limiter's expiry): one
+  /// timer, armed for the earliest such instant.
+  case requestReevaluation(at: SimTime)
+  /// A default session's task waits for connectivity: tell its delegate.
+  case notifyWaitingForConnectivity(uid: Int32)
+  /// Ask the app's delayed-request handler about task `uid`.
+  case askDelayedRequest(uid: Int32)
+  /// Admission let task `uid` through: start (or retry) it.
+  case beginAttempt(uid: Int32)
+  /// Task `uid` fails with `error` (it holds no connection).
+  case fail(uid: Int32, SimURLError)
+  /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
+  case inconsistency(Invariant, String)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

@@ -25,6 +25,21 @@ enum NetworkChangeRule {
     var configuration: SessionConfiguration
   }
 
+  /// Applies `next` to the engine's links, with its session records and running transfers as
+  /// the rule sees them.
+  static func apply(_ next: NetworkState, engine: Engine, into effects: inout EffectBuffer) {
+    apply(
+      next, to: &engine.links, now: engine.now,
+      sessions: engine.daemon.sessionRecords.lazy.map {
+        Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
+      },
+      activeTransfers: {
+        engine.daemon.activeTransfers().map {
+          Transfer(uid: $0.uid, resumeSequence: $0.resumeSequence, configuration: $0.effectiveConfiguration)
+        }
+      }, into: &effects)
+  }
+
   /// Applies `next` to `links` and appends what follows to `effects`.
   ///
   /// `activeTransfers` (in uid order) is called only when some session has a transfer the step

@@ -17,6 +17,9 @@ final class Engine {
   let deviceModel: DeviceModel
   /// The server's resources, changes and faults.
   let serverModel: ServerModel
+  /// A fault injected by a test (`EngineFaultInjection`, read once as the engine is made); nil
+  /// in the product.
+  let injectedFault = EngineFaultInjection.fault
   /// Simulated time and the events due at each instant.
   @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Network, power, the shared links and the server.

@@ -62,11 +62,40 @@ extension Simulation {
         cancelTask(
           daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason, admitting: admitting)
       case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
-      case .armProgress(let index): armProgressForSession(daemon.sessionRecords[index])
+      case .armSessionProgress(let index): armProgressForSession(daemon.sessionRecords[index])
+      case .processEnded: processEnded()
+      case .extensionEnded(let name, let reason): extensionEnded(name, reason: reason)
+      case .restartCutsTransfers(let restart, let unlockAt):
+        run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
+      case .cancel(let handle): scheduler.cancel(handle)
+      case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
+      case .unstall(let uid): run { engine.unstall(daemon.tasks[Int(uid)], into: &$0) }
+      case .armRequestTimeout(let uid, let generation, let after):
+        daemon.tasks[Int(uid)].record.idleTimerStarted(
+          scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
+      case .armProgress(let uid): armProgress(daemon.tasks[Int(uid)])
+      case .admissionPass(let key, let full):
+        run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
+      case .explainWait(let uid, let key):
+        run { AdmissionPassRule.explainWait(daemon.tasks[Int(uid)], key: key, engine: engine, into: &$0) }
+      case .requestReevaluation(let time): requestReevaluation(at: time)
+      case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
+      case .askDelayedRequest(let uid): askDelayedRequest(daemon.tasks[Int(uid)])
+      case .beginAttempt(let uid): beginAttempt(daemon.tasks[Int(uid)])
+      case .fail(let uid, let error): fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+      case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       }
     }
     effects.removeAll()
     spareEffects = effects
+  }
+
+  /// Arms the one re-evaluation timer for `time` unless one is armed as early; a later one is
+  /// replaced.
+  private func requestReevaluation(at time: SimTime) {
+    guard time > now, daemon.needsReevaluation(at: time) else { return }
+    if let replaced = daemon.reevaluation?.handle { scheduler.cancel(replaced) }
+    daemon.armedReevaluation(at: time, handle: scheduler.schedule(.reevaluate, at: time))
   }
 
   /// Tells the invariant checker what happened, and records what it finds.

@@ -54,7 +54,7 @@ public final class Simulation {
   /// Called once, when an invariant breaks (tests record it as a failure).
   public var onInvariantViolation: ((InvariantViolation) -> Void)?
   /// A fault injected by a test (`EngineFaultInjection`); nil in the product.
-  let injectedFault = EngineFaultInjection.fault
+  var injectedFault: EngineFault? { engine.injectedFault }
   @exclusivity(unchecked) var stopRequested = false
   /// Engine events handled so far by `run(until:)` (benchmarks divide wall time by it).
   public var processedEvents: Int { meter.events }
@@ -98,14 +98,18 @@ public final class Simulation {
     for stream in conditions { addConditionStream(stream) }
     for (i, step) in device.network.enumerated() {
       if step.at <= .zero {
-        applyNetwork(step.value)
+        run { NetworkChangeRule.apply(step.value, engine: engine, into: &$0) }
       } else {
         scheduler.schedule(.networkStep(i), at: step.at)
       }
     }
     applyConditionsAtStart { if case .network = $0 { true } else { false } }
     for (i, step) in device.power.enumerated() {
-      if step.at <= .zero { applyPower(step.value) } else { scheduler.schedule(.powerStep(i), at: step.at) }
+      if step.at <= .zero {
+        run { PowerChangeRule.apply(step.value, to: &engine.links, into: &$0) }
+      } else {
+        scheduler.schedule(.powerStep(i), at: step.at)
+      }
     }
     applyConditionsAtStart { if case .power = $0 { true } else { false } }
     for (i, change) in server.changes.enumerated() { scheduler.schedule(.serverChange(i), at: change.at) }
@@ -122,6 +126,13 @@ public final class Simulation {
 
   /// The current simulated time.
   public var now: SimTime { scheduler.now }
+
+  /// The device restarts now; the user unlocks it `reboot.unlockAfter` later, or at a `launch`
+  /// (`Rules/Device/RebootRule.swift`).
+  public func rebootDevice() { run { RebootRule.apply(engine: engine, into: &$0) } }
+
+  /// True between a restart and the first unlock after it.
+  public var deviceLockedSinceRestart: Bool { links.lockedSinceRestart }
   /// The app's state now.
   public var appState: AppState { lifecycle.state }
   /// Every task created so far, in creation order.
@@ -174,11 +185,14 @@ public final class Simulation {
 
   func handle(_ event: EngineEvent) {
     switch event {
-    case .networkStep(let i): applyNetwork(deviceModel.network[i].value)
-    case .powerStep(let i): applyPower(deviceModel.power[i].value)
-    case .serverChange(let i): applyServerChange(serverModel.changes[i])
-    case .dropFault(let i): activateDropFault(i)
-    case .stallChange(let i): applyStalls(fault: i)
+    case .networkStep(let i):
+      run { NetworkChangeRule.apply(deviceModel.network[i].value, engine: engine, into: &$0) }
+    case .powerStep(let i):
+      run { PowerChangeRule.apply(deviceModel.power[i].value, to: &engine.links, into: &$0) }
+    case .serverChange(let i):
+      run { ServerChangeRule.apply(serverModel.changes[i], to: &engine.links, into: &$0) }
+    case .dropFault(let i): run { DropFaultRule.apply(fault: i, engine: engine, into: &$0) }
+    case .stallChange(let i): run { StallChangeRule.apply(fault: i, engine: engine, into: &$0) }
     case .reevaluate:
       daemon.reevaluationFired()
       reevaluateAllWaiting()
@@ -196,7 +210,8 @@ public final class Simulation {
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
     case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
-    case .deviceUnlock(let restart): if restart == links.restartCount { unlockDevice() }
+    case .deviceUnlock(let restart):
+      if restart == links.restartCount { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }
     case .endExtension(let run): endExtension(run: run)
     case .callback(let id):
       let action = callbacks.removeValue(forKey: id)!
@@ -302,8 +317,8 @@ extension Simulation {
     guard let next = conditions.take(index) else { return }
     scheduler.advance(to: next.at)
     switch next.change {
-    case .network(let state): applyNetwork(state)
-    case .power(let state): applyPower(state)
+    case .network(let state): run { NetworkChangeRule.apply(state, engine: engine, into: &$0) }
+    case .power(let state): run { PowerChangeRule.apply(state, to: &engine.links, into: &$0) }
     case .terminate: terminateApp()
     }
   }

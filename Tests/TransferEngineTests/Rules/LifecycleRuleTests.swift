@@ -86,9 +86,9 @@ struct LifecycleRuleTests {
     LaunchAppRule.resumedTransfers(engine: fixture.engine, into: &effects)
     #expect(
       effects.effects == [
-        .schedule(.deliver(sessionIndex: 0), at: .zero), .armProgress(sessionIndex: 0),
-        .schedule(.deliver(sessionIndex: live.index), at: .zero), .armProgress(sessionIndex: live.index),
-        .schedule(.deliver(sessionIndex: also.index), at: .zero), .armProgress(sessionIndex: also.index),
+        .schedule(.deliver(sessionIndex: 0), at: .zero), .armSessionProgress(sessionIndex: 0),
+        .schedule(.deliver(sessionIndex: live.index), at: .zero), .armSessionProgress(sessionIndex: live.index),
+        .schedule(.deliver(sessionIndex: also.index), at: .zero), .armSessionProgress(sessionIndex: also.index),
         .reevaluateWaiting,
       ])
   }

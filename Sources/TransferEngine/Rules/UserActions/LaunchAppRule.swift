@@ -40,7 +40,7 @@ enum LaunchAppRule {
   static func resumedTransfers(engine: Engine, into effects: inout EffectBuffer) {
     for record in engine.daemon.sessionRecords where record.appSession != nil {
       effects.append(.schedule(.deliver(sessionIndex: record.index), at: engine.now))
-      effects.append(.armProgress(sessionIndex: record.index))
+      effects.append(.armSessionProgress(sessionIndex: record.index))
     }
     effects.append(.reevaluateWaiting)
   }

@@ -1,0 +1,178 @@
+import SimKernel
+
+/// Rule: an admission pass over one wait queue (behavior.md, "When a task may start"): after a
+/// task is queued (resumed, retrying, unpaused), a connection frees up, or anything admission
+/// decides on changes (every queue, in the order the queues were made).
+///
+/// `Admission` is asked about each task in queue order. A task it lets through takes a
+/// connection and starts (`.beginAttempt`); a default session's first start that the network
+/// blocks fails at once with -1009 unless it waits for connectivity (its delegate is told, once);
+/// any other task waits, its reason traced when it changed, a delayed-request handler asked, and
+/// a re-evaluation armed for a reason with an end (a start date, the rate limiter's expiry).
+enum AdmissionPassRule {
+  /// Re-decides every waiting task: each queue's full pass is carried out before the next one's
+  /// is decided (`.admissionPass`), since a start or failure in one can change another.
+  static func reevaluateAll(engine: Engine, into effects: inout EffectBuffer) {
+    for key in engine.daemon.waitQueueOrder { effects.append(.admissionPass(key: key, full: true)) }
+  }
+
+  /// Puts a waiting task in its queue and runs the queue's pass; then (`.explainWait`) a task
+  /// still waiting behind one the connection limit holds gets its own reason traced.
+  static func enqueue(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
+    let key = engine.daemon.insert(task)
+    apply(key: key, engine: engine, into: &effects)
+    effects.append(.explainWait(uid: task.uid, key: key))
+  }
+
+  /// The pass stops at the first task the connection limit holds; a task queued behind it
+  /// still gets its own reason traced, so every waiting task can say why.
+  static func explainWait(
+    _ task: SimURLSessionTask, key: String, engine: Engine, into effects: inout EffectBuffer
+  ) {
+    guard task.machine.isWaiting, let running = engine.daemon.running(key),
+      let reason = Admission.waitReason(
+        engine.admissionRequest(task, running: running), in: engine.admissionConditions)
+    else { return }
+    waiting(
+      task, reason, changed: task.machine.deferred(reason) == .traceReason, engine: engine, into: &effects)
+  }
+
+  /// A slot of `task`'s (session, host) pair is free again; the next waiting task takes it,
+  /// unless the slot is freed by a batch that ends every task of the pair (`admitting` false: a
+  /// force quit, `invalidateAndCancel`, the app's process ending), where a task started now
+  /// would only be ended a moment later.
+  static func releaseConnection(
+    of task: SimURLSessionTask, admitting: Bool, engine: Engine, into effects: inout EffectBuffer
+  ) {
+    let key = task.connectionKey ?? engine.daemon.queueKey(task)
+    guard let left = engine.daemon.closeConnection(key) else { return }
+    if left < 0 {
+      effects.append(.inconsistency(.engineConsistency, "negative connection count for '\(key)'"))
+    }
+    if admitting { apply(key: key, engine: engine, into: &effects) }
+  }
+
+  /// What the pass decided about a task that waits, carried out once the queue is back in place.
+  private enum Decision {
+    /// A default session's task that waits for connectivity: tell its delegate.
+    case notifyWaitingForConnectivity(SimURLSessionTask)
+    /// The task waits for `reason` (the machine already took it), traced when it `changed`.
+    case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
+  }
+
+  /// One pass over the queue `key`: starts the tasks that can start, in order, and records why
+  /// the others wait.
+  ///
+  /// A full pass looks at every task so each one's traced reason stays true; a pass after a
+  /// connection frees up (`full: false`) stops at the first task held by the connection limit,
+  /// which keeps a completion O(1) in the common case however long the queue.
+  static func apply(key: String, full: Bool = false, engine: Engine, into effects: inout EffectBuffer) {
+    guard engine.daemon.hasWaiting(key), var queue = engine.daemon.takeQueue(key) else { return }
+    let conditions = engine.admissionConditions
+    var decisions: [Decision] = []
+    var started: [SimURLSessionTask] = []
+    var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
+    var scanned = 0
+    // The session's configuration is read again only when the session changes (a queue holds
+    // one identifier's tasks, nearly always of one session), and the task's machine once: each
+    // read costs a reference count and an access check, and a long queue is scanned often.
+    var session: DaemonSession?
+    var configuration = SessionConfiguration.default()
+    var limit = 0
+    var heldByRateLimiter = false
+    for task in queue.tasks {
+      scanned += 1
+      let owner = task.session
+      if owner !== session {
+        session = owner
+        configuration = owner.configuration
+        limit = engine.connectionLimit(configuration)
+      }
+      // Fields read in place: a copy of the whole machine costs more than the pass's own work.
+      let firstStart = task.machine.startedAt == nil
+      let traced = task.machine.tracedWaitReason
+      var request = Admission.Request(
+        configuration: configuration, firstStart: firstStart,
+        earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
+        isDiscretionary: task.isDiscretionary, transferSize: engine.discretionarySize(task),
+        running: queue.running, connectionLimit: limit, awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      if !task.allowsConstrainedNetworkAccess { request.configuration.allowsConstrainedNetworkAccess = false }
+      if let reason = Admission.waitReason(request, in: conditions) {
+        if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
+          if !request.configuration.waitsForConnectivity {
+            failed.append((task, reason.networkUnavailableReason))
+            continue
+          }
+          if traced == nil { decisions.append(.notifyWaitingForConnectivity(task)) }
+        }
+        // A reason already traced needs no action but its re-evaluation time; most tasks of a
+        // long queue wait for the same reason pass after pass.
+        if traced == reason {
+          if reason == .earliestBegin { effects.append(.requestReevaluation(at: task.earliestBeginDate!)) }
+          if reason == .rateLimiter { heldByRateLimiter = true }
+        } else {
+          decisions.append(.waiting(task, reason, changed: task.machine.deferred(reason) == .traceReason))
+        }
+        if reason == .connectionLimit && !full { break }
+      } else {
+        queue.openConnection()
+        task.record.tookConnection(key)
+        started.append(task)
+      }
+    }
+    if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
+    if started.count + failed.count == 1 {
+      let only = (started.first ?? failed.first?.0)!
+      queue.removeFirst(scanned) { $0 === only }
+    } else if !started.isEmpty || !failed.isEmpty {
+      let uids = Set((started + failed.map(\.0)).map(\.uid))
+      queue.removeFirst(scanned) { uids.contains($0.uid) }
+    }
+    engine.daemon.restore(queue, key: key)
+    for decision in decisions {
+      switch decision {
+      case .notifyWaitingForConnectivity(let task):
+        effects.append(.notifyWaitingForConnectivity(uid: task.uid))
+      case .waiting(let task, let reason, let changed):
+        waiting(task, reason, changed: changed, engine: engine, into: &effects)
+      }
+    }
+    for task in started { effects.append(.beginAttempt(uid: task.uid)) }
+    for (task, unavailable) in failed {
+      var error = SimURLError(.notConnectedToInternet)
+      error.networkUnavailableReason = unavailable
+      effects.append(.fail(uid: task.uid, error))
+    }
+  }
+
+  /// A task waits for `reason`: traced when it `changed`, a delayed-request handler asked, a
+  /// re-evaluation armed for a reason with an end.
+  private static func waiting(
+    _ task: SimURLSessionTask, _ reason: SimURLSessionTask.WaitReason, changed: Bool, engine: Engine,
+    into effects: inout EffectBuffer
+  ) {
+    if changed { effects.append(.trace(.taskDeferred, deferredFields(task, reason, engine: engine))) }
+    if reason == .delayedRequest { effects.append(.askDelayedRequest(uid: task.uid)) }
+    if reason == .earliestBegin { effects.append(.requestReevaluation(at: task.earliestBeginDate!)) }
+    if reason == .rateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
+  }
+
+  /// `task.deferred`'s fields for a reason the task's machine just took.
+  private static func deferredFields(
+    _ task: SimURLSessionTask, _ reason: SimURLSessionTask.WaitReason, engine: Engine
+  ) -> [TraceField] {
+    var fields = [
+      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+      TraceField("reason", .string(reason.name)),
+    ]
+    switch reason {
+    case .earliestBegin:
+      if let date = task.earliestBeginDate { fields.append(TraceField("until", .duration(date.sinceStart))) }
+    case .rateLimiter: fields.append(TraceField("until", .duration(engine.rateLimiter.expiry.sinceStart)))
+    case .discretionary(let missing):
+      fields.append(TraceField("missing", .string(missing.joined(separator: ","))))
+    default: break
+    }
+    return fields
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import TransferEngine
+
+/// The admission pass alone: (queues, device, input) -> (queues after, effects), on an `Engine`
+/// with session records and tasks but no `Simulation`.
+@Suite("Rule: admission pass")
+struct AdmissionPassRuleTests {
+  static let url = SimURL("https://cdn.example/f.bin")!
+
+  /// An engine on Wi-Fi (or offline) whose policy allows `limit` connections per host.
+  static func engine(limit: Int = 2, online: Bool = true) -> Engine {
+    let engine = Engine(
+      policy: Policy(maxConnectionsPerHost: limit), device: DeviceModel(), server: ServerModel())
+    if online { _ = engine.links.apply(NetworkState(interface: .wifi), now: .zero) }
+    return engine
+  }
+
+  /// `count` resumed downloads in a new session with `configuration`.
+  static func tasks(
+    _ count: Int, in configuration: SessionConfiguration, engine: Engine
+  ) -> [SimURLSessionTask] {
+    let record = engine.daemon.addSession(configuration, simulation: nil)
+    return (0..<count).map { _ in
+      let task = SimURLSessionTask(
+        uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
+        session: record, name: nil, createdInBackground: false, resumeFrom: nil)
+      engine.daemon.addTask(task)
+      record.add(task)
+      _ = task.machine.resume()
+      return task
+    }
+  }
+
+  /// Carries out the effects a test interpreter must for the next input to see the engine as the
+  /// simulation would: an admitted task starts; the rest are only recorded.
+  static func admit(_ effects: [Effect], engine: Engine) {
+    for case .beginAttempt(let uid) in effects {
+      let task = engine.daemon.tasks[Int(uid)]
+      _ = task.machine.admit(at: engine.now)
+      task.record.admitted()
+    }
+  }
+
+  static func deferred(_ task: SimURLSessionTask, _ reason: String, _ extra: [TraceField] = []) -> Effect {
+    .trace(
+      .taskDeferred,
+      [
+        TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+        TraceField("reason", .string(reason)),
+      ] + extra)
+  }
+
+  @Test(
+    "tasks queued one by one start up to the connection limit; the next waits, traced once; a freed slot starts it"
+  )
+  func connectionLimit() {
+    let engine = Self.engine(limit: 2)
+    let t = Self.tasks(3, in: .background(withIdentifier: "bg"), engine: engine)
+    let key = engine.daemon.queueKey(t[0])
+    var outcomes: [[Effect]] = []
+    for task in t {
+      var effects = EffectBuffer()
+      AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
+      Self.admit(effects.effects, engine: engine)
+      outcomes.append(effects.effects)
+      // After the pass, a task it started is no longer waiting: nothing more to say about it.
+      var explained = EffectBuffer()
+      AdmissionPassRule.explainWait(task, key: key, engine: engine, into: &explained)
+      #expect(explained.isEmpty)
+    }
+    #expect(
+      outcomes == [
+        [.beginAttempt(uid: 0), .explainWait(uid: 0, key: key)],
+        [.beginAttempt(uid: 1), .explainWait(uid: 1, key: key)],
+        [Self.deferred(t[2], "connectionLimit"), .explainWait(uid: 2, key: key)],
+      ])
+    #expect(engine.daemon.running(key) == 2)
+    // A slot freed by a batch admits nothing; a slot freed alone starts the waiting task.
+    var effects = EffectBuffer()
+    AdmissionPassRule.releaseConnection(of: t[0], admitting: false, engine: engine, into: &effects)
+    #expect(effects.isEmpty)
+    #expect(engine.daemon.running(key) == 1)
+    AdmissionPassRule.releaseConnection(of: t[1], admitting: true, engine: engine, into: &effects)
+    #expect(effects.effects == [.beginAttempt(uid: 2)])
+    #expect(engine.daemon.running(key) == 1)
+    #expect(!engine.daemon.hasWaiting(key))
+  }
+
+  @Test(
+    "offline: a default session's first start fails with -1009 unless it waits for connectivity, then its delegate is told"
+  )
+  func offlineDefaultSession() {
+    let engine = Self.engine(online: false)
+    let failing = Self.tasks(1, in: .default(identifier: "plain"), engine: engine)[0]
+    var waitingConfiguration = SessionConfiguration.default(identifier: "patient")
+    waitingConfiguration.waitsForConnectivity = true
+    let patient = Self.tasks(1, in: waitingConfiguration, engine: engine)[0]
+    var effects = EffectBuffer()
+    AdmissionPassRule.enqueue(failing, engine: engine, into: &effects)
+    guard case .fail(let uid, let error) = effects.effects.first else {
+      Issue.record("no failure: \(effects.effects)")
+      return
+    }
+    #expect(uid == failing.uid && error.code == .notConnectedToInternet)
+    #expect(
+      effects.effects.dropFirst() == [.explainWait(uid: failing.uid, key: engine.daemon.queueKey(failing))])
+    effects.removeAll()
+    AdmissionPassRule.enqueue(patient, engine: engine, into: &effects)
+    #expect(effects.effects.first == .notifyWaitingForConnectivity(uid: patient.uid))
+    #expect(effects.effects.count == 3)
+    // Decided again with nothing changed: no second notice, no second trace.
+    effects.removeAll()
+    AdmissionPassRule.apply(key: engine.daemon.queueKey(patient), full: true, engine: engine, into: &effects)
+    #expect(effects.isEmpty)
+  }
+
+  @Test(
+    "a start date in the future: traced with its end, a re-evaluation asked for then, and again on every pass"
+  )
+  func earliestBegin() {
+    let engine = Self.engine()
+    let task = Self.tasks(1, in: .background(withIdentifier: "bg"), engine: engine)[0]
+    let begin = SimTime(.minutes(5))
+    task.earliestBeginDate = begin
+    let key = engine.daemon.queueKey(task)
+    var effects = EffectBuffer()
+    AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
+    #expect(
+      effects.effects == [
+        Self.deferred(task, "earliestBegin", [TraceField("until", .duration(begin.sinceStart))]),
+        .requestReevaluation(at: begin), .explainWait(uid: task.uid, key: key),
+      ])
+    effects.removeAll()
+    AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &effects)
+    #expect(effects.effects == [.requestReevaluation(at: begin)])
+  }
+
+  @Test("re-deciding every waiting task runs each queue's pass in the order the queues were made")
+  func reevaluateAll() {
+    let engine = Self.engine()
+    let second = Self.tasks(1, in: .background(withIdentifier: "b"), engine: engine)[0]
+    let first = Self.tasks(1, in: .background(withIdentifier: "a"), engine: engine)[0]
+    _ = engine.daemon.insert(second)
+    _ = engine.daemon.insert(first)
+    var effects = EffectBuffer()
+    AdmissionPassRule.reevaluateAll(engine: engine, into: &effects)
+    #expect(
+      effects.effects == [
+        .admissionPass(key: engine.daemon.queueKey(second), full: true),
+        .admissionPass(key: engine.daemon.queueKey(first), full: true),
+      ])
+  }
+}
