@@ -129,7 +129,14 @@ extension Simulation {
           [TraceField("session", .string(invalidated.identifier)), TraceField("error", .string("none"))])
       }
     case .willBeginDelayedRequest(let task):
-      deliverDelayedRequest(task, to: session)
+      guard DelayedRequestAnsweredRule.asks(task) else { return }
+      emit(
+        .delegateWillBeginDelayedRequest,
+        [TraceField("task", .string(task.name)), TraceField("url", .string(task.currentURL.string))])
+      let answer =
+        delegate?.urlSession(session, task: task, willBeginDelayedRequestTo: task.currentURL)
+        ?? .continueLoading
+      run { DelayedRequestAnsweredRule.apply(task, answer, engine: engine, into: &$0) }
     case .willPerformHTTPRedirection(let task, let target, let generation):
       // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
       guard task.machine.generation == generation, !task.isFinished else { return }
@@ -139,7 +146,22 @@ extension Simulation {
       let follow = delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
       redirectDecided(task, to: target, follow: follow, generation: generation)
     case .didReceiveChallenge(let task, let challenge, let generation):
-      deliverChallenge(task, challenge, generation: generation, to: session)
+      // Asked of the attempt that met it; if that attempt ended meanwhile there is no question.
+      guard ChallengeAnsweredRule.asks(task, generation: generation) else { return }
+      emit(.delegateDidReceiveChallenge, [TraceField("task", .string(task.name))] + challenge.traceFields)
+      // The session delegate first for a session-level challenge, when it answers, else the task
+      // delegate; without a delegate, default handling.
+      var answer = SimAuthChallengeDisposition.performDefaultHandling
+      if let delegate {
+        if challenge.method.isSessionLevel,
+          let sessionAnswer = delegate.urlSession(session, didReceive: challenge)
+        {
+          answer = sessionAnswer
+        } else {
+          answer = delegate.urlSession(session, task: task, didReceive: challenge)
+        }
+      }
+      run { ChallengeAnsweredRule.apply(task, answer, generation: generation, engine: engine, into: &$0) }
     }
   }
 

@@ -37,9 +37,10 @@ struct Daemon {
 
   /// A new session record; a background one is found again by its identifier.
   /// `registers` false for a session that could not connect (-995, -996): it keeps its own
-  /// record, and the identifier stays with the process that holds it.
+  /// record, and the identifier stays with the process that holds it. `simulation` is nil only
+  /// in a rule's table test, which builds an `Engine` alone.
   mutating func addSession(
-    _ configuration: SessionConfiguration, simulation: Simulation, registers: Bool = true
+    _ configuration: SessionConfiguration, simulation: Simulation?, registers: Bool = true
   ) -> DaemonSession {
     let record = DaemonSession(
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,

@@ -9,7 +9,8 @@ import SimKernel
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake` and `.pauseDefaultTransfers` cases hand work to rules that still live in
+/// `.endWake`, `.pauseDefaultTransfers`, `.startWaiting`, `.enqueue`, `.cancel`, `.respond`,
+/// `.recordResponse`, `.finish` and `.fail` cases hand work to rules that still live in
 /// `Simulation+*.swift`; each goes away when its rule gets a room of its own
 /// (docs/architecture.md lists them).
 enum Effect: Equatable {
@@ -44,10 +45,30 @@ enum Effect: Equatable {
   case sessionWoken(sessionIndex: Int)
   /// The app was suspended: a background session's data tasks fail with -997.
   case disconnectBackgroundDataTasks
-  /// The wake in progress, if any, is over (its lints).
+  /// The wake in progress, if any, is over (its lints: `Rules/Wake/EndWakeRule.swift`).
   case endWake
   /// The app was suspended: default sessions' transfers pause.
   case pauseDefaultTransfers
+  /// Offer the free connections of wait queue `key` to its waiting tasks (an admission pass).
+  case startWaiting(key: String)
+  /// Put the task `uid` in its wait queue and try to start it.
+  case enqueue(uid: Int32)
+  /// Cancel the task `uid` as its `cancel()` would (-999, no resume data).
+  case cancel(uid: Int32)
+  /// Schedule the answer timer of the challenge the task `uid` just raised in attempt
+  /// `generation`, and hand its handle to the task's `ChallengeState`.
+  case armChallengeTimeout(uid: Int32, generation: UInt32, at: SimTime)
+  /// Cancel a pending engine event.
+  case cancelEvent(EventHandle)
+  /// Record the response `status` of the task `uid` and put its body on a link.
+  case respond(uid: Int32, status: Int)
+  /// Record the response `status` of the task `uid` (its headers from the server model).
+  case recordResponse(uid: Int32, status: Int)
+  /// The task `uid` finished: its response is complete.
+  case finish(uid: Int32)
+  /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
+  /// can resume.
+  case fail(uid: Int32, code: SimURLError.Code)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.

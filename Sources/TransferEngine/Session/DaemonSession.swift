@@ -50,7 +50,7 @@ final class DaemonSession {
   /// Position in the daemon's session records (the key of `deliver` events).
   let index: Int
 
-  init(identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation) {
+  init(identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation?) {
     self.identifier = identifier
     self.configuration = configuration
     self.index = index

@@ -11,6 +11,14 @@ extension Simulation {
     return buffer
   }
 
+  /// Lets `rule` fill the reused effect buffer, then performs what it appended: how an input
+  /// reaches its room (`Rules/`).
+  func run(_ rule: (inout EffectBuffer) -> Void) {
+    var effects = takeEffectBuffer()
+    rule(&effects)
+    interpret(effects)
+  }
+
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
   func interpret(_ effects: consuming EffectBuffer) {
     // Most wake checks find nothing to do: hand the buffer back as it is.
@@ -36,14 +44,30 @@ extension Simulation {
       case .observe(let observation): if checking { observe(observation) }
       case .terminate(let reason): terminate(reason: reason)
       case .systemSuspend: systemSuspend()
-      case .requestWakeCheck: requestWakeCheck()
+      case .requestWakeCheck:
+        // As `Engine.requestWakeCheck`, for a rule that does not hold the engine.
+        if wakes.requestCheck() { scheduler.schedule(.wakeCheck, at: now) }
       case .sessionWoken(let index):
         let record = daemon.sessionRecords[index]
         record.owesWake(false)
-        challengesWokeApp(record)
+        record.challengesWokeApp()
       case .disconnectBackgroundDataTasks: disconnectBackgroundDataTasks()
-      case .endWake: endWake()
+      case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
       case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .startWaiting(let key): startWaiting(key: key)
+      case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
+      case .cancel(let uid): cancelTask(daemon.tasks[Int(uid)], produceResumeData: false, reason: nil)
+      case .armChallengeTimeout(let uid, let generation, let at):
+        let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
+        daemon.tasks[Int(uid)].challenge.timerArmed(timer)
+      case .cancelEvent(let handle): scheduler.cancel(handle)
+      case .respond(let uid, let status): respond(daemon.tasks[Int(uid)], status: status)
+      case .recordResponse(let uid, let status): recordResponse(daemon.tasks[Int(uid)], status: status)
+      case .finish(let uid): finish(daemon.tasks[Int(uid)])
+      case .fail(let uid, let code):
+        let task = daemon.tasks[Int(uid)]
+        let held = withdraw(task)
+        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: held)
       }
     }
     effects.removeAll()
