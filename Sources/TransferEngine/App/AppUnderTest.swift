@@ -181,6 +181,7 @@ public final class BackgroundCompletionHandler {
   /// Tells the system the app has handled the session's events, as calling the real handler does.
   public func callAsFunction() {
     callCount += 1
-    simulation.completionHandlerCalled(self)
+    let call = CompletionHandlerCalledRule.Call(session: identifier, wake: wakeNumber, calls: callCount)
+    simulation.run { CompletionHandlerCalledRule.apply(call, engine: simulation.engine, into: &$0) }
   }
 }

@@ -37,8 +37,8 @@ struct Daemon {
 
   /// A new session record; a background one is found again by its identifier.
   /// `registers` false for a session that could not connect (-995, -996): it keeps its own
-  /// record, and the identifier stays with the process that holds it. A rule's test makes
-  /// records with no `simulation`.
+  /// record, and the identifier stays with the process that holds it. `simulation` is nil only
+  /// in a rule's table test, which builds an `Engine` alone.
   mutating func addSession(
     _ configuration: SessionConfiguration, simulation: Simulation?, registers: Bool = true
   ) -> DaemonSession {

@@ -30,6 +30,18 @@ extension Simulation {
     }
   }
 
+  /// Invariant `protectedResourceNeedsCredential`, as a response is recorded.
+  func checkProtectedResponse(_ task: SimURLSessionTask, status: Int) {
+    let url = task.currentURL
+    guard (200..<300).contains(status), links.server.resource(url)?.auth.isEmpty == false,
+      !task.challenge.isAuthenticated(for: url)
+    else { return }
+    violate(
+      .protectedResourceNeedsCredential,
+      "task '\(task.name)' got status \(status) from \(url.string), which requires a credential it never presented"
+    )
+  }
+
   /// The invariants that can be checked from the state after an event. O(tasks + queues).
   func checkInvariants() {
     report(checker.check(after: snapshot()))

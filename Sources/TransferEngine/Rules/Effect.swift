@@ -10,8 +10,9 @@ import SimKernel
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
 /// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
-/// `.resumePausedDefaultTransfers` and `.armProgress` cases hand work to steps that still live in
-/// `Simulation+*.swift`; each goes away when its step gets a room of its own
+/// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.startWaiting`, `.enqueue`, `.cancel`,
+/// `.respond`, `.recordResponse`, `.finish` and `.withdrawAndFail` cases hand work to steps that
+/// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
 /// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
 /// has returned.
 enum Effect: Equatable {
@@ -46,7 +47,7 @@ enum Effect: Equatable {
   case sessionWoken(sessionIndex: Int)
   /// The app was suspended: a background session's data tasks fail with -997.
   case disconnectBackgroundDataTasks
-  /// The wake in progress, if any, is over (its lints).
+  /// The wake in progress, if any, is over (its lints: `Rules/Wake/EndWakeRule.swift`).
   case endWake
   /// The app was suspended: default sessions' transfers pause.
   case pauseDefaultTransfers
@@ -82,8 +83,6 @@ enum Effect: Equatable {
   /// A restart ended the processes: cut the transfers next (`RebootRule.cutTransfers`), the
   /// first unlock of restart `restart` due at `unlockAt`.
   case restartCutsTransfers(restart: UInt32, unlockAt: SimTime)
-  /// Cancel the scheduled event `handle` (a timer that no longer applies).
-  case cancel(EventHandle)
   /// Stall the transfer `uid` (`Engine.stall`), carried out before the next effect so the
   /// next task sees the links it leaves.
   case stall(uid: Int32)
@@ -91,7 +90,8 @@ enum Effect: Equatable {
   case unstall(uid: Int32)
   /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
   case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
-  /// Time the next progress report of the transfer `uid` at the links' current share.
+  /// Time the next progress report of the transfer `uid` at the links' current share
+  /// (`Engine.armProgress`); after a progress call, it sees what the app did in the call.
   case armProgress(uid: Int32)
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
@@ -112,6 +112,29 @@ enum Effect: Equatable {
   case fail(uid: Int32, SimURLError)
   /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
   case inconsistency(Invariant, String)
+  /// Offer the free connections of wait queue `key` to its waiting tasks (an admission pass).
+  case startWaiting(key: String)
+  /// Put the task `uid` in its wait queue and try to start it.
+  case enqueue(uid: Int32)
+  /// Cancel the task `uid` as its `cancel()` would (-999, no resume data).
+  case cancel(uid: Int32)
+  /// Schedule the answer timer of the challenge the task `uid` just raised in attempt
+  /// `generation`, and hand its handle to the task's `ChallengeState`.
+  case armChallengeTimeout(uid: Int32, generation: UInt32, at: SimTime)
+  /// Cancel a pending engine event.
+  case cancelEvent(EventHandle)
+  /// Record the response `status` of the task `uid` and put its body on a link.
+  case respond(uid: Int32, status: Int)
+  /// Record the response `status` of the task `uid` (its headers from the server model).
+  case recordResponse(uid: Int32, status: Int)
+  /// The task `uid` finished: its response is complete.
+  case finish(uid: Int32)
+  /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
+  /// can resume.
+  case withdrawAndFail(uid: Int32, code: SimURLError.Code)
+  /// Schedule the progress check of the task `uid`'s attempt `generation`, replacing the one
+  /// armed before (`TaskRecord.progressCheckArmed`).
+  case armProgressCheck(uid: Int32, generation: UInt32, at: SimTime)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).
@@ -159,6 +182,12 @@ enum AppCall: Equatable {
   case willEnterForeground
   /// `applicationDidEnterBackground`, if the process has an app.
   case didEnterBackground
+  /// Hand the session record `sessionIndex`'s queued delegate events to the app, one by one,
+  /// while it can take them (`Rules/Delivery/DeliverRule.swift`).
+  case deliverPending(sessionIndex: Int)
+  /// A progress report of the task `uid`: `didSendBodyData` (`up`) or `didWriteData`, `step`
+  /// bytes since the last, `done` of `size`.
+  case progress(uid: Int32, up: Bool, step: Int64, done: Int64, size: Int64)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

@@ -117,4 +117,42 @@ extension Simulation {
   func releaseConnection(of task: SimURLSessionTask, admitting: Bool = true) {
     run { AdmissionPassRule.releaseConnection(of: task, admitting: admitting, engine: engine, into: &$0) }
   }
+
+  /// `Engine.requestWakeCheck`.
+  func requestWakeCheck() { run { engine.requestWakeCheck(into: &$0) } }
+
+  /// `Rules/Wake/EndWakeRule.swift`.
+  func endWake() { run { EndWakeRule.apply(engine: engine, into: &$0) } }
+
+  /// `Rules/Challenges/ResponseAuthenticationRule.swift`: true when authentication took the
+  /// attempt over.
+  func authenticationTakesOver(_ task: SimURLSessionTask) -> Bool {
+    var outcome = ResponseAuthenticationRule.Outcome.passes
+    run {
+      outcome = ResponseAuthenticationRule.apply(
+        task, engine: engine, skipsAuthentication: injectedFault == .skipsAuthentication, into: &$0)
+    }
+    return outcome == .takenOver
+  }
+
+  /// `Rules/DelayedRequests/DelayedRequestAskRule.swift`.
+  func askDelayedRequest(_ task: SimURLSessionTask) {
+    run { DelayedRequestAskRule.apply(task, engine: engine, into: &$0) }
+  }
+
+  /// `Engine.queueDelegateEvent` (`Rules/Delivery/Engine+DelegateEvents.swift`).
+  func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
+    run { engine.queueDelegateEvent(event, for: record, into: &$0) }
+  }
+
+  /// `Engine.armProgress` (`Rules/Delivery/Engine+Progress.swift`).
+  func armProgress(_ task: SimURLSessionTask) { run { engine.armProgress(task, into: &$0) } }
+
+  /// `Engine.armProgressForSession`.
+  func armProgressForSession(_ record: DaemonSession) {
+    run { engine.armProgressForSession(record, into: &$0) }
+  }
+
+  /// `Engine.reportBodyDone`.
+  func reportBodyDone(_ task: SimURLSessionTask) { run { engine.reportBodyDone(task, into: &$0) } }
 }

@@ -198,17 +198,20 @@ public final class Simulation {
       reevaluateAllWaiting()
     case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
     case .linkCompletion(let up): linkCompleted(up: up)
-    case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
+    case .progress(let uid, let gen):
+      ifCurrent(uid, gen) { task in run { ProgressRule.apply(task, engine: engine, into: &$0) } }
     case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
     case .resourceTimeout(let uid): resourceTimedOut(daemon.tasks[Int(uid)])
     case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
     case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
-    case .completionHandlerTimeout(let number): completionHandlerTimedOut(wake: number)
+    case .completionHandlerTimeout(let number):
+      run { CompletionHandlerTimeoutRule.apply(wake: number, engine: engine, into: &$0) }
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
-    case .deliver(let index): deliverPending(daemon.sessionRecords[index])
-    case .wakeCheck: wakeCheck()
+    case .deliver(let index): run { DeliverRule.apply(sessionIndex: index, engine: engine, into: &$0) }
+    case .wakeCheck: run { WakeCheckRule.apply(engine: engine, into: &$0) }
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
-    case .challengeTimeout(let uid, let gen): ifCurrent(uid, gen) { challengeTimedOut($0) }
+    case .challengeTimeout(let uid, let gen):
+      ifCurrent(uid, gen) { task in run { ChallengeTimeoutRule.apply(task, into: &$0) } }
     case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
     case .deviceUnlock(let restart):
       if restart == links.restartCount { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }

@@ -39,13 +39,16 @@ struct ChallengeState {
     return timeoutHandle
   }
 
-  /// The server challenged in `space`; the daemon asks the app and waits (`timer`).
-  mutating func challenged(space: Int, timer: EventHandle) {
+  /// The server challenged in `space`; the daemon asks the app and waits (`timerArmed`).
+  mutating func challenged(space: Int) {
     phase = .awaitingAnswer(space: space)
     wokeApp = false
     raised += 1
-    timeoutHandle = timer
+    timeoutHandle = nil
   }
+
+  /// The answer timer of the challenge just raised was armed.
+  mutating func timerArmed(_ timer: EventHandle) { timeoutHandle = timer }
 
   /// A wake began for the session holding this challenge.
   mutating func appWoken() { wokeApp = true }

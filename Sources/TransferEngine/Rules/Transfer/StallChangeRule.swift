@@ -62,7 +62,7 @@ extension Engine {
   /// The server sends again before the idle timer fired: back on the link where it left off.
   func unstall(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
     guard case .rejoinLink(let up) = task.machine.unstall() else { return }
-    if let handle = task.record.idleTimerStopped() { effects.append(.cancel(handle)) }
+    if let handle = task.record.idleTimerStopped() { effects.append(.cancelEvent(handle)) }
     effects.append(
       .trace(
         .taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))]))

@@ -46,3 +46,19 @@ enum CompletionHandlerTimeoutRule {
     effects.append(.systemSuspend)
   }
 }
+
+extension CompletionHandlerTimeoutRule {
+  /// Feeds the rule from `engine`: the app's state, its assertions and busy time, the policy, and
+  /// whether the app recreated each background session.
+  static func apply(wake number: Int, engine: Engine, into effects: inout EffectBuffer) {
+    let now = engine.now
+    apply(
+      wake: number,
+      Facts(
+        now: now, appInBackground: engine.lifecycle.state == .background,
+        assertionsOpen: !engine.assertions.open.isEmpty, busy: engine.appBusy.busy(at: now),
+        completionHandlerTimeout: engine.policy.completionHandlerTimeout),
+      wakes: engine.wakes, recreated: { engine.daemon.backgroundSessions[$0]?.appSession != nil },
+      into: &effects)
+  }
+}

@@ -43,3 +43,12 @@ enum CompletionHandlerCalledRule {
     }
   }
 }
+
+extension CompletionHandlerCalledRule {
+  /// Feeds the rule from `engine`: the app's state now and the wake contract.
+  static func apply(_ call: Call, engine: Engine, into effects: inout EffectBuffer) {
+    apply(
+      call, now: engine.now, appInBackground: engine.lifecycle.state == .background,
+      suspendGeneration: engine.lifecycle.generation, wakes: &engine.wakes, into: &effects)
+  }
+}

@@ -96,3 +96,42 @@ enum WakeCheckRule {
     effects.append(.reevaluateWaiting)
   }
 }
+
+extension WakeCheckRule {
+  /// Feeds the rule from `engine`: the device, the policy, the components a wake changes, and a
+  /// view of each daemon session record.
+  static func apply(engine: Engine, into effects: inout EffectBuffer) {
+    let policy = engine.policy
+    apply(
+      Facts(
+        now: engine.now, backgroundAppRefresh: engine.deviceModel.backgroundAppRefresh,
+        deviceLocked: engine.links.lockedSinceRestart,
+        completionHandlerTimeout: policy.completionHandlerTimeout,
+        backgroundTaskLimit: policy.backgroundTaskLimit),
+      lifecycle: &engine.lifecycle, rateLimiter: &engine.rateLimiter, wakes: &engine.wakes,
+      assertions: &engine.assertions,
+      sessions: {
+        engine.daemon.sessionRecords.map { record in
+          Session(
+            index: record.index, identifier: record.identifier,
+            wakesApp: record.isBackground && record.configuration.sessionSendsLaunchEvents,
+            hasPending: !record.pending.isEmpty, connectionFailed: record.connectionError != nil,
+            heldByExtension: record.heldByExtension, wantsWake: record.wantsWake,
+            outstanding: record.outstanding)
+        }
+      },
+      awaitsAnswer: { session in
+        let record = engine.daemon.sessionRecords[session.index]
+        return record.awaitsDelayedRequestAnswer(wakesApp: policy.delayedRequest.wakesApp)
+          || record.awaitsChallengeAnswer()
+      }, into: &effects)
+  }
+}
+
+extension Engine {
+  /// Something may have made the app owed a wake: a wake check is scheduled now, unless one is
+  /// already pending.
+  func requestWakeCheck(into effects: inout EffectBuffer) {
+    if wakes.requestCheck() { effects.append(.schedule(.wakeCheck, at: now)) }
+  }
+}

@@ -1,0 +1,19 @@
+import SimKernel
+
+/// Rule: no answer to a challenge came within `challenge.answerTimeout` (behavior.md,
+/// "Authentication challenges"): the task gives up on it, is taken off its connection and fails
+/// with -1001, with resume data when it can resume [S]. A challenge answered meanwhile changes
+/// nothing.
+enum ChallengeTimeoutRule {
+  static func apply(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
+    guard task.challenge.awaitedSpace != nil else { return }
+    _ = task.challenge.answered()
+    task.challenge.gaveUp()
+    effects.append(
+      .trace(
+        .taskChallengeTimedOut,
+        [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))]))
+    effects.append(.withdrawAndFail(uid: task.uid, code: .timedOut))
+    effects.append(.rescheduleLinks)
+  }
+}
