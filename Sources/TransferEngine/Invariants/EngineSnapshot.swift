@@ -3,7 +3,7 @@ import SimKernel
 /// What the invariant checker sees of the engine: values copied out of the components, never the
 /// components themselves, so a check cannot change the engine and reads only what it states here.
 ///
-/// The facade builds one after each event (`Simulation.snapshot()`). Its tasks are a lazy view,
+/// The facade builds one after each event (`Engine.snapshot()`). Its tasks are a lazy view,
 /// each task's facts made as the checker reaches it, so a snapshot costs no allocation per task;
 /// a test hands the checker an array instead.
 struct EngineSnapshot<Tasks: Sequence> where Tasks.Element == TaskFacts {
