@@ -45,7 +45,7 @@ extension Simulation {
       case .endWake: endWake()
       case .pauseDefaultTransfers: pauseDefaultTransfers()
       case .processEnded: processEnded()
-      case .extensionEnded(let name, let reason): extensionEnded(name, reason: reason)
+      case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
       case .vanish(let uid, let reason): vanish(daemon.tasks[Int(uid)], reason: reason)
       case .restartCutsTransfers(let restart, let unlockAt):
         run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
@@ -64,7 +64,10 @@ extension Simulation {
       case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
       case .askDelayedRequest(let uid): askDelayedRequest(daemon.tasks[Int(uid)])
       case .beginAttempt(let uid): beginAttempt(daemon.tasks[Int(uid)])
-      case .fail(let uid, let error): fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+      case .failNotConnected(let uid, let reason):
+        var error = SimURLError(.notConnectedToInternet)
+        error.networkUnavailableReason = reason
+        fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       }
     }
