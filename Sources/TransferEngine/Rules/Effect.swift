@@ -78,8 +78,9 @@ enum Effect: Equatable {
   /// The app's process is gone (its lifecycle already ended it): session objects die, default
   /// sessions' tasks vanish, background data tasks fail.
   case processEnded
-  /// The extension `name`'s process is gone (`reason` as traced by `extension.terminate`).
-  case extensionEnded(name: String, reason: String)
+  /// A restart ended the extension `name`'s process (traced `extension.terminate`, `reboot`).
+  /// (One string, not two: the largest case sets every effect's size.)
+  case extensionEndedByRestart(name: String)
   /// A restart ended the processes: cut the transfers next (`RebootRule.cutTransfers`), the
   /// first unlock of restart `restart` due at `unlockAt`.
   case restartCutsTransfers(restart: UInt32, unlockAt: SimTime)
@@ -108,8 +109,9 @@ enum Effect: Equatable {
   case askDelayedRequest(uid: Int32)
   /// Admission let task `uid` through: start (or retry) it.
   case beginAttempt(uid: Int32)
-  /// Task `uid` fails with `error` (it holds no connection).
-  case fail(uid: Int32, SimURLError)
+  /// Task `uid`'s first start fails with -1009 (`notConnectedToInternet`, with `reason`); it
+  /// holds no connection. (Not a whole `SimURLError`: its size would make every effect larger.)
+  case failNotConnected(uid: Int32, reason: SimURLError.NetworkUnavailableReason?)
   /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
   case inconsistency(Invariant, String)
   /// Offer the free connections of wait queue `key` to its waiting tasks (an admission pass).

@@ -66,7 +66,7 @@ extension Simulation {
       case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
       case .armSessionProgress(let index): armProgressForSession(daemon.sessionRecords[index])
       case .processEnded: processEnded()
-      case .extensionEnded(let name, let reason): extensionEnded(name, reason: reason)
+      case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
       case .restartCutsTransfers(let restart, let unlockAt):
         run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
       case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
@@ -82,7 +82,10 @@ extension Simulation {
       case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
       case .askDelayedRequest(let uid): askDelayedRequest(daemon.tasks[Int(uid)])
       case .beginAttempt(let uid): beginAttempt(daemon.tasks[Int(uid)])
-      case .fail(let uid, let error): fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+      case .failNotConnected(let uid, let reason):
+        var error = SimURLError(.notConnectedToInternet)
+        error.networkUnavailableReason = reason
+        fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       case .startWaiting(let key): startWaiting(key: key)
       case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])

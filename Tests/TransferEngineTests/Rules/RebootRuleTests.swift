@@ -43,7 +43,7 @@ struct RebootRuleTests {
       expected += [.trace(.appTerminate, [TraceField("reason", .string("reboot"))]), .processEnded]
     }
     expected += [
-      .extensionEnded(name: "action", reason: "reboot"), .extensionEnded(name: "share", reason: "reboot"),
+      .extensionEndedByRestart(name: "action"), .extensionEndedByRestart(name: "share"),
       .restartCutsTransfers(restart: 1, unlockAt: unlockAt),
     ]
     #expect(effects.effects == expected)

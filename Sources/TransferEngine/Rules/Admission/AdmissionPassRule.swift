@@ -139,9 +139,7 @@ enum AdmissionPassRule {
     }
     for task in started { effects.append(.beginAttempt(uid: task.uid)) }
     for (task, unavailable) in failed {
-      var error = SimURLError(.notConnectedToInternet)
-      error.networkUnavailableReason = unavailable
-      effects.append(.fail(uid: task.uid, error))
+      effects.append(.failNotConnected(uid: task.uid, reason: unavailable))
     }
   }
 

@@ -21,7 +21,7 @@ enum RebootRule {
       // Default sessions' tasks vanish with the process, as at any termination.
       effects.append(.processEnded)
     }
-    for name in engine.extensions.endAll() { effects.append(.extensionEnded(name: name, reason: "reboot")) }
+    for name in engine.extensions.endAll() { effects.append(.extensionEndedByRestart(name: name)) }
     effects.append(.restartCutsTransfers(restart: restart, unlockAt: unlockAt))
   }
 
