@@ -69,12 +69,6 @@ enum Effect: Equatable {
   /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
   /// can resume.
   case fail(uid: Int32, code: SimURLError.Code)
-  /// Schedule the progress check of the task `uid`'s attempt `generation`, replacing the one
-  /// armed before (`TaskRecord.progressCheckArmed`).
-  case armProgressCheck(uid: Int32, generation: UInt32, at: SimTime)
-  /// The app heard a progress report of the task `uid`: arm its next check now
-  /// (`Engine.armProgress`), seeing what the app did in the call.
-  case armProgress(uid: Int32)
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
@@ -92,12 +86,6 @@ enum AppCall: Equatable {
   /// `handleEventsForBackgroundURLSession` for `session`, with a completion handler of wake
   /// number `wake`.
   case handleEvents(session: String, wake: Int)
-  /// Hand the session record `sessionIndex`'s queued delegate events to the app, one by one,
-  /// while it can take them (`Rules/Delivery/DeliverRule.swift`).
-  case deliverPending(sessionIndex: Int)
-  /// A progress report of the task `uid`: `didSendBodyData` (`up`) or `didWriteData`, `step`
-  /// bytes since the last, `done` of `size`.
-  case progress(uid: Int32, up: Bool, step: Int64, done: Int64, size: Int64)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

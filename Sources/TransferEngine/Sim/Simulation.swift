@@ -184,8 +184,7 @@ public final class Simulation {
       reevaluateAllWaiting()
     case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
     case .linkCompletion(let up): linkCompleted(up: up)
-    case .progress(let uid, let gen):
-      ifCurrent(uid, gen) { task in run { ProgressRule.apply(task, engine: engine, into: &$0) } }
+    case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
     case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
     case .resourceTimeout(let uid): resourceTimedOut(daemon.tasks[Int(uid)])
     case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
@@ -193,7 +192,7 @@ public final class Simulation {
     case .completionHandlerTimeout(let number):
       run { CompletionHandlerTimeoutRule.apply(wake: number, engine: engine, into: &$0) }
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
-    case .deliver(let index): run { DeliverRule.apply(sessionIndex: index, engine: engine, into: &$0) }
+    case .deliver(let index): deliverPending(daemon.sessionRecords[index])
     case .wakeCheck: run { WakeCheckRule.apply(engine: engine, into: &$0) }
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen):
