@@ -6,9 +6,7 @@ extension Simulation {
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
   func takeEffectBuffer() -> EffectBuffer {
-    guard let buffer = spareEffects else { return EffectBuffer() }
-    spareEffects = nil
-    return buffer
+    spareEffects.popLast() ?? EffectBuffer()
   }
 
   /// Lets `rule` fill the reused effect buffer, then performs what it appended: how an input
@@ -16,18 +14,20 @@ extension Simulation {
   func run(_ rule: (inout EffectBuffer) -> Void) {
     var effects = takeEffectBuffer()
     rule(&effects)
-    interpret(effects)
+    interpret(consume effects)
   }
 
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
   func interpret(_ effects: consuming EffectBuffer) {
     // Most wake checks find nothing to do: hand the buffer back as it is.
     if effects.isEmpty {
-      spareEffects = effects
+      spareEffects.append(effects)
       return
     }
-    for effect in effects.effects {
-      switch effect {
+    // By index, not with an iterator: an iterator's copy of the list would make it shared, and
+    // emptying a shared list allocates a new one for every input.
+    for index in effects.effects.indices {
+      switch effects.effects[index] {
       case .trace(let kind, let fields): emit(kind, fields)
       case .interrupt(let uid, let reason, let retryNow):
         interrupt(daemon.tasks[Int(uid)], reason: reason, retryNow: retryNow)
@@ -71,7 +71,7 @@ extension Simulation {
       }
     }
     effects.removeAll()
-    spareEffects = effects
+    spareEffects.append(effects)
   }
 
   /// Tells the invariant checker what happened, and records what it finds.

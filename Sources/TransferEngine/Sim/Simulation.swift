@@ -68,9 +68,10 @@ public final class Simulation {
   /// Counts events against the budget: one value touched once per event, so the run loop's
   /// bookkeeping stays a few integer operations.
   @exclusivity(unchecked) var meter = RunMeter()
-  /// The effect buffer rules reuse (`Simulation+Effects.swift`); nil while a rule's effects are
-  /// being carried out.
-  @exclusivity(unchecked) var spareEffects: EffectBuffer? = EffectBuffer()
+  /// The effect buffers rules reuse (`Simulation+Effects.swift`): one per level of rules running
+  /// inside another's effects, so none is allocated again once the run reached its deepest
+  /// nesting.
+  @exclusivity(unchecked) var spareEffects: [EffectBuffer] = [EffectBuffer()]
 
   /// The device is gone and the app's process with it. A live session object and its daemon
   /// record hold each other (`attached`, `record`), and the object keeps its delegate (as
