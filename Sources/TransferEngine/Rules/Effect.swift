@@ -134,9 +134,6 @@ enum Effect: Equatable {
   /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
   /// can resume.
   case withdrawAndFail(uid: Int32, code: SimURLError.Code)
-  /// Schedule the progress check of the task `uid`'s attempt `generation`, replacing the one
-  /// armed before (`TaskRecord.progressCheckArmed`).
-  case armProgressCheck(uid: Int32, generation: UInt32, at: SimTime)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).
@@ -184,12 +181,6 @@ enum AppCall: Equatable {
   case willEnterForeground
   /// `applicationDidEnterBackground`, if the process has an app.
   case didEnterBackground
-  /// Hand the session record `sessionIndex`'s queued delegate events to the app, one by one,
-  /// while it can take them (`Rules/Delivery/DeliverRule.swift`).
-  case deliverPending(sessionIndex: Int)
-  /// A progress report of the task `uid`: `didSendBodyData` (`up`) or `didWriteData`, `step`
-  /// bytes since the last, `done` of `size`.
-  case progress(uid: Int32, up: Bool, step: Int64, done: Int64, size: Int64)
 }
 
 /// The effects one input produced, in order; kept by `Simulation` and reused, so an input

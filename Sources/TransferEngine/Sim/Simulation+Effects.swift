@@ -6,20 +6,20 @@ extension Simulation {
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
   func takeEffectBuffer() -> EffectBuffer {
-    guard let buffer = spareEffects else { return EffectBuffer() }
-    spareEffects = nil
-    return buffer
+    spareEffects.popLast() ?? EffectBuffer()
   }
 
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
   func interpret(_ effects: consuming EffectBuffer) {
     // Most wake checks find nothing to do: hand the buffer back as it is.
     if effects.isEmpty {
-      spareEffects = effects
+      spareEffects.append(effects)
       return
     }
-    for effect in effects.effects {
-      switch effect {
+    // By index, not with an iterator: an iterator's copy of the list would make it shared, and
+    // emptying a shared list allocates a new one for every input.
+    for index in effects.effects.indices {
+      switch effects.effects[index] {
       case .trace(let kind, let fields): emit(kind, fields)
       case .interrupt(let uid, let reason, let retryNow):
         interrupt(daemon.tasks[Int(uid)], reason: reason, retryNow: retryNow)
@@ -101,16 +101,10 @@ extension Simulation {
         let task = daemon.tasks[Int(uid)]
         let held = withdraw(task)
         fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: held)
-      case .armProgressCheck(let uid, let generation, let at):
-        let check = scheduler.schedule(.progress(uid: uid, generation: generation), at: at)
-        if let replaced = daemon.tasks[Int(uid)].record.progressCheckArmed(check) {
-          scheduler.cancel(replaced)
-        }
-      case .armProgress(let uid): run { engine.armProgress(daemon.tasks[Int(uid)], into: &$0) }
       }
     }
     effects.removeAll()
-    spareEffects = effects
+    spareEffects.append(effects)
   }
 
   /// Arms the one re-evaluation timer for `time` unless one is armed as early; a later one is
@@ -170,18 +164,6 @@ extension Simulation {
       if let handler = continued.entry(identifier)?.expiration {
         inAppCallback("continuedProcessingExpiration") { handler(context) }
       }
-    case .deliverPending(let index): deliverPending(daemon.sessionRecords[index])
-    case .progress(let uid, let up, let step, let done, let size):
-      let task = daemon.tasks[Int(uid)]
-      guard let session = task.session.appSession else { return }
-      if up {
-        session.delegate?.urlSession(
-          session, task: task, didSendBodyData: step, totalBytesSent: done, totalBytesExpectedToSend: size)
-      } else {
-        session.delegate?.urlSession(
-          session, downloadTask: task, didWriteData: step, totalBytesWritten: done,
-          totalBytesExpectedToWrite: size)
-      }
     }
   }
 
@@ -193,168 +175,4 @@ extension Simulation {
     defer { appBusy.current = outer }
     return call()
   }
-}
-
-/// Delegate delivery as the interpreter performs it: the app's delegate calls, one event at a
-/// time, each traced as it is handed over; the rules around them are in `Rules/Delivery/`.
-extension Simulation {
-  /// Hands a session's queued events to the app (`AppCall.deliverPending`, once
-  /// `Rules/Delivery/DeliverRule.swift` found it can take them); then, during a wake,
-  /// `didFinishEvents` once the session has nothing left.
-  ///
-  /// The queue is taken out before any delegate runs, so app code always sees the daemon's
-  /// records consistent; events it causes are queued behind and delivered in the next round,
-  /// in the order they happened. Events the app can no longer take (it stopped running, or
-  /// dropped the session) go back to the front of the queue.
-  private func deliverPending(_ record: DaemonSession) {
-    guard lifecycle.state.isRunning, let session = record.appSession else { return }
-    while lifecycle.state.isRunning && record.attached === session {
-      let batch = record.takePending()
-      if batch.isEmpty { break }
-      var delivered = 0
-      while delivered < batch.count && lifecycle.state.isRunning && record.attached === session {
-        // Reactions to one delivery can start a fan-out within this one event.
-        if budgetCheckpoint() { break }
-        let event = batch[delivered]
-        let callback = event.callback
-        inAppCallback(callback.name, task: callback.task) { deliver(event, to: session) }
-        delivered += 1
-        if appBusy.busy(at: now) != nil { break }
-      }
-      if delivered < batch.count {
-        record.putBack(batch[delivered...])
-        _ = waitsForApp(record)
-        break
-      }
-      if waitsForApp(record) { return }
-    }
-    var effects = takeEffectBuffer()
-    let finished = DeliverRule.eventsDone(record, engine: engine, into: &effects)
-    interpret(effects)
-    guard finished else { return }
-    inAppCallback("urlSessionDidFinishEvents") {
-      session.delegate?.urlSessionDidFinishEvents(forBackgroundURLSession: session)
-    }
-  }
-
-  /// `Engine.deliveryWaitsForApp`, its retry scheduled.
-  private func waitsForApp(_ record: DaemonSession) -> Bool {
-    var waits = false
-    run { waits = engine.deliveryWaitsForApp(record, into: &$0) }
-    return waits
-  }
-
-  private func deliver(_ event: DelegateEvent, to session: SimURLSession) {
-    let delegate = session.delegate
-    switch event {
-    case .didResumeAtOffset(let task, let offset, let total):
-      emit(
-        .delegateDidResumeAtOffset,
-        [
-          TraceField("task", .string(task.name)), TraceField("offset", .int(offset)),
-          TraceField("total", .int(total)),
-        ])
-      delegate?.urlSession(session, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: total)
-    case .didWriteData(let task, let bytesWritten, let total):
-      emit(
-        .delegateDidWriteData,
-        [
-          TraceField("task", .string(task.name)), TraceField("totalBytesWritten", .int(total)),
-          TraceField("totalBytesExpectedToWrite", .int(total)),
-        ])
-      delegate?.urlSession(
-        session, downloadTask: task, didWriteData: bytesWritten, totalBytesWritten: total,
-        totalBytesExpectedToWrite: total)
-    case .didFinishDownloading(let task):
-      var fields = [
-        TraceField("task", .string(task.name)), TraceField("bytes", .int(task.countOfBytesReceived)),
-      ]
-      // The app identifies a download after a relaunch by what it stored in taskDescription (seed 003).
-      if let description = task.taskDescription {
-        fields.append(TraceField("description", .string(description)))
-      }
-      // A session with a shared container downloads into it, where app and extension both see it [A].
-      let group = task.session.configuration.sharedContainerIdentifier
-      if let group { fields.append(TraceField("sharedContainer", .string(group))) }
-      emit(.delegateDidFinishDownloading, fields)
-      checker.deliveredDownload(task.uid)
-      let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived, sharedContainer: group)
-      delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
-      if file.movedTo == nil {
-        lint(
-          .downloadedFileLost,
-          "the file of '\(task.name)' was not moved in didFinishDownloadingTo; the system deletes it when the call "
-            + "returns, so move it into the app's container there",
-          [TraceField("task", .string(task.name))])
-      }
-    case .didSendBodyData(let task, let bytesSent, let total):
-      delegate?.urlSession(
-        session, task: task, didSendBodyData: bytesSent, totalBytesSent: total,
-        totalBytesExpectedToSend: total)
-    case .didReceiveData(let task, let bytes):
-      emit(
-        .delegateDidReceiveData, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytes))])
-      delegate?.urlSession(session, dataTask: task, didReceiveData: bytes)
-    case .didComplete(let task, let error):
-      var fields = [TraceField("task", .string(task.name))]
-      if let error {
-        fields.append(TraceField("error", .string(error.code.name)))
-        fields.append(TraceField("code", .int(Int64(error.code.rawValue))))
-        if let reason = error.cancelReason { fields.append(TraceField("reason", .string(reason.name))) }
-        if let data = error.resumeContents {
-          fields.append(TraceField("resumeDataOffset", .int(data.offset)))
-        }
-        if let unavailable = error.networkUnavailableReason {
-          fields.append(TraceField("networkUnavailableReason", .string(unavailable.name)))
-        }
-      } else {
-        fields.append(TraceField("error", .string("none")))
-        if let status = task.statusCode { fields.append(TraceField("status", .int(Int64(status)))) }
-      }
-      emit(.delegateDidComplete, fields)
-      checker.deliveredCompletion(task.uid)
-      delegate?.urlSession(session, task: task, didCompleteWithError: error)
-    case .didBecomeInvalid(let invalidated):
-      invalidated.deliverInvalidation {
-        emit(
-          .delegateDidBecomeInvalid,
-          [TraceField("session", .string(invalidated.identifier)), TraceField("error", .string("none"))])
-      }
-    case .willBeginDelayedRequest(let task):
-      guard DelayedRequestAnsweredRule.asks(task) else { return }
-      emit(
-        .delegateWillBeginDelayedRequest,
-        [TraceField("task", .string(task.name)), TraceField("url", .string(task.currentURL.string))])
-      let answer =
-        delegate?.urlSession(session, task: task, willBeginDelayedRequestTo: task.currentURL)
-        ?? .continueLoading
-      run { DelayedRequestAnsweredRule.apply(task, answer, engine: engine, into: &$0) }
-    case .willPerformHTTPRedirection(let task, let target, let generation):
-      // Asked of the attempt that met the redirect; if it ended meanwhile there is no question.
-      guard task.machine.generation == generation, !task.isFinished else { return }
-      emit(
-        .delegateWillPerformHTTPRedirection,
-        [TraceField("task", .string(task.name)), TraceField("to", .string(target.string))])
-      let follow = delegate?.urlSession(session, task: task, willPerformHTTPRedirectionTo: target) ?? true
-      redirectDecided(task, to: target, follow: follow, generation: generation)
-    case .didReceiveChallenge(let task, let challenge, let generation):
-      // Asked of the attempt that met it; if that attempt ended meanwhile there is no question.
-      guard ChallengeAnsweredRule.asks(task, generation: generation) else { return }
-      emit(.delegateDidReceiveChallenge, [TraceField("task", .string(task.name))] + challenge.traceFields)
-      // The session delegate first for a session-level challenge, when it answers, else the task
-      // delegate; without a delegate, default handling.
-      var answer = SimAuthChallengeDisposition.performDefaultHandling
-      if let delegate {
-        if challenge.method.isSessionLevel,
-          let sessionAnswer = delegate.urlSession(session, didReceive: challenge)
-        {
-          answer = sessionAnswer
-        } else {
-          answer = delegate.urlSession(session, task: task, didReceive: challenge)
-        }
-      }
-      run { ChallengeAnsweredRule.apply(task, answer, generation: generation, engine: engine, into: &$0) }
-    }
-  }
-
 }

@@ -139,20 +139,4 @@ extension Simulation {
   func askDelayedRequest(_ task: SimURLSessionTask) {
     run { DelayedRequestAskRule.apply(task, engine: engine, into: &$0) }
   }
-
-  /// `Engine.queueDelegateEvent` (`Rules/Delivery/Engine+DelegateEvents.swift`).
-  func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
-    run { engine.queueDelegateEvent(event, for: record, into: &$0) }
-  }
-
-  /// `Engine.armProgress` (`Rules/Delivery/Engine+Progress.swift`).
-  func armProgress(_ task: SimURLSessionTask) { run { engine.armProgress(task, into: &$0) } }
-
-  /// `Engine.armProgressForSession`.
-  func armProgressForSession(_ record: DaemonSession) {
-    run { engine.armProgressForSession(record, into: &$0) }
-  }
-
-  /// `Engine.reportBodyDone`.
-  func reportBodyDone(_ task: SimURLSessionTask) { run { engine.reportBodyDone(task, into: &$0) } }
 }

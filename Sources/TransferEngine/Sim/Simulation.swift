@@ -68,9 +68,10 @@ public final class Simulation {
   /// Counts events against the budget: one value touched once per event, so the run loop's
   /// bookkeeping stays a few integer operations.
   @exclusivity(unchecked) var meter = RunMeter()
-  /// The effect buffer rules reuse (`Simulation+Effects.swift`); nil while a rule's effects are
-  /// being carried out.
-  @exclusivity(unchecked) var spareEffects: EffectBuffer? = EffectBuffer()
+  /// The effect buffers rules reuse (`Simulation+Effects.swift`): one per level of rules running
+  /// inside another's effects, so none is allocated again once the run reached its deepest
+  /// nesting.
+  @exclusivity(unchecked) var spareEffects: [EffectBuffer] = [EffectBuffer()]
 
   /// The device is gone and the app's process with it. A live session object and its daemon
   /// record hold each other (`attached`, `record`), and the object keeps its delegate (as
@@ -198,8 +199,7 @@ public final class Simulation {
       reevaluateAllWaiting()
     case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
     case .linkCompletion(let up): linkCompleted(up: up)
-    case .progress(let uid, let gen):
-      ifCurrent(uid, gen) { task in run { ProgressRule.apply(task, engine: engine, into: &$0) } }
+    case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
     case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
     case .resourceTimeout(let uid): resourceTimedOut(daemon.tasks[Int(uid)])
     case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
@@ -207,7 +207,7 @@ public final class Simulation {
     case .completionHandlerTimeout(let number):
       run { CompletionHandlerTimeoutRule.apply(wake: number, engine: engine, into: &$0) }
     case .rateLimiterIdle(let gen): rateLimiterIdleExpired(generation: gen)
-    case .deliver(let index): run { DeliverRule.apply(sessionIndex: index, engine: engine, into: &$0) }
+    case .deliver(let index): deliverPending(daemon.sessionRecords[index])
     case .wakeCheck: run { WakeCheckRule.apply(engine: engine, into: &$0) }
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen):
