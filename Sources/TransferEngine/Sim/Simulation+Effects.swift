@@ -65,6 +65,7 @@ extension Simulation {
           daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason, admitting: admitting)
       case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
       case .armSessionProgress(let index): armProgressForSession(daemon.sessionRecords[index])
+      case .armProgress(let uid): armProgress(daemon.tasks[Int(uid)])
       case .processEnded: processEnded()
       case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
       case .restartCutsTransfers(let restart, let unlockAt):
