@@ -11,7 +11,7 @@ import SimKernel
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
 /// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
 /// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.startWaiting`, `.enqueue`, `.cancel`,
-/// `.respond`, `.recordResponse`, `.finish` and `.withdrawAndFail` cases hand work to steps that
+/// `.respond`, `.recordResponse`, `.finish`, `.withdrawAndFail` and `.withdrawThenSuspend` cases hand work to steps that
 /// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
 /// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
 /// has returned.
@@ -135,6 +135,12 @@ enum Effect: Equatable {
   /// Schedule the progress check of the task `uid`'s attempt `generation`, replacing the one
   /// armed before (`TaskRecord.progressCheckArmed`).
   case armProgressCheck(uid: Int32, generation: UInt32, at: SimTime)
+  /// The app's `suspend()` stops the task `uid`: take it off its link or queue, then go on with
+  /// `SuspendTaskRule.withdrawn`.
+  case withdrawThenSuspend(uid: Int32)
+  /// Arm the resource timer of the task `uid` the app resumed, due `after` from now: its first
+  /// `resume()` (`firstResume`, the resume's sequence number) or the one ending a suspension.
+  case armResourceTimer(uid: Int32, after: SimDuration, firstResume: Int?)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

@@ -104,6 +104,18 @@ extension Simulation {
           scheduler.cancel(replaced)
         }
       case .armProgress(let uid): run { engine.armProgress(daemon.tasks[Int(uid)], into: &$0) }
+      case .withdrawThenSuspend(let uid):
+        let task = daemon.tasks[Int(uid)]
+        let held = withdraw(task)
+        run { SuspendTaskRule.withdrawn(task, holding: held, engine: engine, into: &$0) }
+      case .armResourceTimer(let uid, let after, let firstResume):
+        let task = daemon.tasks[Int(uid)]
+        let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
+        if let sequence = firstResume {
+          task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
+        } else {
+          task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
+        }
       }
     }
     effects.removeAll()
