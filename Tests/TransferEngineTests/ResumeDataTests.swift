@@ -91,8 +91,8 @@ struct ResumeDataTests {
       sessionIdentifier: "S"
     ).data
     let cases: [(String, Data, String, String)] = [
-      ("garbage", Data("hello".utf8), "malformed", Simulation.unknownResumeURL),
-      ("truncated", data.dropLast(3), "malformed", Simulation.unknownResumeURL),
+      ("garbage", Data("hello".utf8), "malformed", MakeResumedTaskRule.unknownURL),
+      ("truncated", data.dropLast(3), "malformed", MakeResumedTaskRule.unknownURL),
       ("edited", stale, "stale", "https://example.com/a"),
       ("unknown", unknown, "stale", "https://example.com/a"),
     ]

@@ -11,7 +11,7 @@ import SimKernel
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
 /// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
 /// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.startWaiting`, `.enqueue`, `.cancel`,
-/// `.respond`, `.recordResponse`, `.finish` and `.withdrawAndFail` cases hand work to steps that
+/// `.respond`, `.recordResponse`, `.finish`, `.withdrawAndFail` and `.withdrawThenSuspend` cases hand work to steps that
 /// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
 /// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
 /// has returned.
@@ -112,6 +112,9 @@ enum Effect: Equatable {
   /// Task `uid`'s first start fails with -1009 (`notConnectedToInternet`, with `reason`); it
   /// holds no connection. (Not a whole `SimURLError`: its size would make every effect larger.)
   case failNotConnected(uid: Int32, reason: SimURLError.NetworkUnavailableReason?)
+  /// Task `uid` fails with `code` before it holds a connection (its resume data was rejected,
+  /// or its session could not connect).
+  case failUnstarted(uid: Int32, code: SimURLError.Code)
   /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
   case inconsistency(Invariant, String)
   /// Offer the free connections of wait queue `key` to its waiting tasks (an admission pass).
@@ -134,6 +137,12 @@ enum Effect: Equatable {
   /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
   /// can resume.
   case withdrawAndFail(uid: Int32, code: SimURLError.Code)
+  /// The app's `suspend()` stops the task `uid`: take it off its link or queue, then go on with
+  /// `SuspendTaskRule.withdrawn`.
+  case withdrawThenSuspend(uid: Int32)
+  /// Arm the resource timer of the task `uid` the app resumed, due `after` from now: its first
+  /// `resume()` (`firstResume`, the resume's sequence number) or the one ending a suspension.
+  case armResourceTimer(uid: Int32, after: SimDuration, firstResume: Int?)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

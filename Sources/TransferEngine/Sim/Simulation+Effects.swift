@@ -87,6 +87,8 @@ extension Simulation {
         var error = SimURLError(.notConnectedToInternet)
         error.networkUnavailableReason = reason
         fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+      case .failUnstarted(let uid, let code):
+        fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false)
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       case .startWaiting(let key): startWaiting(key: key)
       case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
@@ -102,6 +104,18 @@ extension Simulation {
         let task = daemon.tasks[Int(uid)]
         let held = withdraw(task)
         fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: held)
+      case .withdrawThenSuspend(let uid):
+        let task = daemon.tasks[Int(uid)]
+        let held = withdraw(task)
+        run { SuspendTaskRule.withdrawn(task, holding: held, engine: engine, into: &$0) }
+      case .armResourceTimer(let uid, let after, let firstResume):
+        let task = daemon.tasks[Int(uid)]
+        let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
+        if let sequence = firstResume {
+          task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
+        } else {
+          task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
+        }
       }
     }
     effects.removeAll()

@@ -1,5 +1,11 @@
 import SimKernel
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// The entries of the user's and the app's requests, and of the system events that belong to
 /// them: each runs its room (`Rules/UserActions/`, `Rules/AppRequests/`, `Rules/System/`) on the
 /// engine and interprets what it appended. Nothing here decides.
@@ -29,6 +35,67 @@ extension Simulation {
     inExtension name: String, configuration: SessionConfiguration, delegate: SimURLSessionDelegate?
   ) throws(SimAPIMisuse) -> SimURLSession {
     try makeSession(configuration, delegate: delegate, owner: .appExtension(name))
+  }
+
+  /// `URLSession(configuration:delegate:delegateQueue:)`, called by the app through `AppContext`
+  /// (`owner` `.app`) or by an extension (`makeSession(inExtension:...)`)
+  /// (`Rules/AppRequests/MakeSessionRule.swift`).
+  func makeSession(
+    _ configuration: SessionConfiguration, delegate: SimURLSessionDelegate?, owner: SessionOwner = .app
+  ) throws(SimAPIMisuse) -> SimURLSession {
+    try run { (effects: inout EffectBuffer) throws(SimAPIMisuse) in
+      try MakeSessionRule.apply(
+        configuration, delegate: delegate, owner: owner, simulation: self, engine: engine, into: &effects)
+    }
+  }
+
+  /// `downloadTask`, `dataTask`, `uploadTask` (`Rules/AppRequests/MakeTaskRule.swift`); the run's
+  /// budget, which the interpreter keeps, is checked after the process may make a task.
+  func makeTask(
+    in session: SimURLSession, kind: SimURLSessionTask.Kind, url text: String, name: String?,
+    resumeData: ResumeDataContents?, method: String = "GET"
+  ) throws(SimAPIMisuse) -> SimURLSessionTask {
+    if let refusal = MakeTaskRule.refusal(in: session, engine: engine) { throw refusal }
+    guard !budgetCheckpoint() else {
+      throw SimAPIMisuse("the run used up its budget (\(budgetExceeded!.limit.rawValue)); no more tasks")
+    }
+    return try run { (effects: inout EffectBuffer) throws(SimAPIMisuse) in
+      try MakeTaskRule.apply(
+        in: session, kind: kind, url: text, name: name, resumeData: resumeData, method: method,
+        engine: engine,
+        into: &effects)
+    }
+  }
+
+  /// `downloadTask(withResumeData:)` and (`upload`) `uploadTask(withResumeData:)`
+  /// (`Rules/AppRequests/MakeResumedTaskRule.swift`).
+  func makeResumedTask(in session: SimURLSession, data: Data, name: String?, upload: Bool = false)
+    throws(SimAPIMisuse) -> SimURLSessionTask
+  {
+    let plan = MakeResumedTaskRule.plan(data, upload: upload, engine: engine)
+    let task = try makeTask(
+      in: session, kind: plan.kind, url: plan.url, name: name, resumeData: plan.contents)
+    if let problem = plan.problem { run { MakeResumedTaskRule.rejected(task, problem, into: &$0) } }
+    return task
+  }
+
+  /// `resume()` on a task (`Rules/AppRequests/ResumeTaskRule.swift`).
+  func resume(_ task: SimURLSessionTask) {
+    run { ResumeTaskRule.apply(task, engine: engine, into: &$0) }
+  }
+
+  /// `suspend()` on a task (`Rules/AppRequests/SuspendTaskRule.swift`).
+  func suspend(_ task: SimURLSessionTask) {
+    run { SuspendTaskRule.apply(task, engine: engine, into: &$0) }
+  }
+
+  /// `finishTasksAndInvalidate()` and `invalidateAndCancel()`
+  /// (`Rules/AppRequests/InvalidateSessionRule.swift`): the session is invalidated once the
+  /// cancellations the rule asked for are done.
+  func invalidate(_ session: SimURLSession, cancelTasks: Bool) {
+    guard run({ InvalidateSessionRule.apply(session, cancelTasks: cancelTasks, engine: engine, into: &$0) })
+    else { return }
+    run { InvalidateSessionRule.tasksCancelled(session, engine: engine, into: &$0) }
   }
 
   /// The assertions open now, by name, in the order they were begun.

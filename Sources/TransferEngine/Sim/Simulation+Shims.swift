@@ -139,4 +139,17 @@ extension Simulation {
   func askDelayedRequest(_ task: SimURLSessionTask) {
     run { DelayedRequestAskRule.apply(task, engine: engine, into: &$0) }
   }
+
+  /// `Engine.queueInvalidation` (`Rules/AppRequests/Engine+SessionInvalidation.swift`), for a
+  /// session whose last task ended.
+  func queueInvalidation(_ session: SimURLSession) { run { engine.queueInvalidation(session, into: &$0) } }
+
+  /// `taskIsWaitingForConnectivity`, for a default session that waits for connectivity
+  /// (`Effect.notifyWaitingForConnectivity`, from the admission pass): an app call the
+  /// interpreter makes.
+  func notifyWaitingForConnectivity(_ task: SimURLSessionTask) {
+    guard let session = task.session.appSession, lifecycle.state.isRunning else { return }
+    emit(.delegateTaskIsWaitingForConnectivity, [TraceField("task", .string(task.name))])
+    session.delegate?.urlSession(session, taskIsWaitingForConnectivity: task)
+  }
 }
