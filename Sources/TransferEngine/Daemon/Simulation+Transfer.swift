@@ -207,11 +207,7 @@ extension Simulation {
 
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
   func detachTransfer(_ task: SimURLSessionTask, freeConnection: Bool = true) {
-    engine.settleBytes(task)
-    switch task.machine.detached() {
-    case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
-    case .notOnLink: break
-    }
+    engine.detach(task)
     if freeConnection { releaseConnection(of: task) }
   }
 
@@ -252,43 +248,6 @@ extension Simulation {
     }
     releaseConnection(of: task)
     return false
-  }
-
-  func backoffEnded(_ task: SimURLSessionTask) {
-    switch task.machine.backoffEnded() {
-    case .ignore: return
-    case .enqueue: enqueue(task)
-    }
-  }
-
-  func resourceTimedOut(_ task: SimURLSessionTask) {
-    guard !task.isFinished else { return }
-    task.record.resourceTimerFired()
-    let wasConnected = withdraw(task)
-    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: wasConnected)
-    rescheduleLinks()
-  }
-
-  /// A transfer stayed idle past `timeoutIntervalForRequest` (stalled, or paused with its app).
-  func requestTimedOut(_ task: SimURLSessionTask) {
-    if case .stalled = task.machine.state {
-      stalledRequestTimedOut(task)
-      return
-    }
-    guard case .paused = task.machine.state else { return }
-    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: false)
-  }
-
-  /// The idle timer fired for a stalled transfer: a background session retries it, a default
-  /// session fails it with -1001.
-  private func stalledRequestTimedOut(_ task: SimURLSessionTask) {
-    if task.session.configuration.kind == .background {
-      interrupt(task, reason: "requestTimeout")
-    } else {
-      detachTransfer(task, freeConnection: false)
-      fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: true)
-    }
-    rescheduleLinks()
   }
 }
 

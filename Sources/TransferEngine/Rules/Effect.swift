@@ -137,6 +137,9 @@ enum Effect: Equatable {
   /// Schedule the progress check of the task `uid`'s attempt `generation`, replacing the one
   /// armed before (`TaskRecord.progressCheckArmed`).
   case armProgressCheck(uid: Int32, generation: UInt32, at: SimTime)
+  /// Fail the task `uid`, already off its link or queue, with `code`, with resume data when it
+  /// can resume; `freeingConnection` when it still held one.
+  case failTask(uid: Int32, code: SimURLError.Code, freeingConnection: Bool)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

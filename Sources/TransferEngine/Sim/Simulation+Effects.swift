@@ -107,6 +107,9 @@ extension Simulation {
           scheduler.cancel(replaced)
         }
       case .armProgress(let uid): run { engine.armProgress(daemon.tasks[Int(uid)], into: &$0) }
+      case .failTask(let uid, let code, let freeing):
+        let task = daemon.tasks[Int(uid)]
+        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: freeing)
       }
     }
     effects.removeAll()
