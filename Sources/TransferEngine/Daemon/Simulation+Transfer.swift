@@ -207,88 +207,8 @@ extension Simulation {
 
   /// Takes a task off whatever it is doing (link, connecting) and frees its connection.
   func detachTransfer(_ task: SimURLSessionTask, freeConnection: Bool = true) {
-    engine.settleBytes(task)
-    switch task.machine.detached() {
-    case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
-    case .notOnLink: break
-    }
+    engine.detach(task)
     if freeConnection { releaseConnection(of: task) }
-  }
-
-  /// The connection broke (network lost, interface changed, server dropped it).
-  ///
-  /// A background task waits out the retry backoff and tries again; a default session's task
-  /// fails with -1005, with resume data when the download could resume. With `retryNow` (an
-  /// interface change to an allowed interface) a background task skips the backoff and keeps
-  /// its claim on the connection: its slot is not offered to a waiting task, and the caller
-  /// queues it again ahead of them. Returns true in that case.
-  @discardableResult
-  func interrupt(_ task: SimURLSessionTask, reason: String, retryNow: Bool = false) -> Bool {
-    guard task.machine.isActive else { return false }
-    detachTransfer(task, freeConnection: false)
-    emit(
-      .taskInterrupted,
-      [
-        TraceField("task", .string(task.name)), TraceField("reason", .string(reason)),
-        TraceField("bytes", .int(task.fetchesBody ? task.countOfBytesReceived : task.countOfBytesSent)),
-      ])
-    if task.session.configuration.kind == .default {
-      releaseConnection(of: task)
-      fail(
-        task, SimURLError(.networkConnectionLost, resume: makeResumeData(task)), freeingConnection: false)
-      return false
-    }
-    if !task.fetchesBody { uploadStopped(task) }
-    if retryNow {
-      switch task.machine.retryOnNewInterface() {
-      case .requeueAhead:
-        releaseConnection(of: task, admitting: false)
-        return true
-      }
-    }
-    switch task.machine.interrupted(at: now, retry: policy.retry) {
-    case .scheduleRetry(let wait):
-      scheduler.schedule(.retry(uid: task.uid, generation: task.machine.generation), after: wait)
-    }
-    releaseConnection(of: task)
-    return false
-  }
-
-  func backoffEnded(_ task: SimURLSessionTask) {
-    switch task.machine.backoffEnded() {
-    case .ignore: return
-    case .enqueue: enqueue(task)
-    }
-  }
-
-  func resourceTimedOut(_ task: SimURLSessionTask) {
-    guard !task.isFinished else { return }
-    task.record.resourceTimerFired()
-    let wasConnected = withdraw(task)
-    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: wasConnected)
-    rescheduleLinks()
-  }
-
-  /// A transfer stayed idle past `timeoutIntervalForRequest` (stalled, or paused with its app).
-  func requestTimedOut(_ task: SimURLSessionTask) {
-    if case .stalled = task.machine.state {
-      stalledRequestTimedOut(task)
-      return
-    }
-    guard case .paused = task.machine.state else { return }
-    fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: false)
-  }
-
-  /// The idle timer fired for a stalled transfer: a background session retries it, a default
-  /// session fails it with -1001.
-  private func stalledRequestTimedOut(_ task: SimURLSessionTask) {
-    if task.session.configuration.kind == .background {
-      interrupt(task, reason: "requestTimeout")
-    } else {
-      detachTransfer(task, freeConnection: false)
-      fail(task, SimURLError(.timedOut, resume: makeResumeData(task)), freeingConnection: true)
-    }
-    rescheduleLinks()
   }
 }
 

@@ -143,6 +143,9 @@ enum Effect: Equatable {
   /// Arm the resource timer of the task `uid` the app resumed, due `after` from now: its first
   /// `resume()` (`firstResume`, the resume's sequence number) or the one ending a suspension.
   case armResourceTimer(uid: Int32, after: SimDuration, firstResume: Int?)
+  /// Fail the task `uid`, already off its link or queue, with `code`, with resume data when it
+  /// can resume; `freeingConnection` when it still held one.
+  case failTask(uid: Int32, code: SimURLError.Code, freeingConnection: Bool)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

@@ -116,6 +116,9 @@ extension Simulation {
         } else {
           task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
         }
+      case .failTask(let uid, let code, let freeing):
+        let task = daemon.tasks[Int(uid)]
+        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: freeing)
       }
     }
     effects.removeAll()

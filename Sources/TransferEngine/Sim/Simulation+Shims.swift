@@ -118,6 +118,11 @@ extension Simulation {
     run { AdmissionPassRule.releaseConnection(of: task, admitting: admitting, engine: engine, into: &$0) }
   }
 
+  /// The transfer's connection broke (`Rules/Transfer/InterruptRule.swift`).
+  func interrupt(_ task: SimURLSessionTask, reason: String, retryNow: Bool = false) {
+    run { InterruptRule.apply(task, reason: reason, retryNow: retryNow, engine: engine, into: &$0) }
+  }
+
   /// `Engine.requestWakeCheck`.
   func requestWakeCheck() { run { engine.requestWakeCheck(into: &$0) } }
 

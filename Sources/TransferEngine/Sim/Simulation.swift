@@ -200,9 +200,12 @@ public final class Simulation {
     case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
     case .linkCompletion(let up): linkCompleted(up: up)
     case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
-    case .retry(let uid, let gen): ifCurrent(uid, gen) { backoffEnded($0) }
-    case .resourceTimeout(let uid): resourceTimedOut(daemon.tasks[Int(uid)])
-    case .requestTimeout(let uid, let gen): ifCurrent(uid, gen) { requestTimedOut($0) }
+    case .retry(let uid, let gen):
+      ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, into: &$0) } }
+    case .resourceTimeout(let uid):
+      run { ResourceTimeoutRule.apply(daemon.tasks[Int(uid)], into: &$0) }
+    case .requestTimeout(let uid, let gen):
+      ifCurrent(uid, gen) { task in run { RequestTimeoutRule.apply(task, engine: engine, into: &$0) } }
     case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
     case .completionHandlerTimeout(let number):
       run { CompletionHandlerTimeoutRule.apply(wake: number, engine: engine, into: &$0) }

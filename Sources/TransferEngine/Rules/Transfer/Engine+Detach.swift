@@ -1,0 +1,13 @@
+import SimKernel
+
+extension Engine {
+  /// Takes a task off whatever it is doing (its link, or connecting), its bytes so far counted;
+  /// its connection stays held (`Simulation.detachTransfer` frees it when asked).
+  func detach(_ task: SimURLSessionTask) {
+    settleBytes(task)
+    switch task.machine.detached() {
+    case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
+    case .notOnLink: break
+    }
+  }
+}

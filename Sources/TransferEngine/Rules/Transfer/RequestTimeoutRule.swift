@@ -1,0 +1,27 @@
+import SimKernel
+
+/// Rule: a transfer stayed idle past `timeoutIntervalForRequest` (behavior.md, "Stalled servers
+/// and the request idle timeout").
+///
+/// A stalled transfer of a background session is interrupted (`requestTimeout`) and retries
+/// after its backoff; a default session's is taken off its link and fails with -1001, freeing
+/// its connection; either way the links are re-armed. A default transfer paused with its
+/// suspended app fails with -1001 (it holds no connection). Any other state ignores the timer.
+enum RequestTimeoutRule {
+  static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
+    switch task.machine.state {
+    case .stalled:
+      if task.session.configuration.kind == .background {
+        effects.append(.interrupt(uid: task.uid, reason: "requestTimeout", retryNow: false))
+      } else {
+        engine.detach(task)
+        effects.append(.failTask(uid: task.uid, code: .timedOut, freeingConnection: true))
+      }
+      effects.append(.rescheduleLinks)
+    case .paused:
+      effects.append(.failTask(uid: task.uid, code: .timedOut, freeingConnection: false))
+    default:
+      return
+    }
+  }
+}

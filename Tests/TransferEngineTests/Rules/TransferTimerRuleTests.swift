@@ -1,0 +1,101 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import TransferEngine
+
+/// The transfer timers' rules alone (a retry backoff ends, the resource timeout, the request idle
+/// timeout): (task state, session kind) -> effects, on an `Engine` built without a `Simulation`.
+@Suite("Rules: a transfer's backoff and timeouts fire")
+struct TransferTimerRuleTests {
+  /// Where a task is when its timer fires.
+  enum Place: String, CaseIterable, CustomStringConvertible {
+    case created, connecting, transferring, stalled, paused, backingOff, finished
+    var description: String { rawValue }
+  }
+
+  /// A download of a session of `kind`, brought to `place` through its state machine.
+  static func task(
+    at place: Place, kind: SessionConfiguration.Kind = .background, in fixture: EngineFixture
+  ) -> SimURLSessionTask {
+    let task = fixture.task("f", .download, in: fixture.session("s", kind: kind))
+    guard place != .created else { return task }
+    _ = task.machine.resume()
+    _ = task.machine.admit(at: .zero)
+    switch place {
+    case .created, .connecting: break
+    case .transferring: _ = task.machine.connected(up: false)
+    case .stalled:
+      _ = task.machine.connected(up: false)
+      _ = task.machine.stall(at: .zero)
+    case .paused: _ = task.machine.paused(at: .zero)
+    case .backingOff: _ = task.machine.interrupted(at: .zero, retry: fixture.engine.policy.retry)
+    case .finished: _ = task.machine.end(.finished)
+    }
+    return task
+  }
+
+  @Test(
+    "a backoff's end queues a task still backing off once; any other task ignores it",
+    arguments: Place.allCases)
+  func backoffEnded(_ place: Place) {
+    let fixture = EngineFixture()
+    let task = Self.task(at: place, in: fixture)
+    var effects = EffectBuffer()
+    BackoffEndedRule.apply(task, into: &effects)
+    #expect(effects.effects == (place == .backingOff ? [.enqueue(uid: task.uid)] : []))
+    if place == .backingOff {
+      #expect(task.machine.state == .waiting(traced: .retryBackoff))
+      // The task waits now: a second firing changes nothing.
+      BackoffEndedRule.apply(task, into: &effects)
+      #expect(effects.effects == [.enqueue(uid: task.uid)])
+    }
+  }
+
+  @Test(
+    "the resource timeout withdraws and fails an unfinished task with -1001; a finished one is left alone",
+    arguments: Place.allCases)
+  func resourceTimeout(_ place: Place) {
+    let fixture = EngineFixture()
+    let task = Self.task(at: place, in: fixture)
+    var effects = EffectBuffer()
+    ResourceTimeoutRule.apply(task, into: &effects)
+    let expected: [Effect] =
+      place == .finished ? [] : [.withdrawAndFail(uid: task.uid, code: .timedOut), .rescheduleLinks]
+    #expect(effects.effects == expected)
+  }
+
+  /// (place, session kind, effects with `uid` 0, the attempt ended by the rule).
+  static let requestTable: [(Place, SessionConfiguration.Kind, [Effect], Bool)] = [
+    (
+      .stalled, .background,
+      [.interrupt(uid: 0, reason: "requestTimeout", retryNow: false), .rescheduleLinks], false
+    ),
+    (
+      .stalled, .default, [.failTask(uid: 0, code: .timedOut, freeingConnection: true), .rescheduleLinks],
+      true
+    ),
+    (.paused, .default, [.failTask(uid: 0, code: .timedOut, freeingConnection: false)], false),
+    (.transferring, .default, [], false),
+    (.transferring, .background, [], false),
+    (.connecting, .background, [], false),
+    (.backingOff, .background, [], false),
+    (.created, .default, [], false),
+  ]
+
+  @Test(
+    "the request idle timeout retries a stalled background transfer, fails a stalled or paused default one",
+    arguments: requestTable)
+  func requestTimeout(
+    _ place: Place, _ kind: SessionConfiguration.Kind, _ expected: [Effect], _ detaches: Bool
+  ) {
+    let fixture = EngineFixture()
+    let task = Self.task(at: place, kind: kind, in: fixture)
+    let generation = task.machine.generation
+    var effects = EffectBuffer()
+    RequestTimeoutRule.apply(task, engine: fixture.engine, into: &effects)
+    #expect(effects.effects == expected, "\(place) \(kind)")
+    // A stalled default transfer is taken off its attempt by the rule itself: its events go stale.
+    #expect(task.machine.generation == (detaches ? generation &+ 1 : generation), "\(place) \(kind)")
+  }
+}
