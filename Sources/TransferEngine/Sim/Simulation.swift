@@ -528,6 +528,7 @@ extension Simulation {
       .compactMap { $0["session"]?.description })
     report(
       checker.checkFinal(
-        tasks: engine.snapshot().tasks, queuedDownloads: engine.queuedDownloads(), lintedSessions: lintedSessions))
+        tasks: engine.snapshot().tasks, queuedDownloads: engine.queuedDownloads(),
+        lintedSessions: lintedSessions))
   }
 }

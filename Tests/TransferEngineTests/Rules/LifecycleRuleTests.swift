@@ -87,8 +87,10 @@ struct LifecycleRuleTests {
     #expect(
       effects.effects == [
         .schedule(.deliver(sessionIndex: 0), at: .zero), .armSessionProgress(sessionIndex: 0),
-        .schedule(.deliver(sessionIndex: live.index), at: .zero), .armSessionProgress(sessionIndex: live.index),
-        .schedule(.deliver(sessionIndex: also.index), at: .zero), .armSessionProgress(sessionIndex: also.index),
+        .schedule(.deliver(sessionIndex: live.index), at: .zero),
+        .armSessionProgress(sessionIndex: live.index),
+        .schedule(.deliver(sessionIndex: also.index), at: .zero),
+        .armSessionProgress(sessionIndex: also.index),
         .reevaluateWaiting,
       ])
   }
