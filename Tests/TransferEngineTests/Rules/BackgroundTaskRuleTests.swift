@@ -105,6 +105,17 @@ struct BackgroundTaskRuleTests {
       ])
   }
 
+  @Test("an expiry that finds every assertion already ended does nothing")
+  func expiryAfterEveryAssertionEnded() {
+    let engine = Start.background.engine()
+    var effects = EffectBuffer()
+    let upload = BeginBackgroundTaskRule.apply(name: "upload", engine: engine, into: &effects)!
+    _ = EndBackgroundTaskRule.apply(upload, engine: engine, into: &effects)
+    effects.removeAll()
+    BackgroundTimeExpiredRule.apply(generation: engine.assertions.generation, engine: engine, into: &effects)
+    #expect(effects.isEmpty)
+  }
+
   @Test("an app busy in a slow callback at the expiry is killed without running the handlers")
   func busy() {
     let (_, effects, _) = Self.expire(["upload"], busy: true)

@@ -15,6 +15,8 @@ enum BackgroundTimeExpiredRule {
       let expiring = engine.assertions.expired(generation: generation)
     else { return }
     if engine.watchdogKillsBusyApp(had: engine.policy.backgroundTaskLimit, into: &effects) { return }
+    // Every assertion ended before its time ran out: nothing expires.
+    guard !expiring.isEmpty else { return }
     expire(expiring, at: 0, into: &effects)
   }
 
