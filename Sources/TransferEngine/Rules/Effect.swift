@@ -10,7 +10,7 @@ import SimKernel
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
 /// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
-/// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.startWaiting`, `.enqueue`, `.cancel`,
+/// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.enqueue`,
 /// `.respond`, `.recordResponse`, `.finish`, `.withdrawAndFail` and `.withdrawThenSuspend` cases hand work to steps that
 /// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
 /// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
@@ -117,12 +117,8 @@ enum Effect: Equatable {
   case failUnstarted(uid: Int32, code: SimURLError.Code)
   /// The engine's own state broke `invariant` (a bug in the engine, never the app's).
   case inconsistency(Invariant, String)
-  /// Offer the free connections of wait queue `key` to its waiting tasks (an admission pass).
-  case startWaiting(key: String)
   /// Put the task `uid` in its wait queue and try to start it.
   case enqueue(uid: Int32)
-  /// Cancel the task `uid` as its `cancel()` would (-999, no resume data).
-  case cancel(uid: Int32)
   /// Schedule the answer timer of the challenge the task `uid` just raised in attempt
   /// `generation`, and hand its handle to the task's `ChallengeState`.
   case armChallengeTimeout(uid: Int32, generation: UInt32, at: SimTime)

@@ -90,9 +90,7 @@ extension Simulation {
       case .failUnstarted(let uid, let code):
         fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false)
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
-      case .startWaiting(let key): startWaiting(key: key)
       case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
-      case .cancel(let uid): cancelTask(daemon.tasks[Int(uid)], produceResumeData: false, reason: nil)
       case .armChallengeTimeout(let uid, let generation, let at):
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
         daemon.tasks[Int(uid)].challenge.timerArmed(timer)

@@ -83,9 +83,6 @@ extension Simulation {
   /// The first unlock after a restart (`Rules/DeviceUnlockRule.swift`), from a launch.
   func unlockDevice() { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }
 
-  /// Whether `task`'s upload continues where it stopped (`Daemon/UploadResumption.swift`).
-  func uploadResumes(_ task: SimURLSessionTask) -> Bool { engine.uploadResumption(task) == .resumes }
-
   /// Upload resume data, if the upload can have it (`Engine.makeUploadResumeData`).
   func makeUploadResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
     engine.makeUploadResumeData(task)
@@ -107,9 +104,6 @@ extension Simulation {
     run { AdmissionPassRule.enqueue(task, engine: engine, into: &$0) }
   }
 
-  /// The admission pass of one queue (`AdmissionPassRule.apply`).
-  func startWaiting(key: String) { run { AdmissionPassRule.apply(key: key, engine: engine, into: &$0) } }
-
   /// Re-decides every waiting task (`AdmissionPassRule.reevaluateAll`).
   func reevaluateAllWaiting() { run { AdmissionPassRule.reevaluateAll(engine: engine, into: &$0) } }
 
@@ -126,15 +120,11 @@ extension Simulation {
   /// `Engine.requestWakeCheck`.
   func requestWakeCheck() { run { engine.requestWakeCheck(into: &$0) } }
 
-  /// `Rules/Wake/EndWakeRule.swift`.
-  func endWake() { run { EndWakeRule.apply(engine: engine, into: &$0) } }
-
   /// `Rules/Challenges/ResponseAuthenticationRule.swift`: true when authentication took the
   /// attempt over.
   func authenticationTakesOver(_ task: SimURLSessionTask) -> Bool {
-    var outcome = ResponseAuthenticationRule.Outcome.passes
-    run {
-      outcome = ResponseAuthenticationRule.apply(
+    let outcome = run {
+      ResponseAuthenticationRule.apply(
         task, engine: engine, skipsAuthentication: injectedFault == .skipsAuthentication, into: &$0)
     }
     return outcome == .takenOver

@@ -131,7 +131,10 @@ struct ChallengeRuleTests {
     ),
     (
       "cancel: the task is cancelled", .cancelAuthenticationChallenge,
-      [answered("cancelAuthenticationChallenge"), .cancel(uid: 0)]
+      [
+        answered("cancelAuthenticationChallenge"),
+        .cancelTask(uid: 0, produceResumeData: false, reason: nil, admitting: true),
+      ]
     ),
     (
       "reject: the next space is challenged", .rejectProtectionSpace,

@@ -86,7 +86,8 @@ struct DelayedRequestRuleTests {
   static let answerTable: [(String, SimDelayedRequestDisposition, Bool, [Effect], String)] = [
     (
       "continue: an admission pass over its queue", .continueLoading, true,
-      [answered("continueLoading"), .startWaiting(key: "bg a.example")], "https://a.example/feed"
+      [answered("continueLoading"), .admissionPass(key: "bg a.example", full: false)],
+      "https://a.example/feed"
     ),
     (
       "continue, no longer waiting", .continueLoading, false, [answered("continueLoading")],
@@ -100,7 +101,11 @@ struct DelayedRequestRuleTests {
       "a new request, no longer waiting: only the URL changes", .useNewRequest(url: fresh), false,
       [answered("useNewRequest", url: fresh.string)], fresh.string
     ),
-    ("cancel", .cancel, true, [answered("cancel"), .cancel(uid: 0)], "https://a.example/feed"),
+    (
+      "cancel", .cancel, true,
+      [answered("cancel"), .cancelTask(uid: 0, produceResumeData: false, reason: nil, admitting: true)],
+      "https://a.example/feed"
+    ),
   ]
 
   @Test("the answer is traced and carried out", arguments: answerTable)

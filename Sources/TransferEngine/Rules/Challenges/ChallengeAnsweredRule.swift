@@ -40,7 +40,8 @@ enum ChallengeAnsweredRule {
       engine.respondUnauthorized(task, into: &effects)
     case .cancelAuthenticationChallenge:
       task.challenge.gaveUp()
-      effects.append(.cancel(uid: task.uid))
+      effects.append(
+        .cancelTask(uid: task.uid, produceResumeData: false, reason: nil, admitting: true))
     case .rejectProtectionSpace:
       if space + 1 < spaces.count {
         engine.raiseChallenge(task, space: space + 1, into: &effects)

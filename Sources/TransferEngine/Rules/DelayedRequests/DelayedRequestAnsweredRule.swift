@@ -30,7 +30,9 @@ enum DelayedRequestAnsweredRule {
     effects.append(.trace(.taskDelayedRequestAnswered, fields))
     switch answer {
     case .continueLoading:
-      if task.machine.isWaiting { effects.append(.startWaiting(key: engine.daemon.queueKey(task))) }
+      if task.machine.isWaiting {
+        effects.append(.admissionPass(key: engine.daemon.queueKey(task), full: false))
+      }
     case .useNewRequest(let url):
       guard task.machine.isWaiting else {
         task.record.requestReplaced(by: url)
@@ -40,7 +42,8 @@ enum DelayedRequestAnsweredRule {
       task.record.requestReplaced(by: url)
       effects.append(.enqueue(uid: task.uid))
     case .cancel:
-      effects.append(.cancel(uid: task.uid))
+      effects.append(
+        .cancelTask(uid: task.uid, produceResumeData: false, reason: nil, admitting: true))
     }
   }
 }
