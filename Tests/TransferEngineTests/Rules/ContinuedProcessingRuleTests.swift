@@ -26,6 +26,18 @@ struct ContinuedProcessingRuleTests {
     .init(identifier: identifier, title: "Export", subtitle: "", launch: { _, _ in })
   }
 
+  /// A foreground engine with `identifiers` submitted in order with `.queue`: the first runs,
+  /// the rest wait.
+  static func engine(submitting identifiers: String...) -> Engine {
+    let engine = Start.foreground.engine()
+    var effects = EffectBuffer()
+    for identifier in identifiers {
+      _ = SubmitContinuedProcessingRule.apply(
+        Self.entry(identifier), strategy: .queue, engine: engine, into: &effects)
+    }
+    return engine
+  }
+
   static func id(_ identifier: String) -> TraceField { TraceField("identifier", .string(identifier)) }
 
   static func submitted(_ identifier: String, _ strategy: ContinuedProcessingStrategy) -> Effect {
@@ -113,11 +125,8 @@ struct ContinuedProcessingRuleTests {
 
   @Test("completing the running task starts the queued one and comes back after its launch handler")
   func completeStartsNext() {
-    let engine = Start.foreground.engine()
+    let engine = Self.engine(submitting: "a", "b")
     var effects = EffectBuffer()
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("a"), strategy: .queue, engine: engine, into: &effects)
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("b"), strategy: .queue, engine: engine, into: &effects)
-    effects.removeAll()
     CompleteContinuedProcessingRule.apply("a", success: true, engine: engine, into: &effects)
     let generation = engine.continued.entry("b")!.generation
     #expect(
@@ -182,11 +191,8 @@ struct ContinuedProcessingRuleTests {
 
   @Test("the user's cancel of a queued request removes it at once")
   func cancelQueued() {
-    let engine = Start.foreground.engine()
+    let engine = Self.engine(submitting: "a", "b")
     var effects = EffectBuffer()
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("a"), strategy: .queue, engine: engine, into: &effects)
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("b"), strategy: .queue, engine: engine, into: &effects)
-    effects.removeAll()
     CancelContinuedProcessingRule.apply("b", engine: engine, into: &effects)
     // "a" still runs: nothing starts in its place.
     #expect(effects.effects == [Self.ended("b", .cancelledByUser)])
@@ -231,11 +237,8 @@ struct ContinuedProcessingRuleTests {
     "a process that ends takes its tasks: app switcher after a force quit, processEnded otherwise",
     arguments: [false, true])
   func drop(_ forceQuit: Bool) {
-    let engine = Start.foreground.engine()
+    let engine = Self.engine(submitting: "a", "b")
     var effects = EffectBuffer()
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("a"), strategy: .queue, engine: engine, into: &effects)
-    _ = SubmitContinuedProcessingRule.apply(Self.entry("b"), strategy: .queue, engine: engine, into: &effects)
-    effects.removeAll()
     engine.dropContinuedProcessing(forceQuit: forceQuit, into: &effects)
     let end: ContinuedProcessingEnd = forceQuit ? .cancelledByAppSwitcher : .processEnded
     #expect(effects.effects == [Self.ended("a", end), Self.ended("b", end)])
