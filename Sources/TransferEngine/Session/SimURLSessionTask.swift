@@ -25,6 +25,45 @@ public final class SimURLSessionTask {
     case data
   }
 
+  // MARK: What the admission pass reads, declared first
+  //
+  // A class's stored properties lie in memory in the order declared. A full admission pass reads
+  // these of every waiting task, and over a long queue its time goes to fetching each task's
+  // memory: together at the front they share the object's first cache lines.
+
+  /// Dense number across the whole simulation: link flow id and event key.
+  let uid: Int32
+  unowned let session: DaemonSession
+  /// True when the app created it while not in the foreground (rate limiter, discretionary).
+  let createdInBackground: Bool
+  let isDiscretionary: Bool
+  /// The request's own `allowsConstrainedNetworkAccess` (`URLRequest`, iOS 13+): false keeps this
+  /// task off Low Data Mode interfaces even when its session allows them. A request may be
+  /// stricter than its session, never looser (behavior.md, "When a task may start").
+  public var allowsConstrainedNetworkAccess = true
+  /// No start before this time (background sessions); nil starts when possible.
+  public var earliestBeginDate: SimTime?
+  /// Where the task is in its life; the one source of its phase.
+  ///
+  /// `@exclusivity(unchecked)`, as the task's other component states and the `Simulation`'s:
+  /// the engine is single-threaded and never calls out while one of these is being changed (app
+  /// code runs only from the facade, between changes), so the runtime check at each access,
+  /// about a fifth of a run's instructions, would guard nothing.
+  @exclusivity(unchecked) var machine = TaskStateMachine() {
+    // No `oldValue`: the machine is then changed in place, not copied out and back.
+    didSet {
+      let active = machine.isActive
+      if active != holdsConnection {
+        holdsConnection = active
+        session.transferActivityChanged(by: active ? 1 : -1)
+      }
+    }
+  }
+  /// `machine.isActive` as of the last change, for the session's count of active transfers.
+  private var holdsConnection = false
+  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
+  var delayedRequest = DelayedRequestStage.notAsked
+
   // MARK: URLSessionTask's public face
 
   /// Numbered from 1 in each session, as URLSession does.
@@ -37,16 +76,10 @@ public final class SimURLSessionTask {
   public var currentURL: SimURL { record.currentURL }
   /// App data that survives relaunches (seed 003 keeps JSON here).
   public var taskDescription: String?
-  /// No start before this time (background sessions); nil starts when possible.
-  public var earliestBeginDate: SimTime?
   /// The app's estimate of the bytes it will send, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToSend: Int64?
   /// The app's estimate of the bytes it will receive, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToReceive: Int64?
-  /// The request's own `allowsConstrainedNetworkAccess` (`URLRequest`, iOS 13+): false keeps this
-  /// task off Low Data Mode interfaces even when its session allows them. A request may be
-  /// stricter than its session, never looser (behavior.md, "When a task may start").
-  public var allowsConstrainedNetworkAccess = true
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
   public var priority: Double = 0.5
   /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
@@ -72,36 +105,12 @@ public final class SimURLSessionTask {
 
   // MARK: The daemon's record
 
-  /// Dense number across the whole simulation: link flow id and event key.
-  let uid: Int32
-  unowned let session: DaemonSession
-  /// Where the task is in its life; the one source of its phase.
-  ///
-  /// `@exclusivity(unchecked)`, as the task's other component states and the `Simulation`'s:
-  /// the engine is single-threaded and never calls out while one of these is being changed (app
-  /// code runs only from the facade, between changes), so the runtime check at each access,
-  /// about a fifth of a run's instructions, would guard nothing.
-  @exclusivity(unchecked) var machine = TaskStateMachine() {
-    // No `oldValue`: the machine is then changed in place, not copied out and back.
-    didSet {
-      let active = machine.isActive
-      if active != holdsConnection {
-        holdsConnection = active
-        session.transferActivityChanged(by: active ? 1 : -1)
-      }
-    }
-  }
-  /// `machine.isActive` as of the last change, for the session's count of active transfers.
-  private var holdsConnection = false
   /// What the task moved, kept and wasted.
   @exclusivity(unchecked) var bytes = TransferBytes()
   /// A download's request method, upper case (`GET` unless the app's request said otherwise):
   /// only a `GET` download can produce resume data [A]. Uploads and data tasks keep `GET` here;
   /// the engine does not model their method.
   var httpMethod = "GET"
-  /// True when the app created it while not in the foreground (rate limiter, discretionary).
-  let createdInBackground: Bool
-  let isDiscretionary: Bool
   /// Bytes moved and then thrown away by restarts at zero.
   public var bytesWasted: Int64 { bytes.wasted }
   /// Bytes moved on the wire by every attempt, both directions (byte accounting).
@@ -110,8 +119,6 @@ public final class SimURLSessionTask {
   var inheritedBytes: Int64 { bytes.inherited }
   /// Connection attempts so far (1 for the first start).
   var attempts: Int { machine.attempts }
-  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
-  var delayedRequest = DelayedRequestStage.notAsked
   /// Admission must wait for the app's answer before the first start: the task has a start
   /// date and its session's delegate implements `willBeginDelayedRequest`.
   var awaitsDelayedRequestAnswer: Bool {
