@@ -91,6 +91,25 @@ import Testing
     withExtendedLifetime(sim) {}
   }
 
+  /// A reused inode the app read in place is made unread again: a later download the app leaves
+  /// alone still counts as lost (`downloadedFileLost`), however the inode was used before.
+  @Test func aReusedFileTheAppReadBeforeCountsAsUnreadAgain() throws {
+    let files: [(String, Int64)] = [
+      ("https://example.com/a.bin", 300_000), ("https://example.com/b.bin", 700_000),
+    ]
+    let (sim, log, container) = run(files) { index, sim in
+      // The first file is read in the call and left in place; the second is read only later,
+      // from the main queue, after the system deleted it.
+      (sim.currentAppDelegate as? PlainAppDelegate)?.downloads.reads = index == 0 ? .inPlace : .later
+    }
+    #expect(log.count == 4)
+    // One inode served both deliveries: the app let go of the first.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: container + ".deliveries").count == 1)
+    let lost = sim.trace.events.filter { $0.kind == "lint" && $0["rule"] == .string("downloadedFileLost") }
+    #expect(lost.count == 1)
+    #expect(lost.first?["task"] == .string("com.example.downloads#2"))
+  }
+
   /// The first pool inodes are resized through descriptors the pool keeps open (8), later ones
   /// by name: an app that keeps more files than that gets every one at its own size.
   @Test func filesPastThePoolsOpenDescriptorsKeepTheirSizes() throws {

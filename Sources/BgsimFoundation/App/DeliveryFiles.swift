@@ -73,13 +73,21 @@ final class DeliveryFiles: @unchecked Sendable {
   func make(number: Int, size: Int64) -> File {
     let name = "CFNetworkDownload_\(number).tmp"
     var inode: Int?
-    if directoryDescriptor < 0 || !placeInode(named: name, placed: &inode) {
+    var reused: stat?
+    if directoryDescriptor < 0 || !placeInode(named: name, placed: &inode, reused: &reused) {
       // The first delivery, or the app deleted the folder: make it (again) and retry once.
       openFolders()
-      _ = placeInode(named: name, placed: &inode)
+      _ = placeInode(named: name, placed: &inode, reused: &reused)
     }
-    // Empties a reused inode (or the file itself when linking failed) and resizes it.
-    if let inode, inode < inodeDescriptors.count, ftruncate(inodeDescriptors[inode], 0) == 0 {
+    // Empties a reused inode (or the file itself when linking failed) and resizes it. A reused
+    // inode nobody wrote into or read (no data blocks, access time still at the epoch: the usual
+    // case, an app that moved the file and deleted it later) only needs its size: two system
+    // calls fewer a download.
+    if let inode, inode < inodeDescriptors.count, let info = reused, info.st_blocks == 0,
+      Self.accessSeconds(info) == 0
+    {
+      if Int64(info.st_size) != size { _ = ftruncate(inodeDescriptors[inode], off_t(clamping: size)) }
+    } else if let inode, inode < inodeDescriptors.count, ftruncate(inodeDescriptors[inode], 0) == 0 {
       AppContainer.resizeSparseFile(inodeDescriptors[inode], size: size, unread: true)
     } else {
       AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
@@ -91,8 +99,12 @@ final class DeliveryFiles: @unchecked Sendable {
   }
 
   /// Links a pool inode at `name`. False when the delivery folder is gone.
-  private func placeInode(named name: String, placed: inout Int?) -> Bool {
-    guard poolWorks, let inode = reusableInode() ?? newInode() else { return true }
+  /// `reused` is the inode's state when it was a reused one.
+  private func placeInode(named name: String, placed: inout Int?, reused: inout stat?) -> Bool {
+    reused = nil
+    let found = reusableInode()
+    if let found { reused = found.info }
+    guard poolWorks, let inode = found?.inode ?? newInode() else { return true }
     let linked = linkat(poolDescriptor, String(inode), directoryDescriptor, name, 0) == 0
     if linked { placed = inode }
     if linked || errno == EEXIST { return true }
@@ -127,8 +139,9 @@ final class DeliveryFiles: @unchecked Sendable {
     return descriptor
   }
 
-  /// A pool inode only the pool still links to (the app let go of it), moved to the back.
-  private func reusableInode() -> Int? {
+  /// A pool inode only the pool still links to (the app let go of it), moved to the back, with
+  /// its state.
+  private func reusableInode() -> (inode: Int, info: stat)? {
     guard !pool.isEmpty else { return nil }
     for step in 0..<min(pool.count, Self.reuseChecks) {
       let index = (poolStart + step) % pool.count
@@ -139,7 +152,7 @@ final class DeliveryFiles: @unchecked Sendable {
         let inode = pool[index]
         pool.swapAt(index, poolStart)
         poolStart = (poolStart + 1) % pool.count
-        return inode
+        return (inode, info)
       }
     }
     // Inodes the app keeps go to the back, so the next check looks at others.
@@ -183,10 +196,15 @@ final class DeliveryFiles: @unchecked Sendable {
   func fate(_ file: File) -> Fate {
     var info = stat()
     guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .gone }
+    return Self.accessSeconds(info) != 0 ? .readInPlace : .untouched
+  }
+
+  /// The access time's seconds (0 for a file made unread and not read since).
+  private static func accessSeconds(_ info: stat) -> Int {
     #if canImport(Darwin)
-      return info.st_atimespec.tv_sec != 0 ? .readInPlace : .untouched
+      return Int(info.st_atimespec.tv_sec)
     #else
-      return info.st_atim.tv_sec != 0 ? .readInPlace : .untouched
+      return Int(info.st_atim.tv_sec)
     #endif
   }
 
