@@ -318,15 +318,9 @@ extension Simulation {
     }
   }
 
-  /// Applies the pending change of stream `index` at its time and draws the stream's next one.
+  /// Applies the pending change of stream `index` at its time (`Rules/Device/ConditionChangeRule.swift`).
   func applyCondition(_ index: Int) {
-    guard let next = conditions.take(index) else { return }
-    scheduler.advance(to: next.at)
-    switch next.change {
-    case .network(let state): run { NetworkChangeRule.apply(state, engine: engine, into: &$0) }
-    case .power(let state): run { PowerChangeRule.apply(state, to: &engine.links, into: &$0) }
-    case .terminate: terminateApp()
-    }
+    run { ConditionChangeRule.apply(stream: index, engine: engine, into: &$0) }
   }
 
   /// Checks the budgets in the middle of an event (one delivery can start a fan-out of new
