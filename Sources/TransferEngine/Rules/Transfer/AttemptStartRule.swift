@@ -14,21 +14,21 @@ enum AttemptStartRule {
     task.record.admitted()
     if let stale = task.challenge.attemptStarted() { effects.append(.cancelEvent(stale)) }
     if engine.observing { effects.append(.observe(.attemptStarted(uid: task.uid, firstStart: firstStart))) }
-    let base = [
-      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
-    ]
+    let name = TraceField("task", .string(task.name))
+    let session = TraceField("session", .string(task.session.identifier))
     switch attempt {
     case .start:
       effects.append(
-        .trace(.taskStarted, base + [TraceField("taskIdentifier", .int(Int64(task.taskIdentifier)))]))
+        .trace(.taskStarted, [name, session, TraceField("taskIdentifier", .int(Int64(task.taskIdentifier)))]))
     case .retry(let number):
-      let status = engine.links.server.status(for: task.currentURL, at: engine.now)
+      let resource = engine.links.server.resource(task.currentURL)
+      let status = engine.links.server.status(for: task.currentURL, resource: resource, at: engine.now)
       effects.append(
         .trace(
           .taskRetry,
-          base + [
-            TraceField("attempt", .int(Int64(number))),
-            TraceField("offset", .int(engine.startOffset(task, status: status))),
+          [
+            name, session, TraceField("attempt", .int(Int64(number))),
+            TraceField("offset", .int(engine.startOffset(task, status: status, resource: resource))),
           ]))
     }
     effects.append(

@@ -28,10 +28,10 @@ enum ConnectedRule {
     let authentication = ResponseAuthenticationRule.apply(
       task, engine: engine, skipsAuthentication: skipsAuthentication, into: &effects)
     if authentication == .takenOver { return }
-    let server = engine.links.server
-    let status = server.status(for: url, at: engine.now)
-    guard let target = server.resource(url)?.redirectTo, status < 400 else {
-      engine.respond(task, status: status, into: &effects)
+    let resource = engine.links.server.resource(url)
+    let status = engine.links.server.status(for: url, resource: resource, at: engine.now)
+    guard let target = resource?.redirectTo, status < 400 else {
+      engine.respond(task, status: status, resource: resource, into: &effects)
       return
     }
     if task.redirectsInARow >= maxRedirects {

@@ -2,14 +2,22 @@ import SimKernel
 
 /// A response arrives and its body goes on a link: shared by the rooms that take a response
 /// (`ConnectedRule`, `RedirectDecidedRule`, a challenge's 401) and by the uplink finishing an
-/// upload's body (`LinkCompletedRule`).
+/// upload's body (`LinkCompletedRule`). The server's resource is looked up once per response and
+/// handed along: each lookup hashes the whole URL.
 extension Engine {
   /// The response to the task's current request: record it and put its body on a link (or, for
   /// an empty body, finish the task).
   func respond(_ task: SimURLSessionTask, status: Int, into effects: inout EffectBuffer) {
-    recordResponse(task, status: status, into: &effects)
+    respond(task, status: status, resource: links.server.resource(task.currentURL), into: &effects)
+  }
+
+  /// `respond`, with `resource` the server's resource at the task's current URL.
+  func respond(
+    _ task: SimURLSessionTask, status: Int, resource: ServerResource?, into effects: inout EffectBuffer
+  ) {
+    recordResponse(task, status: status, resource: resource, into: &effects)
     if task.fetchesBody {
-      startDownloadBody(task, status: status, into: &effects)
+      startDownloadBody(task, status: status, resource: resource, into: &effects)
       return
     }
     guard case .joinLink(let up) = task.machine.connected(up: true) else { return }
@@ -25,9 +33,15 @@ extension Engine {
 
   /// The response's status and headers, from the server model as it is now.
   func recordResponse(_ task: SimURLSessionTask, status: Int, into effects: inout EffectBuffer) {
+    recordResponse(task, status: status, resource: links.server.resource(task.currentURL), into: &effects)
+  }
+
+  private func recordResponse(
+    _ task: SimURLSessionTask, status: Int, resource: ServerResource?, into effects: inout EffectBuffer
+  ) {
     if observing { effects.append(.observe(.response(uid: task.uid, status: status))) }
     var head = ResponseHead()
-    if let resource = links.server.resource(task.currentURL) {
+    if let resource {
       let ok = (200...299).contains(status)
       head.contentLength = ok && task.fetchesBody ? resource.size : resource.responseBody
       head.etag = resource.etag
@@ -41,10 +55,10 @@ extension Engine {
   /// data (first response only) or what it received, if the server still has the same version
   /// and honours ranges; else 0, a restart. An upload always starts from 0. The one rule for
   /// both the response and the `offset` that `task.retry` reports.
-  func startOffset(_ task: SimURLSessionTask, status: Int) -> Int64 {
+  /// `resource` is the server's resource at the task's current URL.
+  func startOffset(_ task: SimURLSessionTask, status: Int, resource: ServerResource?) -> Int64 {
     // A resumable upload kept what the server has; any other upload kept nothing.
     guard task.isDownload else { return task.fetchesBody ? 0 : task.countOfBytesSent }
-    let resource = links.server.resource(task.currentURL)
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     // Resume data sets the offset of the task's first response only; a later attempt continues
@@ -52,22 +66,23 @@ extension Engine {
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
     guard wanted > 0, success, resource?.acceptsRanges == true,
-      let v = links.server.validator(task.currentURL),
-      v == (resumeData?.validator ?? task.bytes.fetchingValidator), wanted <= size
+      let v = resource?.validator, v == (resumeData?.validator ?? task.bytes.fetchingValidator),
+      wanted <= size
     else { return 0 }
     return wanted
   }
 
   /// A download's or data task's body: from the offset `startOffset` decides, the app told
   /// `didResumeAtOffset` when resume data made the task (and a restart from 0 traced).
-  private func startDownloadBody(_ task: SimURLSessionTask, status: Int, into effects: inout EffectBuffer) {
-    let resource = links.server.resource(task.currentURL)
+  private func startDownloadBody(
+    _ task: SimURLSessionTask, status: Int, resource: ServerResource?, into effects: inout EffectBuffer
+  ) {
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
-    let validator = links.server.validator(task.currentURL)
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
-    let offset = startOffset(task, status: status)
-    task.bytes.downloadResponse(size: size, validator: validator, offset: offset, resumed: resumeData != nil)
+    let offset = startOffset(task, status: status, resource: resource)
+    task.bytes.downloadResponse(
+      size: size, validator: resource?.validator, offset: offset, resumed: resumeData != nil)
     if let data = resumeData {
       queueDelegateEvent(
         .didResumeAtOffset(task, offset: offset, expectedTotal: size), for: task.session, into: &effects)
@@ -101,8 +116,10 @@ extension Engine {
   func uploadBodyArrived(
     _ task: SimURLSessionTask, reportsSent: Bool = true, into effects: inout EffectBuffer
   ) {
-    recordResponse(task, status: links.server.status(for: task.currentURL, at: now), into: &effects)
-    let body = links.server.resource(task.currentURL)?.responseBody ?? 0
+    let resource = links.server.resource(task.currentURL)
+    let status = links.server.status(for: task.currentURL, resource: resource, at: now)
+    recordResponse(task, status: status, resource: resource, into: &effects)
+    let body = resource?.responseBody ?? 0
     task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
     if reportsSent { effects.append(.reportBodyDone(uid: task.uid)) }
     guard body > 0 else {
