@@ -127,12 +127,6 @@ enum Effect: Equatable {
   case armChallengeTimeout(uid: Int32, generation: UInt32, at: SimTime)
   /// Cancel a pending engine event.
   case cancelEvent(EventHandle)
-  /// Record the response `status` of the task `uid` and put its body on a link
-  /// (`Engine.respond`), for a challenge's 401.
-  case respond(uid: Int32, status: Int)
-  /// Record the response `status` of the task `uid` (its headers from the server model,
-  /// `Engine.recordResponse`), for an upload's 401.
-  case recordResponse(uid: Int32, status: Int)
   /// The task `uid` finished: its response is complete.
   case finish(uid: Int32)
   /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it

@@ -96,10 +96,6 @@ extension Simulation {
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
         daemon.tasks[Int(uid)].challenge.timerArmed(timer)
       case .cancelEvent(let handle): scheduler.cancel(handle)
-      case .respond(let uid, let status):
-        run { engine.respond(daemon.tasks[Int(uid)], status: status, into: &$0) }
-      case .recordResponse(let uid, let status):
-        run { engine.recordResponse(daemon.tasks[Int(uid)], status: status, into: &$0) }
       case .finish(let uid): finish(daemon.tasks[Int(uid)])
       case .withdrawAndFail(let uid, let code):
         let task = daemon.tasks[Int(uid)]
