@@ -11,7 +11,8 @@
 # stored-property accessors, initialisers, deinitialisers and compiler thunks, and that minus the
 # run loop's bookkeeping (the invariant checker's observer and the run budget's meter).
 # Needs valgrind, callgrind_annotate and `swift demangle`. The three functions are named by their
-# mangled symbols: rename `handle`, `linkCompleted` or `systemSuspend` and this script must follow.
+# mangled symbols: rename `Simulation.handle`, `LinkCompletedRule.apply(up:engine:into:)` or
+# `Simulation.systemSuspend` and this script must follow.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -26,15 +27,15 @@ rm -f "$out"/callgrind.out*
 
 valgrind --tool=callgrind --dump-instr=no --collect-atstart=no \
   '--toggle-collect=$s14TransferEngine10SimulationC6handleyyAA0B5EventOF' \
-  '--zero-before=$s14TransferEngine10SimulationC13linkCompleted2upySb_tF' \
+  '--zero-before=$s14TransferEngine17LinkCompletedRuleO5apply2up6engine4intoySb_AA0B0CAA12EffectBufferVztFZ' \
   '--dump-after=$s14TransferEngine10SimulationC13systemSuspendyyF' \
   --callgrind-out-file="$out/callgrind.out" "$binary" run "$scenario" --quiet >"$out/run.txt" 2>"$out/valgrind.txt"
 
 # The dump that begins at the link completion: the first part whose trigger is the suspension
-# and which holds a call to linkCompleted.
+# and which holds a call to the link completion's room.
 part=""
 for f in "$out"/callgrind.out.*; do
-  if grep -q 'SimulationC13linkCompleted2upySb_tF' "$f"; then part=$f; break; fi
+  if grep -q 'LinkCompletedRuleO5apply2up6engine4intoySb_AA0B0CAA12EffectBufferVztFZ' "$f"; then part=$f; break; fi
 done
 if [ -z "$part" ]; then
   echo "wake-path: no dump holds a link completion followed by a suspension; see $out/run.txt" >&2

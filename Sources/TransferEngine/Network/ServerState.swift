@@ -32,14 +32,17 @@ struct ServerState {
   }
 
   /// The validator a range request would compare: the ETag, else Last-Modified.
-  func validator(_ url: SimURL) -> String? {
-    guard let r = resources[url] else { return nil }
-    return r.etag ?? r.lastModified
-  }
+  func validator(_ url: SimURL) -> String? { resources[url]?.validator }
 
   /// The HTTP status the server answers for `url` at `now`: a status window's, else the resource's,
   /// else 404 for a URL the server does not have.
   func status(for url: SimURL, at now: SimTime) -> Int {
+    status(for: url, resource: resources[url], at: now)
+  }
+
+  /// `status(for:at:)` when the caller already looked up `resource`, the resource at `url`: each
+  /// lookup hashes the whole URL.
+  func status(for url: SimURL, resource: ServerResource?, at now: SimTime) -> Int {
     for fault in faults {
       if case .status(let from, let to, let target, let status) = fault, from <= now, now < to,
         target.matches(url)
@@ -47,7 +50,7 @@ struct ServerState {
         return status
       }
     }
-    return resources[url]?.status ?? 404
+    return resource?.status ?? 404
   }
 
   /// Whether a `stall` fault holds `url` at `now`.
@@ -73,4 +76,9 @@ struct ServerState {
     }
     return false
   }
+}
+
+extension ServerResource {
+  /// The validator a range request would compare: the ETag, else Last-Modified.
+  var validator: String? { etag ?? lastModified }
 }

@@ -4,7 +4,7 @@ import SimKernel
 ///
 /// The fault's drops are taken by the transfers running now that it targets, in uid order,
 /// while any are left; each of those is cut (`connectionDropped`). The drops left over cut
-/// later transfers as they connect (`connected` in `Daemon/Simulation+Transfer.swift`).
+/// later transfers as they connect (`Rules/Transfer/ConnectedRule.swift`).
 enum DropFaultRule {
   /// A transfer holding a connection, as the rule sees it.
   struct Transfer: Equatable {

@@ -7,11 +7,12 @@ import SimKernel
 /// is the order the trace records them. Because consequences are values, a rule is tested as
 /// a table of (state, input) -> effects without a simulation.
 ///
-/// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
+/// The `.interrupt`, `.requeueAhead`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
 /// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
 /// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.enqueue`,
-/// `.respond`, `.recordResponse`, `.finish`, `.withdrawAndFail` and `.withdrawThenSuspend` cases hand work to steps that
+/// `.finish`, `.withdrawAndFail`, `.failHoldingConnection`, `.reportBodyDone` and
+/// `.withdrawThenSuspend` cases hand work to steps that
 /// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
 /// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
 /// has returned.
@@ -24,7 +25,9 @@ enum Effect: Equatable {
   /// Put the task `uid`, which an interface change made retry at once, back in its wait queue
   /// ahead of the tasks that were not running.
   case requeueAhead(uid: Int32)
-  /// Re-arm the links' completion events after their rates or flows changed.
+  /// Re-arm the links' completion events after their rates or flows changed
+  /// (`Engine.rescheduleLinks`), after the effects appended before it: events at one instant
+  /// fire in the order scheduled, so the re-armed completion keeps its place behind them.
   case rescheduleLinks
   /// Ask admission again about every waiting task.
   case reevaluateWaiting
@@ -124,10 +127,6 @@ enum Effect: Equatable {
   case armChallengeTimeout(uid: Int32, generation: UInt32, at: SimTime)
   /// Cancel a pending engine event.
   case cancelEvent(EventHandle)
-  /// Record the response `status` of the task `uid` and put its body on a link.
-  case respond(uid: Int32, status: Int)
-  /// Record the response `status` of the task `uid` (its headers from the server model).
-  case recordResponse(uid: Int32, status: Int)
   /// The task `uid` finished: its response is complete.
   case finish(uid: Int32)
   /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
@@ -142,6 +141,12 @@ enum Effect: Equatable {
   /// Fail the task `uid`, already off its link or queue, with `code`, with resume data when it
   /// can resume; `freeingConnection` when it still held one.
   case failTask(uid: Int32, code: SimURLError.Code, freeingConnection: Bool)
+  /// Fail the task `uid`, which still holds its connection, with `code` and no resume data (a
+  /// redirect loop).
+  case failHoldingConnection(uid: Int32, code: SimURLError.Code)
+  /// The body of the transfer `uid` is all moved: its last progress call at 100%, if the app can
+  /// hear it (`Simulation.reportBodyDone`, App/Simulation+Delivery.swift).
+  case reportBodyDone(uid: Int32)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).
@@ -168,6 +173,11 @@ enum AfterApp: Equatable {
 enum Observation: Equatable {
   /// The `calls`-th call of the completion handler of `session` for wake `wake`.
   case completionHandlerCalled(session: String, wake: Int, calls: Int)
+  /// The task `uid` starts (`firstStart`) or retries: the start invariants, on the conditions
+  /// of that moment (`Simulation.checkStart`).
+  case attemptStarted(uid: Int32, firstStart: Bool)
+  /// The task `uid`'s response with `status` is recorded (`Simulation.checkProtectedResponse`).
+  case response(uid: Int32, status: Int)
 }
 
 /// A call into the app's code, as an effect.

@@ -28,7 +28,7 @@ extension Simulation {
         // session's task failed instead) is waiting to reclaim its slot.
         let task = daemon.tasks[Int(uid)]
         if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
-      case .rescheduleLinks: rescheduleLinks()
+      case .rescheduleLinks: engine.rescheduleLinks()
       case .reevaluateWaiting: reevaluateAllWaiting()
       case .schedule(let event, let at): scheduler.schedule(event, at: at)
       case .callApp(let call): callApp(call)
@@ -82,7 +82,8 @@ extension Simulation {
       case .requestReevaluation(let time): requestReevaluation(at: time)
       case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
       case .askDelayedRequest(let uid): askDelayedRequest(daemon.tasks[Int(uid)])
-      case .beginAttempt(let uid): beginAttempt(daemon.tasks[Int(uid)])
+      case .beginAttempt(let uid):
+        run { AttemptStartRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .failNotConnected(let uid, let reason):
         var error = SimURLError(.notConnectedToInternet)
         error.networkUnavailableReason = reason
@@ -95,8 +96,6 @@ extension Simulation {
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
         daemon.tasks[Int(uid)].challenge.timerArmed(timer)
       case .cancelEvent(let handle): scheduler.cancel(handle)
-      case .respond(let uid, let status): respond(daemon.tasks[Int(uid)], status: status)
-      case .recordResponse(let uid, let status): recordResponse(daemon.tasks[Int(uid)], status: status)
       case .finish(let uid): finish(daemon.tasks[Int(uid)])
       case .withdrawAndFail(let uid, let code):
         let task = daemon.tasks[Int(uid)]
@@ -117,6 +116,9 @@ extension Simulation {
       case .failTask(let uid, let code, let freeing):
         let task = daemon.tasks[Int(uid)]
         fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: freeing)
+      case .failHoldingConnection(let uid, let code):
+        fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: true)
+      case .reportBodyDone(let uid): reportBodyDone(daemon.tasks[Int(uid)])
       }
     }
     effects.removeAll()
@@ -136,6 +138,8 @@ extension Simulation {
     switch observation {
     case .completionHandlerCalled(let session, let wake, let calls):
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    case .attemptStarted(let uid, let firstStart): checkStart(daemon.tasks[Int(uid)], firstStart: firstStart)
+    case .response(let uid, let status): checkProtectedResponse(daemon.tasks[Int(uid)], status: status)
     }
   }
 

@@ -3,8 +3,9 @@ import SimKernel
 /// Names other slices' `Simulation` code still calls, each now a room's entry; `run(_:)`, the
 /// helper that lends a rule the effect buffer and interprets it; and the work of the `.vanish`,
 /// `.pauseDefaultTransfers` and `.resumePausedDefaultTransfers` effects, which is made of the
-/// transfer and completion steps (`withdraw`, `endTask`, `detachTransfer`, `releaseConnection`,
-/// `enqueue`) still written as `Simulation` code. Each goes once its callers or parts are rooms.
+/// completion steps (`withdraw`, `endTask`) still written as `Simulation` code and of rooms'
+/// entries (`detachTransfer`, `releaseConnection`, `enqueue`). Each goes once its callers or parts
+/// are rooms.
 extension Simulation {
   /// Lets `rule` fill the reused effect buffer, then performs its effects in order; returns what
   /// the rule returns. Effects appended before a rule throws are still performed.
@@ -120,14 +121,21 @@ extension Simulation {
   /// `Engine.requestWakeCheck`.
   func requestWakeCheck() { run { engine.requestWakeCheck(into: &$0) } }
 
-  /// `Rules/Challenges/ResponseAuthenticationRule.swift`: true when authentication took the
-  /// attempt over.
-  func authenticationTakesOver(_ task: SimURLSessionTask) -> Bool {
-    let outcome = run {
-      ResponseAuthenticationRule.apply(
-        task, engine: engine, skipsAuthentication: injectedFault == .skipsAuthentication, into: &$0)
+  /// Re-arms the links' completion events (`Engine.rescheduleLinks`).
+  func rescheduleLinks() { engine.rescheduleLinks() }
+
+  /// Takes a task off whatever it is doing (`Engine.detach`) and, when asked, frees its connection.
+  func detachTransfer(_ task: SimURLSessionTask, freeConnection: Bool = true) {
+    engine.detach(task)
+    if freeConnection { releaseConnection(of: task) }
+  }
+
+  /// The app answered `willPerformHTTPRedirection` (`Rules/Transfer/RedirectDecidedRule.swift`).
+  func redirectDecided(_ task: SimURLSessionTask, to target: SimURL, follow: Bool, generation: UInt32) {
+    run {
+      RedirectDecidedRule.apply(
+        task, to: target, follow: follow, generation: generation, engine: engine, into: &$0)
     }
-    return outcome == .takenOver
   }
 
   /// `Rules/DelayedRequests/DelayedRequestAskRule.swift`.

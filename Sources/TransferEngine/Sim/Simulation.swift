@@ -45,7 +45,10 @@ public final class Simulation {
   /// Checked after every event when on (tests and fuzzing); a violation stops the run.
   public var checksInvariants: Bool {
     get { checking }
-    set { checking = newValue }
+    set {
+      checking = newValue
+      engine.observing = newValue
+    }
   }
   /// `checksInvariants`' storage, read at every event and record.
   @exclusivity(unchecked) var checking = false
@@ -128,6 +131,10 @@ public final class Simulation {
   /// The current simulated time.
   public var now: SimTime { scheduler.now }
 
+  /// Redirects followed in a row before a task fails with `httpTooManyRedirects` (-1007)
+  /// (`Rules/Transfer/ConnectedRule.swift`).
+  public static var maxRedirects: Int { ConnectedRule.maxRedirects }
+
   /// The device restarts now; the user unlocks it `reboot.unlockAfter` later, or at a `launch`
   /// (`Rules/Device/RebootRule.swift`).
   public func rebootDevice() { run { RebootRule.apply(engine: engine, into: &$0) } }
@@ -197,8 +204,14 @@ public final class Simulation {
     case .reevaluate:
       daemon.reevaluationFired()
       reevaluateAllWaiting()
-    case .connected(let uid, let gen): ifCurrent(uid, gen) { connected($0) }
-    case .linkCompletion(let up): linkCompleted(up: up)
+    case .connected(let uid, let gen):
+      ifCurrent(uid, gen) { task in
+        run {
+          ConnectedRule.apply(
+            task, engine: engine, skipsAuthentication: injectedFault == .skipsAuthentication, into: &$0)
+        }
+      }
+    case .linkCompletion(let up): run { LinkCompletedRule.apply(up: up, engine: engine, into: &$0) }
     case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
     case .retry(let uid, let gen):
       ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, into: &$0) } }

@@ -12,7 +12,7 @@ struct TaskRecord {
   private(set) var state: SimURLSessionTask.State = .suspended
   /// The URL after the redirects followed so far.
   private(set) var currentURL: SimURL
-  /// Redirects followed since the last response that was not a redirect (`Simulation.maxRedirects`).
+  /// Redirects followed since the last response that was not a redirect (`ConnectedRule.maxRedirects`).
   private(set) var redirectsInARow = 0
   /// The HTTP status of the response, once there is one.
   private(set) var statusCode: Int?

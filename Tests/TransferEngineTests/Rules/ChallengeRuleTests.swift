@@ -44,7 +44,8 @@ struct ChallengeRuleTests {
     return .trace(.taskChallengeAnswered, fields)
   }
 
-  static let unauthorized = Effect.respond(uid: 0, status: 401)
+  /// The 401 as the response (`Engine.respond`): no body, so the download finishes.
+  static let unauthorized = Effect.finish(uid: 0)
   /// Raised and, with no delegate method to ask, answered by default handling: the 401.
   static let defaultHandled = [challenged(basic), answered("performDefaultHandling"), unauthorized]
 
@@ -176,6 +177,7 @@ struct ChallengeRuleTests {
     ChallengeAnsweredRule.apply(
       task, .rejectProtectionSpace, generation: task.machine.generation, engine: engine, into: &effects)
     #expect(effects.effects == [Self.answered("rejectProtectionSpace"), Self.unauthorized])
+    #expect(task.statusCode == 401)
     // A task holds its session unowned: keep the engine that owns it alive to the end.
     withExtendedLifetime(engine) {}
   }

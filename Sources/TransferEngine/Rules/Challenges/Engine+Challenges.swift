@@ -41,11 +41,11 @@ extension Engine {
   func respondUnauthorized(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
     task.challenge.gaveUp()
     if task.fetchesBody {
-      effects.append(.respond(uid: task.uid, status: Self.unauthorizedStatus))
+      respond(task, status: Self.unauthorizedStatus, into: &effects)
     } else {
-      effects.append(.recordResponse(uid: task.uid, status: Self.unauthorizedStatus))
+      recordResponse(task, status: Self.unauthorizedStatus, into: &effects)
       effects.append(.finish(uid: task.uid))
-      effects.append(.rescheduleLinks)
+      rescheduleLinks(after: &effects)
     }
   }
 
