@@ -92,7 +92,7 @@ enum Effect: Equatable {
   /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
   case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
   /// Time the next progress report of the transfer `uid` at the links' current share
-  /// (`Simulation.armProgress`, App/Simulation+Delivery.swift).
+  /// (`Engine.armProgress`, `Rules/Delivery/Engine+Progress.swift`).
   case armProgress(uid: Int32)
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
@@ -165,9 +165,16 @@ enum AfterApp: Equatable {
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
+///
+/// A rule appends one only while `Engine.checksInvariants` is on, so a run without the checker
+/// pays nothing for them.
 enum Observation: Equatable {
   /// The `calls`-th call of the completion handler of `session` for wake `wake`.
   case completionHandlerCalled(session: String, wake: Int, calls: Int)
+  /// The task `uid` ended (finished, failed, cancelled or lost): it must end once.
+  case taskEnded(uid: Int32)
+  /// The task `uid` finished: its whole response arrived.
+  case taskFinished(uid: Int32)
 }
 
 /// A call into the app's code, as an effect.

@@ -42,6 +42,9 @@ final class Engine {
   @exclusivity(unchecked) var extensions = ExtensionProcesses()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
+  /// True while the invariant checker runs (`Simulation.checksInvariants` sets it): rules append
+  /// `.observe` effects only then.
+  @exclusivity(unchecked) var checksInvariants = false
 
   init(policy: Policy, device: DeviceModel, server: ServerModel) {
     self.policy = policy

@@ -48,24 +48,23 @@ extension Simulation {
       case .pauseDefaultTransfers: pauseDefaultTransfers()
       case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
       case .disconnect(let uid):
-        let task = daemon.tasks[Int(uid)]
-        if !task.isFinished {
-          let holding = withdraw(task)
-          fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
-        }
+        run { FailTaskRule.disconnect(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .afterApp(let step): afterApp(step)
       case .endProcess:
         appProcess.end()
         assertionHandlers = [:]
       case .vanish(let uid, let reason):
-        let task = daemon.tasks[Int(uid)]
-        if !task.isFinished { vanish(task, reason: reason) }
+        run { VanishTaskRule.apply(daemon.tasks[Int(uid)], reason: reason, engine: engine, into: &$0) }
       case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
-        cancelTask(
-          daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason, admitting: admitting)
+        run {
+          CancelTaskRule.apply(
+            daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason,
+            admitting: admitting,
+            engine: engine, into: &$0)
+        }
       case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
-      case .armSessionProgress(let index): armProgressForSession(daemon.sessionRecords[index])
-      case .armProgress(let uid): armProgress(daemon.tasks[Int(uid)])
+      case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
+      case .armProgress(let uid): engine.armProgress(daemon.tasks[Int(uid)])
       case .processEnded: processEnded()
       case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
       case .restartCutsTransfers(let restart, let unlockAt):
@@ -86,9 +85,15 @@ extension Simulation {
       case .failNotConnected(let uid, let reason):
         var error = SimURLError(.notConnectedToInternet)
         error.networkUnavailableReason = reason
-        fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+        run {
+          FailTaskRule.apply(
+            daemon.tasks[Int(uid)], error, freeingConnection: false, engine: engine, into: &$0)
+        }
       case .failUnstarted(let uid, let code):
-        fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false)
+        run {
+          FailTaskRule.apply(
+            daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
+        }
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
       case .armChallengeTimeout(let uid, let generation, let at):
@@ -97,14 +102,12 @@ extension Simulation {
       case .cancelEvent(let handle): scheduler.cancel(handle)
       case .respond(let uid, let status): respond(daemon.tasks[Int(uid)], status: status)
       case .recordResponse(let uid, let status): recordResponse(daemon.tasks[Int(uid)], status: status)
-      case .finish(let uid): finish(daemon.tasks[Int(uid)])
+      case .finish(let uid): run { FinishTaskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .withdrawAndFail(let uid, let code):
-        let task = daemon.tasks[Int(uid)]
-        let held = withdraw(task)
-        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: held)
+        run { FailTaskRule.withdrawAndFail(daemon.tasks[Int(uid)], code: code, engine: engine, into: &$0) }
       case .withdrawThenSuspend(let uid):
         let task = daemon.tasks[Int(uid)]
-        let held = withdraw(task)
+        let held = engine.withdraw(task) == .holdsConnection
         run { SuspendTaskRule.withdrawn(task, holding: held, engine: engine, into: &$0) }
       case .armResourceTimer(let uid, let after, let firstResume):
         let task = daemon.tasks[Int(uid)]
@@ -116,7 +119,12 @@ extension Simulation {
         }
       case .failTask(let uid, let code, let freeing):
         let task = daemon.tasks[Int(uid)]
-        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: freeing)
+        run {
+          FailTaskRule.apply(
+            task, SimURLError(code, resume: engine.makeResumeData(task)), freeingConnection: freeing,
+            engine: engine,
+            into: &$0)
+        }
       }
     }
     effects.removeAll()
@@ -136,6 +144,8 @@ extension Simulation {
     switch observation {
     case .completionHandlerCalled(let session, let wake, let calls):
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
+    case .taskEnded(let uid): checker.taskEnded(uid)
+    case .taskFinished(let uid): checker.taskFinished(uid)
     }
   }
 

@@ -31,13 +31,12 @@ extension Simulation {
     run { engine.processEnded(into: &$0) }
   }
 
-  /// A default session's task dies with its process: nothing is delivered, nobody is told.
-  func vanish(_ task: SimURLSessionTask, reason: String = "appTerminated") {
-    let holding = withdraw(task)
-    emit(.taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string(reason))])
-    endTask(task, .lost)
-    task.session.taskEnded()
-    if holding { releaseConnection(of: task, admitting: false) }
+  /// The response is complete (`Rules/Ending/FinishTaskRule.swift`).
+  func finish(_ task: SimURLSessionTask) { run { FinishTaskRule.apply(task, engine: engine, into: &$0) } }
+
+  /// The task fails with a transport error (`Rules/Ending/FailTaskRule.swift`).
+  func fail(_ task: SimURLSessionTask, _ error: SimURLError, freeingConnection: Bool) {
+    run { FailTaskRule.apply(task, error, freeingConnection: freeingConnection, engine: engine, into: &$0) }
   }
 
   /// Default sessions run in the app's process: their transfers stop while it is suspended,
@@ -79,6 +78,17 @@ extension Simulation {
       }
     }
   }
+
+  /// Queues a delegate event for the app (`Engine.queueDelegateEvent`).
+  func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
+    run { engine.queueDelegateEvent(event, for: record, into: &$0) }
+  }
+
+  /// Times a transfer's next progress report (`Engine.armProgress`).
+  func armProgress(_ task: SimURLSessionTask) { engine.armProgress(task) }
+
+  /// The last progress report of a body all moved (`Engine.reportBodyDone`).
+  func reportBodyDone(_ task: SimURLSessionTask) { run { engine.reportBodyDone(task, into: &$0) } }
 
   /// The first unlock after a restart (`Rules/DeviceUnlockRule.swift`), from a launch.
   func unlockDevice() { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }

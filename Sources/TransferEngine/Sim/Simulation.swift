@@ -45,7 +45,10 @@ public final class Simulation {
   /// Checked after every event when on (tests and fuzzing); a violation stops the run.
   public var checksInvariants: Bool {
     get { checking }
-    set { checking = newValue }
+    set {
+      checking = newValue
+      engine.checksInvariants = newValue
+    }
   }
   /// `checksInvariants`' storage, read at every event and record.
   @exclusivity(unchecked) var checking = false
