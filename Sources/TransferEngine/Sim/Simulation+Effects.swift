@@ -45,7 +45,7 @@ extension Simulation {
         record.challengesWokeApp()
       case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
       case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
-      case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
       case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
       case .disconnect(let uid):
         run { FailTaskRule.disconnect(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
@@ -62,7 +62,7 @@ extension Simulation {
             admitting: admitting,
             engine: engine, into: &$0)
         }
-      case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
+      case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
       case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
       case .armProgress(let uid): engine.armProgress(daemon.tasks[Int(uid)])
       case .processEnded: processEnded()
