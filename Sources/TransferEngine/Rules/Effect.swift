@@ -9,11 +9,13 @@ import SimKernel
 ///
 /// The `.interrupt`, `.requeueAhead`, `.rescheduleLinks`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
-/// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.enqueue`,
-/// `.respond`, `.recordResponse`, `.finish`, `.withdrawAndFail` and `.withdrawThenSuspend` cases hand work to steps that
-/// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
-/// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
+/// `.endWake`, `.enqueue`, `.respond` and `.recordResponse` cases hand work to steps that still
+/// live in `Simulation+*.swift`; each goes away when its step gets a room of its own
+/// (docs/architecture.md lists them). `.disconnect`, `.vanish`, `.cancelTask`, `.finish`,
+/// `.pauseDefaultTransfers`, `.resumePausedDefaultTransfers` and `.armSessionProgress` run a room
+/// or an engine step (`Rules/Ending/`, `Rules/System/`, `Rules/Delivery/`) once the effects
+/// before them are carried out: in a batch of endings, each task's must see the admission pass
+/// of the one before it carried out. `.afterApp` brings a rule back once app code it asked for
 /// has returned.
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
@@ -130,18 +132,9 @@ enum Effect: Equatable {
   case recordResponse(uid: Int32, status: Int)
   /// The task `uid` finished: its response is complete.
   case finish(uid: Int32)
-  /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
-  /// can resume.
-  case withdrawAndFail(uid: Int32, code: SimURLError.Code)
-  /// The app's `suspend()` stops the task `uid`: take it off its link or queue, then go on with
-  /// `SuspendTaskRule.withdrawn`.
-  case withdrawThenSuspend(uid: Int32)
   /// Arm the resource timer of the task `uid` the app resumed, due `after` from now: its first
   /// `resume()` (`firstResume`, the resume's sequence number) or the one ending a suspension.
   case armResourceTimer(uid: Int32, after: SimDuration, firstResume: Int?)
-  /// Fail the task `uid`, already off its link or queue, with `code`, with resume data when it
-  /// can resume; `freeingConnection` when it still held one.
-  case failTask(uid: Int32, code: SimURLError.Code, freeingConnection: Bool)
 }
 
 /// Where a rule goes on after the app answered (`Effect.afterApp`).

@@ -103,12 +103,6 @@ extension Simulation {
       case .respond(let uid, let status): respond(daemon.tasks[Int(uid)], status: status)
       case .recordResponse(let uid, let status): recordResponse(daemon.tasks[Int(uid)], status: status)
       case .finish(let uid): run { FinishTaskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
-      case .withdrawAndFail(let uid, let code):
-        run { FailTaskRule.withdrawAndFail(daemon.tasks[Int(uid)], code: code, engine: engine, into: &$0) }
-      case .withdrawThenSuspend(let uid):
-        let task = daemon.tasks[Int(uid)]
-        let held = engine.withdraw(task) == .holdsConnection
-        run { SuspendTaskRule.withdrawn(task, holding: held, engine: engine, into: &$0) }
       case .armResourceTimer(let uid, let after, let firstResume):
         let task = daemon.tasks[Int(uid)]
         let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
@@ -116,14 +110,6 @@ extension Simulation {
           task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
         } else {
           task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
-        }
-      case .failTask(let uid, let code, let freeing):
-        let task = daemon.tasks[Int(uid)]
-        run {
-          FailTaskRule.apply(
-            task, SimURLError(code, resume: engine.makeResumeData(task)), freeingConnection: freeing,
-            engine: engine,
-            into: &$0)
         }
       }
     }

@@ -56,6 +56,16 @@ struct TaskEndingRuleTests {
   static let deliver = Effect.schedule(.deliver(sessionIndex: 0), at: .zero)
   static let wakeCheck = Effect.schedule(.wakeCheck, at: .zero)
 
+  /// `task.failed` of task `name` of session `session` with `code`, without resume data.
+  static func failed(_ name: String, session: String = "bg", _ code: SimURLError.Code) -> Effect {
+    .trace(
+      .taskFailed,
+      [
+        TraceField("task", .string(name)), TraceField("session", .string(session)),
+        TraceField("error", .string(code.name)), TraceField("code", .int(Int64(code.rawValue))),
+      ])
+  }
+
   static func finished(_ name: String, bytes: Int64, status: Int64 = 200) -> Effect {
     .trace(
       .taskFinished,
