@@ -94,7 +94,7 @@ enum Effect: Equatable {
   /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
   case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
   /// Time the next progress report of the transfer `uid` at the links' current share
-  /// (`Engine.armProgress`, `Rules/Delivery/Engine+Progress.swift`).
+  /// (`Engine.armProgress`, `Rules/Delivery/Engine+DelegateEvents.swift`).
   case armProgress(uid: Int32)
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
