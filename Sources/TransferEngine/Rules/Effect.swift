@@ -159,7 +159,7 @@ enum AfterApp: Equatable {
 
 /// Something the invariant checker is told as it happens, as an effect.
 ///
-/// A rule appends one only while `Engine.checksInvariants` is on, so a run without the checker
+/// A rule appends one only while `Engine.observing` is on, so a run without the checker
 /// pays nothing for them.
 enum Observation: Equatable {
   /// The `calls`-th call of the completion handler of `session` for wake `wake`.

@@ -43,8 +43,8 @@ final class Engine {
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
   /// True while the invariant checker runs (`Simulation.checksInvariants` sets it): rules append
-  /// `.observe` effects only then.
-  @exclusivity(unchecked) var checksInvariants = false
+  /// `.observe` effects only then, so a run without the checker pays nothing for them.
+  @exclusivity(unchecked) var observing = false
 
   init(policy: Policy, device: DeviceModel, server: ServerModel) {
     self.policy = policy

@@ -47,7 +47,7 @@ public final class Simulation {
     get { checking }
     set {
       checking = newValue
-      engine.checksInvariants = newValue
+      engine.observing = newValue
     }
   }
   /// `checksInvariants`' storage, read at every event and record.

@@ -136,7 +136,7 @@ struct TaskEndingRuleTests {
   @Test("with the checker on, the end and the finish are observed ahead of the trace")
   func finishObserved() {
     let fixture = Self.fixture(running: false)
-    fixture.engine.checksInvariants = true
+    fixture.engine.observing = true
     let task = fixture.task("f", .download, in: fixture.session("bg"))
     Self.start(task, engine: fixture.engine)
     Self.bodyArrived(task)

@@ -28,7 +28,7 @@ extension Engine {
   func endTask(
     _ task: SimURLSessionTask, _ outcome: TaskStateMachine.Outcome, into effects: inout EffectBuffer
   ) {
-    if checksInvariants { effects.append(.observe(.taskEnded(uid: task.uid))) }
+    if observing { effects.append(.observe(.taskEnded(uid: task.uid))) }
     settleBytes(task)
     switch task.machine.end(outcome) {
     case .ended: break

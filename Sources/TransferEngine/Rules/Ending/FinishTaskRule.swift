@@ -11,7 +11,7 @@ import SimKernel
 enum FinishTaskRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     engine.endTask(task, .finished, into: &effects)
-    if engine.checksInvariants { effects.append(.observe(.taskFinished(uid: task.uid))) }
+    if engine.observing { effects.append(.observe(.taskFinished(uid: task.uid))) }
     let session = task.session
     effects.append(
       .trace(
