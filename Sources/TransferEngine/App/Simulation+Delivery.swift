@@ -1,15 +1,9 @@
 import SimKernel
 
-/// Delegate events: delivered live while the app runs with the session attached, queued
-/// otherwise, in the order they happened.
+/// Delegate events and progress reports, the calls into the app: delivered live while the app
+/// runs with the session attached, in the order they happened. Queueing them and timing the
+/// reports is the engine's (`Rules/Delivery/`).
 extension Simulation {
-  func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
-    record.queue(event)
-    if lifecycle.state.isRunning && record.appSession != nil {
-      scheduler.schedule(.deliver(sessionIndex: record.index), at: now)
-    }
-  }
-
   /// Delivers a session's queued events if the app can take them now; then, during a wake,
   /// `didFinishEvents` once the session has nothing left.
   ///
@@ -165,66 +159,15 @@ extension Simulation {
     }
   }
 
-  /// Arms the progress check of every running transfer of a session the app just attached.
-  func armProgressForSession(_ record: DaemonSession) {
-    for task in record.unfinishedTasks() where task.machine.direction != nil { armProgress(task) }
-  }
-
-  /// What a task's progress reports are about now: a download's body coming in, or an upload's
-  /// body going out, as (up, size, bytes so far); nil for anything else (a data task, an
-  /// upload's response body, a task not on a link). A stalled transfer counts: a tenth crossed
-  /// just before the stall is still reported.
-  private func reportedTransfer(_ task: SimURLSessionTask) -> (up: Bool, size: Int64, done: Int64)? {
-    guard let direction = task.machine.direction else { return nil }
-    switch task.kind {
-    case .download where !direction.up:
-      return (false, task.bytes.fetchingSize, task.countOfBytesReceived)
-    case .upload(_, let size) where direction.up:
-      return (true, size, task.countOfBytesSent)
-    default:
-      return nil
-    }
-  }
-
-  /// Schedules a check at the moment the transfer should cross its next tenth, at today's rate,
-  /// and no sooner than a second after the last report (a fast transfer skips tenths). Only
-  /// while the app can hear it: progress is not queued for later.
-  func armProgress(_ task: SimURLSessionTask) {
-    guard lifecycle.state.isRunning, task.session.appSession != nil, task.bytes.reportedDecile < 9,
-      task.machine.direction?.stalled == false, reportedTransfer(task) != nil
-    else { return }
-    settleBytes(task)
-    guard let (up, size, done) = reportedTransfer(task), size > 0 else { return }
-    let target = TransferBytes.bytes(atTenth: task.bytes.reportedDecile + 1, of: size)
-    let bytesToGo = Double(max(1, target - done))
-    let share = up ? links.upShare : links.downShare
-    guard share > 0 else { return }
-    // At today's rate; a transfer that ends first cancels the check (`endTask`).
-    let check = scheduler.schedule(
-      .progress(uid: task.uid, generation: task.machine.generation),
-      after: max(.seconds(rounding: bytesToGo / share), untilNextReportAllowed(task)))
-    if let replaced = task.record.progressCheckArmed(check) { scheduler.cancel(replaced) }
-  }
-
-  /// Per-tenth reports come at most once per simulated second per task.
-  private func untilNextReportAllowed(_ task: SimURLSessionTask) -> SimDuration {
-    guard let last = task.bytes.reportedAt else { return .zero }
-    let next = last + Self.progressInterval
-    return next > now ? next - now : .zero
-  }
-
-  /// The shortest time between two per-tenth progress reports of one task.
-  static let progressInterval = SimDuration.seconds(1)
-
   /// A progress check: report `didWriteData` (traced) or `didSendBodyData` (not traced) if a new
   /// tenth was crossed, then re-arm.
   func reportProgress(_ task: SimURLSessionTask) {
-    guard reportedTransfer(task) != nil else { return }
-    settleBytes(task)
-    guard let (up, size, done) = reportedTransfer(task) else { return }
+    guard engine.reportedTransfer(task) != nil else { return }
+    engine.settleBytes(task)
+    guard let (up, size, done) = engine.reportedTransfer(task) else { return }
     let decile = TransferBytes.tenths(done, of: max(1, size))
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
-      untilNextReportAllowed(task) == .zero, let session = task.session.appSession
+      engine.untilNextReportAllowed(task) == .zero, let session = task.session.appSession
     {
       task.bytes.reported(decile: decile, at: now)
       let step = task.bytes.reportedProgress(total: done)
@@ -243,23 +186,7 @@ extension Simulation {
           totalBytesExpectedToWrite: size)
       }
     }
-    armProgress(task)
-  }
-
-  /// A body is all moved: one last progress call at 100%, if the app can hear it now (a body
-  /// that finished while the app was suspended or not running gets none at the wake; an empty
-  /// body gets none). For a download, `didWriteData`, queued ahead of `didFinishDownloadingTo`
-  /// as on a device; for an upload, `didSendBodyData`, ahead of the response's calls.
-  func reportBodyDone(_ task: SimURLSessionTask) {
-    let total = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
-    guard total > 0, lifecycle.state.isRunning, task.session.appSession != nil else { return }
-    let step = task.bytes.reportedProgress(total: total)
-    task.bytes.reported(decile: 10)
-    let event: DelegateEvent =
-      task.isDownload
-      ? .didWriteData(task, bytesWritten: step, total: total)
-      : .didSendBodyData(task, bytesSent: step, total: total)
-    queueDelegateEvent(event, for: task.session)
+    engine.armProgress(task)
   }
 
   /// True when the app's main thread is busy now: the delivery is tried again when it is free.

@@ -9,12 +9,13 @@ import SimKernel
 ///
 /// The `.interrupt`, `.requeueAhead`, `.reevaluateWaiting`, `.terminate`,
 /// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake`, `.pauseDefaultTransfers`, `.disconnect`, `.vanish`, `.cancelTask`,
-/// `.resumePausedDefaultTransfers`, `.armSessionProgress`, `.enqueue`,
-/// `.finish`, `.withdrawAndFail`, `.failHoldingConnection`, `.reportBodyDone` and
-/// `.withdrawThenSuspend` cases hand work to steps that
-/// still live in `Simulation+*.swift`; each goes away when its step gets a room of its own
-/// (docs/architecture.md lists them). `.afterApp` brings a rule back once app code it asked for
+/// `.endWake`, `.enqueue`, `.respond` and `.recordResponse` cases hand work to steps that still
+/// live in `Simulation+*.swift`; each goes away when its step gets a room of its own
+/// (docs/architecture.md lists them). `.disconnect`, `.vanish`, `.cancelTask`, `.finish`,
+/// `.pauseDefaultTransfers`, `.resumePausedDefaultTransfers` and `.armSessionProgress` run a room
+/// or an engine step (`Rules/Ending/`, `Rules/System/`, `Rules/Delivery/`) once the effects
+/// before them are carried out: in a batch of endings, each task's must see the admission pass
+/// of the one before it carried out. `.afterApp` brings a rule back once app code it asked for
 /// has returned.
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
@@ -95,7 +96,7 @@ enum Effect: Equatable {
   /// Arm the request idle timer of task `uid`'s attempt `generation`, `after` from now.
   case armRequestTimeout(uid: Int32, generation: UInt32, after: SimDuration)
   /// Time the next progress report of the transfer `uid` at the links' current share
-  /// (`Simulation.armProgress`, App/Simulation+Delivery.swift).
+  /// (`Engine.armProgress`, `Rules/Delivery/Engine+DelegateEvents.swift`).
   case armProgress(uid: Int32)
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
@@ -129,18 +130,9 @@ enum Effect: Equatable {
   case cancelEvent(EventHandle)
   /// The task `uid` finished: its response is complete.
   case finish(uid: Int32)
-  /// Take the task `uid` off its link or queue and fail it with `code`, with resume data when it
-  /// can resume.
-  case withdrawAndFail(uid: Int32, code: SimURLError.Code)
-  /// The app's `suspend()` stops the task `uid`: take it off its link or queue, then go on with
-  /// `SuspendTaskRule.withdrawn`.
-  case withdrawThenSuspend(uid: Int32)
   /// Arm the resource timer of the task `uid` the app resumed, due `after` from now: its first
   /// `resume()` (`firstResume`, the resume's sequence number) or the one ending a suspension.
   case armResourceTimer(uid: Int32, after: SimDuration, firstResume: Int?)
-  /// Fail the task `uid`, already off its link or queue, with `code`, with resume data when it
-  /// can resume; `freeingConnection` when it still held one.
-  case failTask(uid: Int32, code: SimURLError.Code, freeingConnection: Bool)
   /// Fail the task `uid`, which still holds its connection, with `code` and no resume data (a
   /// redirect loop).
   case failHoldingConnection(uid: Int32, code: SimURLError.Code)
@@ -170,6 +162,9 @@ enum AfterApp: Equatable {
 }
 
 /// Something the invariant checker is told as it happens, as an effect.
+///
+/// A rule appends one only while `Engine.observing` is on, so a run without the checker
+/// pays nothing for them.
 enum Observation: Equatable {
   /// The `calls`-th call of the completion handler of `session` for wake `wake`.
   case completionHandlerCalled(session: String, wake: Int, calls: Int)
@@ -178,6 +173,10 @@ enum Observation: Equatable {
   case attemptStarted(uid: Int32, firstStart: Bool)
   /// The task `uid`'s response with `status` is recorded (`Simulation.checkProtectedResponse`).
   case response(uid: Int32, status: Int)
+  /// The task `uid` ended (finished, failed, cancelled or lost): it must end once.
+  case taskEnded(uid: Int32)
+  /// The task `uid` finished: its whole response arrived.
+  case taskFinished(uid: Int32)
 }
 
 /// A call into the app's code, as an effect.

@@ -184,7 +184,7 @@ extension SimURLSessionTask {
   public func suspend() { session.simulation?.suspend(self) }
 
   /// `cancel()`.
-  public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false, reason: nil) }
+  public func cancel() { _ = session.simulation?.cancelTask(self, produceResumeData: false) }
 
   /// `cancel(byProducingResumeData:)`: calls back with resume data when the download can resume
   /// (or, from iOS 17, the upload: `makeUploadResumeData`), else nil. On an upload before iOS 17
@@ -195,7 +195,7 @@ extension SimURLSessionTask {
     {
       simulation.lintUploadResumeDataUnavailable("cancel(byProducingResumeData:)", task: name)
     }
-    let contents = session.simulation?.cancelTask(self, produceResumeData: true, reason: nil)
+    let contents = session.simulation?.cancelTask(self, produceResumeData: true)
     completion(contents?.data)
   }
 }

@@ -45,27 +45,26 @@ extension Simulation {
         record.challengesWokeApp()
       case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
       case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
-      case .pauseDefaultTransfers: pauseDefaultTransfers()
+      case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
       case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
       case .disconnect(let uid):
-        let task = daemon.tasks[Int(uid)]
-        if !task.isFinished {
-          let holding = withdraw(task)
-          fail(task, SimURLError(.backgroundSessionWasDisconnected), freeingConnection: holding)
-        }
+        run { FailTaskRule.disconnect(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .afterApp(let step): afterApp(step)
       case .endProcess:
         appProcess.end()
         assertionHandlers = [:]
       case .vanish(let uid, let reason):
-        let task = daemon.tasks[Int(uid)]
-        if !task.isFinished { vanish(task, reason: reason) }
+        run { VanishTaskRule.apply(daemon.tasks[Int(uid)], reason: reason, engine: engine, into: &$0) }
       case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
-        cancelTask(
-          daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason, admitting: admitting)
-      case .resumePausedDefaultTransfers: resumePausedDefaultTransfers()
-      case .armSessionProgress(let index): armProgressForSession(daemon.sessionRecords[index])
-      case .armProgress(let uid): armProgress(daemon.tasks[Int(uid)])
+        run {
+          CancelTaskRule.apply(
+            daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason,
+            admitting: admitting,
+            engine: engine, into: &$0)
+        }
+      case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
+      case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
+      case .armProgress(let uid): engine.armProgress(daemon.tasks[Int(uid)])
       case .processEnded: processEnded()
       case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
       case .restartCutsTransfers(let restart, let unlockAt):
@@ -87,24 +86,22 @@ extension Simulation {
       case .failNotConnected(let uid, let reason):
         var error = SimURLError(.notConnectedToInternet)
         error.networkUnavailableReason = reason
-        fail(daemon.tasks[Int(uid)], error, freeingConnection: false)
+        run {
+          FailTaskRule.apply(
+            daemon.tasks[Int(uid)], error, freeingConnection: false, engine: engine, into: &$0)
+        }
       case .failUnstarted(let uid, let code):
-        fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false)
+        run {
+          FailTaskRule.apply(
+            daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
+        }
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
       case .armChallengeTimeout(let uid, let generation, let at):
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
         daemon.tasks[Int(uid)].challenge.timerArmed(timer)
       case .cancelEvent(let handle): scheduler.cancel(handle)
-      case .finish(let uid): finish(daemon.tasks[Int(uid)])
-      case .withdrawAndFail(let uid, let code):
-        let task = daemon.tasks[Int(uid)]
-        let held = withdraw(task)
-        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: held)
-      case .withdrawThenSuspend(let uid):
-        let task = daemon.tasks[Int(uid)]
-        let held = withdraw(task)
-        run { SuspendTaskRule.withdrawn(task, holding: held, engine: engine, into: &$0) }
+      case .finish(let uid): run { FinishTaskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .armResourceTimer(let uid, let after, let firstResume):
         let task = daemon.tasks[Int(uid)]
         let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
@@ -113,12 +110,12 @@ extension Simulation {
         } else {
           task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
         }
-      case .failTask(let uid, let code, let freeing):
-        let task = daemon.tasks[Int(uid)]
-        fail(task, SimURLError(code, resume: makeResumeData(task)), freeingConnection: freeing)
       case .failHoldingConnection(let uid, let code):
-        fail(daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: true)
-      case .reportBodyDone(let uid): reportBodyDone(daemon.tasks[Int(uid)])
+        run {
+          FailTaskRule.apply(
+            daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: true, engine: engine, into: &$0)
+        }
+      case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.tasks[Int(uid)], into: &$0) }
       }
     }
     effects.removeAll()
@@ -140,6 +137,8 @@ extension Simulation {
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
     case .attemptStarted(let uid, let firstStart): checkStart(daemon.tasks[Int(uid)], firstStart: firstStart)
     case .response(let uid, let status): checkProtectedResponse(daemon.tasks[Int(uid)], status: status)
+    case .taskEnded(let uid): checker.taskEnded(uid)
+    case .taskFinished(let uid): checker.taskFinished(uid)
     }
   }
 

@@ -67,6 +67,16 @@ extension Simulation {
     }
   }
 
+  /// `cancel()` and `cancel(byProducingResumeData:)` (`Rules/Ending/CancelTaskRule.swift`): the
+  /// resume data made, if asked for and the task can resume.
+  @discardableResult
+  func cancelTask(_ task: SimURLSessionTask, produceResumeData: Bool) -> ResumeDataContents? {
+    run {
+      CancelTaskRule.apply(
+        task, produceResumeData: produceResumeData, reason: nil, admitting: true, engine: engine, into: &$0)
+    }
+  }
+
   /// `downloadTask(withResumeData:)` and (`upload`) `uploadTask(withResumeData:)`
   /// (`Rules/AppRequests/MakeResumedTaskRule.swift`).
   func makeResumedTask(in session: SimURLSession, data: Data, name: String?, upload: Bool = false)

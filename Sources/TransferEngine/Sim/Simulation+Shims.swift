@@ -1,11 +1,8 @@
 import SimKernel
 
-/// Names other slices' `Simulation` code still calls, each now a room's entry; `run(_:)`, the
-/// helper that lends a rule the effect buffer and interprets it; and the work of the `.vanish`,
-/// `.pauseDefaultTransfers` and `.resumePausedDefaultTransfers` effects, which is made of the
-/// completion steps (`withdraw`, `endTask`) still written as `Simulation` code and of rooms'
-/// entries (`detachTransfer`, `releaseConnection`, `enqueue`). Each goes once its callers or parts
-/// are rooms.
+/// Names other slices' `Simulation` code still calls, each now a room's entry, and `run(_:)`, the
+/// helper that lends a rule the effect buffer and interprets it. Each goes once its callers are
+/// rooms.
 extension Simulation {
   /// Lets `rule` fill the reused effect buffer, then performs its effects in order; returns what
   /// the rule returns. Effects appended before a rule throws are still performed.
@@ -32,73 +29,32 @@ extension Simulation {
     run { engine.processEnded(into: &$0) }
   }
 
-  /// A default session's task dies with its process: nothing is delivered, nobody is told.
-  func vanish(_ task: SimURLSessionTask, reason: String = "appTerminated") {
-    let holding = withdraw(task)
-    emit(.taskLost, [TraceField("task", .string(task.name)), TraceField("reason", .string(reason))])
-    endTask(task, .lost)
-    task.session.taskEnded()
-    if holding { releaseConnection(of: task, admitting: false) }
-  }
+  /// The response is complete (`Rules/Ending/FinishTaskRule.swift`).
+  func finish(_ task: SimURLSessionTask) { run { FinishTaskRule.apply(task, engine: engine, into: &$0) } }
 
-  /// Default sessions run in the app's process: their transfers stop while it is suspended,
-  /// and fail with -1001 if it stays suspended past the request timeout.
-  func pauseDefaultTransfers() {
-    for record in daemon.sessionRecords where !record.isBackground {
-      for task in record.unfinishedTasks() where task.machine.isActive {
-        detachTransfer(task, freeConnection: false)
-        releaseConnection(of: task)
-        if !task.fetchesBody { uploadStopped(task) }
-        let action = task.machine.paused(at: now)
-        emit(
-          .taskPaused,
-          [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))])
-        switch action {
-        case .armIdleTimer:
-          task.record.idleTimerStarted(
-            scheduler.schedule(
-              .requestTimeout(uid: task.uid, generation: task.machine.generation),
-              after: record.configuration.timeoutIntervalForRequest))
-        }
-      }
-    }
-    rescheduleLinks()
-  }
-
-  /// The app came to the foreground: default sessions' paused transfers stop their request idle
-  /// timer and queue again.
-  func resumePausedDefaultTransfers() {
-    for record in daemon.sessionRecords where !record.isBackground {
-      for task in record.unfinishedTasks() {
-        guard case .paused = task.machine.state else { continue }
-        switch task.machine.requeue() {
-        case .stopIdleTimerAndEnqueue:
-          if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
-        case .enqueue: break
-        }
-        enqueue(task)
-      }
-    }
+  /// The task fails with a transport error (`Rules/Ending/FailTaskRule.swift`).
+  func fail(_ task: SimURLSessionTask, _ error: SimURLError, freeingConnection: Bool) {
+    run { FailTaskRule.apply(task, error, freeingConnection: freeingConnection, engine: engine, into: &$0) }
   }
 
   /// The first unlock after a restart (`Rules/DeviceUnlockRule.swift`), from a launch.
   func unlockDevice() { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }
 
-  /// Upload resume data, if the upload can have it (`Engine.makeUploadResumeData`).
-  func makeUploadResumeData(_ task: SimURLSessionTask) -> ResumeDataContents? {
-    engine.makeUploadResumeData(task)
+  /// Queues a delegate event for the app (`Engine.queueDelegateEvent`).
+  func queueDelegateEvent(_ event: DelegateEvent, for record: DaemonSession) {
+    run { engine.queueDelegateEvent(event, for: record, into: &$0) }
   }
 
-  /// An upload stopped part-way (`Engine.uploadStopped`).
-  func uploadStopped(_ task: SimURLSessionTask) { run { engine.uploadStopped(task, into: &$0) } }
+  /// Times a transfer's next progress report (`Engine.armProgress`).
+  func armProgress(_ task: SimURLSessionTask) { engine.armProgress(task) }
+
+  /// The last progress report of a body all moved (`Engine.reportBodyDone`).
+  func reportBodyDone(_ task: SimURLSessionTask) { run { engine.reportBodyDone(task, into: &$0) } }
 
   /// The app called an upload resume-data API its iOS version lacks (`UploadResumption.unavailableLint`).
   func lintUploadResumeDataUnavailable(_ call: String, task: String) {
     run { $0.append(UploadResumption.unavailableLint(call, task: task, version: deviceModel.iosVersion)) }
   }
-
-  /// Brings a running transfer's byte counts up to date (`Engine.settleBytes`).
-  func settleBytes(_ task: SimURLSessionTask) { engine.settleBytes(task) }
 
   /// Puts a waiting task in its queue and tries to start it (`AdmissionPassRule.enqueue`).
   func enqueue(_ task: SimURLSessionTask) {

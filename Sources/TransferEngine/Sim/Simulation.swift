@@ -216,7 +216,7 @@ public final class Simulation {
     case .retry(let uid, let gen):
       ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, into: &$0) } }
     case .resourceTimeout(let uid):
-      run { ResourceTimeoutRule.apply(daemon.tasks[Int(uid)], into: &$0) }
+      run { ResourceTimeoutRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
     case .requestTimeout(let uid, let gen):
       ifCurrent(uid, gen) { task in run { RequestTimeoutRule.apply(task, engine: engine, into: &$0) } }
     case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
@@ -227,7 +227,7 @@ public final class Simulation {
     case .wakeCheck: run { WakeCheckRule.apply(engine: engine, into: &$0) }
     case .backgroundTimeExpired(let generation): backgroundTimeExpired(generation: generation)
     case .challengeTimeout(let uid, let gen):
-      ifCurrent(uid, gen) { task in run { ChallengeTimeoutRule.apply(task, into: &$0) } }
+      ifCurrent(uid, gen) { task in run { ChallengeTimeoutRule.apply(task, engine: engine, into: &$0) } }
     case .continuedStallCheck(let generation): continuedStallCheck(generation: generation)
     case .deviceUnlock(let restart):
       if restart == links.restartCount { run { DeviceUnlockRule.apply(to: &engine.links, into: &$0) } }

@@ -209,17 +209,19 @@ struct ChallengeRuleTests {
     let (engine, task) = Self.setUp()
     task.challenge.challenged(space: 0)
     var effects = EffectBuffer()
-    ChallengeTimeoutRule.apply(task, into: &effects)
+    ChallengeTimeoutRule.apply(task, engine: engine, into: &effects)
     #expect(
       effects.effects == [
         .trace(
           .taskChallengeTimedOut, [TraceField("task", .string("doc")), TraceField("session", .string("bg"))]),
-        .withdrawAndFail(uid: 0, code: .timedOut), .rescheduleLinks,
+        TaskEndingRuleTests.failed("doc", session: "bg", .timedOut), TaskEndingRuleTests.wakeCheck,
+        .rescheduleLinks,
       ])
     #expect(task.challenge.awaitedSpace == nil)
+    #expect(task.error?.code == .timedOut && !task.machine.isActive, "taken off its connection, failed")
     // Answered meanwhile: the timeout changes nothing.
     var again = EffectBuffer()
-    ChallengeTimeoutRule.apply(task, into: &again)
+    ChallengeTimeoutRule.apply(task, engine: engine, into: &again)
     #expect(again.isEmpty)
     // A task holds its session unowned: keep the engine that owns it alive to the end.
     withExtendedLifetime(engine) {}

@@ -8,10 +8,10 @@ import SimKernel
 struct EngineFixture {
   let engine: Engine
 
-  init(backgroundAppRefresh: Bool = true) {
+  init(backgroundAppRefresh: Bool = true, policy: Policy = .defaults) {
     var device = DeviceModel.wifi
     device.backgroundAppRefresh = backgroundAppRefresh
-    engine = Engine(policy: .defaults, device: device, server: ServerModel())
+    engine = Engine(policy: policy, device: device, server: ServerModel())
   }
 
   /// A session record, attached to a session object of `owner` unless `attached` is false.

@@ -33,9 +33,12 @@ struct InterruptRuleTests {
     let effects = Self.apply(task, retryNow: false, engine: fixture.engine)
     #expect(
       effects == [
-        Self.interrupted, .failTask(uid: task.uid, code: .networkConnectionLost, freeingConnection: false),
+        Self.interrupted, TaskEndingRuleTests.failed("f", session: "s", .networkConnectionLost),
+        TaskEndingRuleTests.wakeCheck,
       ])
-    #expect(task.machine.generation == generation &+ 1)
+    #expect(task.error?.code == .networkConnectionLost && task.isFinished)
+    // Taken off its link, then failed: each ends an attempt, so its pending events go stale.
+    #expect(task.machine.generation == generation &+ 2)
   }
 
   @Test(

@@ -59,35 +59,45 @@ struct TransferTimerRuleTests {
     let fixture = EngineFixture()
     let task = Self.task(at: place, in: fixture)
     var effects = EffectBuffer()
-    ResourceTimeoutRule.apply(task, into: &effects)
+    ResourceTimeoutRule.apply(task, engine: fixture.engine, into: &effects)
     let expected: [Effect] =
-      place == .finished ? [] : [.withdrawAndFail(uid: task.uid, code: .timedOut), .rescheduleLinks]
-    #expect(effects.effects == expected)
+      place == .finished
+      ? []
+      : [
+        TaskEndingRuleTests.failed("f", session: "s", .timedOut), TaskEndingRuleTests.wakeCheck,
+        .rescheduleLinks,
+      ]
+    #expect(effects.effects == expected, "\(place)")
+    #expect(task.isFinished)
+    #expect(!task.machine.isActive, "\(place)")
   }
 
-  /// (place, session kind, effects with `uid` 0, the attempt ended by the rule).
-  static let requestTable: [(Place, SessionConfiguration.Kind, [Effect], Bool)] = [
+  /// The request idle timeout's failure of task `f` (-1001), and the wake check every ending asks.
+  static let timedOut = [
+    TaskEndingRuleTests.failed("f", session: "s", .timedOut), TaskEndingRuleTests.wakeCheck,
+  ]
+
+  /// (place, session kind, effects with `uid` 0, attempts the rule itself ended: taking a task
+  /// off its link ends one, its failure another).
+  static let requestTable: [(Place, SessionConfiguration.Kind, [Effect], UInt32)] = [
     (
       .stalled, .background,
-      [.interrupt(uid: 0, reason: "requestTimeout", retryNow: false), .rescheduleLinks], false
+      [.interrupt(uid: 0, reason: "requestTimeout", retryNow: false), .rescheduleLinks], 0
     ),
-    (
-      .stalled, .default, [.failTask(uid: 0, code: .timedOut, freeingConnection: true), .rescheduleLinks],
-      true
-    ),
-    (.paused, .default, [.failTask(uid: 0, code: .timedOut, freeingConnection: false)], false),
-    (.transferring, .default, [], false),
-    (.transferring, .background, [], false),
-    (.connecting, .background, [], false),
-    (.backingOff, .background, [], false),
-    (.created, .default, [], false),
+    (.stalled, .default, timedOut + [.rescheduleLinks], 2),
+    (.paused, .default, timedOut, 1),
+    (.transferring, .default, [], 0),
+    (.transferring, .background, [], 0),
+    (.connecting, .background, [], 0),
+    (.backingOff, .background, [], 0),
+    (.created, .default, [], 0),
   ]
 
   @Test(
     "the request idle timeout retries a stalled background transfer, fails a stalled or paused default one",
     arguments: requestTable)
   func requestTimeout(
-    _ place: Place, _ kind: SessionConfiguration.Kind, _ expected: [Effect], _ detaches: Bool
+    _ place: Place, _ kind: SessionConfiguration.Kind, _ expected: [Effect], _ ended: UInt32
   ) {
     let fixture = EngineFixture()
     let task = Self.task(at: place, kind: kind, in: fixture)
@@ -95,7 +105,8 @@ struct TransferTimerRuleTests {
     var effects = EffectBuffer()
     RequestTimeoutRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.effects == expected, "\(place) \(kind)")
-    // A stalled default transfer is taken off its attempt by the rule itself: its events go stale.
-    #expect(task.machine.generation == (detaches ? generation &+ 1 : generation), "\(place) \(kind)")
+    // A default transfer is taken off its attempt and failed by the rule itself: its events go stale.
+    #expect(task.machine.generation == generation &+ ended, "\(place) \(kind)")
+    #expect(task.isFinished == (ended > 0), "\(place) \(kind)")
   }
 }

@@ -9,7 +9,7 @@ import SimKernel
 /// the call only counts, as in Foundation.
 enum SuspendTaskRule {
   /// The call: counted, or (for a task it stops) the task is taken off its link or queue first
-  /// (`.withdrawThenSuspend`, which comes back to `withdrawn`).
+  /// (`Engine.withdraw`), then `withdrawn`.
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard task.machine.suspendStops else {
       switch task.machine.suspend(at: engine.now) {
@@ -17,7 +17,8 @@ enum SuspendTaskRule {
       case .stop: preconditionFailure("internal inconsistency: suspend stopped a task suspendStops kept")
       }
     }
-    effects.append(.withdrawThenSuspend(uid: task.uid))
+    let withdrawal = engine.withdraw(task)
+    withdrawn(task, holding: withdrawal == .holdsConnection, engine: engine, into: &effects)
   }
 
   /// The task is off its link or queue (`holding`: it held a connection): it stops, its timers

@@ -5,7 +5,7 @@ import SimKernel
 /// with -1001, with resume data when it can resume [S]. A challenge answered meanwhile changes
 /// nothing.
 enum ChallengeTimeoutRule {
-  static func apply(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
+  static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard task.challenge.awaitedSpace != nil else { return }
     _ = task.challenge.answered()
     task.challenge.gaveUp()
@@ -13,7 +13,7 @@ enum ChallengeTimeoutRule {
       .trace(
         .taskChallengeTimedOut,
         [TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier))]))
-    effects.append(.withdrawAndFail(uid: task.uid, code: .timedOut))
+    FailTaskRule.withdrawAndFail(task, code: .timedOut, engine: engine, into: &effects)
     effects.append(.rescheduleLinks)
   }
 }

@@ -1,7 +1,9 @@
 import SimKernel
 
-/// What follows when the app's process ends, is suspended or loses its background work, shared
-/// by the rooms of the termination, the force quit, leaving the app and the suspension.
+/// What follows when the app's process ends, is suspended or loses its background work, or comes
+/// back to the foreground, shared by the rooms of the termination, the force quit, leaving the
+/// app, the suspension and the launch. Default sessions run in the app's process: their
+/// transfers pause while it is suspended and queue again in the foreground.
 extension Engine {
   /// The process is gone: the app object and its closures, its busy time, assertions and
   /// continued-processing tasks go with it; the wake ends; session objects die (an extension's
@@ -53,5 +55,48 @@ extension Engine {
   func resetRateLimiterForForeground(into effects: inout EffectBuffer) {
     guard policy.rateLimiter.resetOnForeground, rateLimiter.reset(at: now) else { return }
     effects.append(.trace(.rateLimiterReset, [TraceField("reason", .string("foreground"))]))
+  }
+
+  /// The app was suspended: each running transfer of a default session leaves its link, frees
+  /// its connection (a waiting task of its queue may not start while the app is suspended, but
+  /// its reason is traced), is traced `task.paused`, and arms its request idle timer: a transfer
+  /// still paused past `timeoutIntervalForRequest` fails with -1001. The links are re-armed.
+  func pauseDefaultTransfers(into effects: inout EffectBuffer) {
+    for record in daemon.sessionRecords where !record.isBackground {
+      for task in record.unfinishedTasks() where task.machine.isActive {
+        detach(task)
+        AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: self, into: &effects)
+        if !task.fetchesBody { uploadStopped(task, into: &effects) }
+        let action = task.machine.paused(at: now)
+        effects.append(
+          .trace(
+            .taskPaused,
+            [TraceField("task", .string(task.name)), TraceField("reason", .string("appSuspended"))]))
+        switch action {
+        case .armIdleTimer:
+          effects.append(
+            .armRequestTimeout(
+              uid: task.uid, generation: task.machine.generation,
+              after: record.configuration.timeoutIntervalForRequest))
+        }
+      }
+    }
+    effects.append(.rescheduleLinks)
+  }
+
+  /// The app came to the foreground: each paused transfer of a default session stops its
+  /// request idle timer and is queued again, in creation order.
+  func resumePausedDefaultTransfers(into effects: inout EffectBuffer) {
+    for record in daemon.sessionRecords where !record.isBackground {
+      for task in record.unfinishedTasks() {
+        guard case .paused = task.machine.state else { continue }
+        switch task.machine.requeue() {
+        case .stopIdleTimerAndEnqueue:
+          if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
+        case .enqueue: break
+        }
+        AdmissionPassRule.enqueue(task, engine: self, into: &effects)
+      }
+    }
   }
 }

@@ -26,7 +26,10 @@ enum InterruptRule {
         ]))
     if task.session.configuration.kind == .default {
       AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: engine, into: &effects)
-      effects.append(.failTask(uid: task.uid, code: .networkConnectionLost, freeingConnection: false))
+      FailTaskRule.apply(
+        task, SimURLError(.networkConnectionLost, resume: engine.makeResumeData(task)),
+        freeingConnection: false,
+        engine: engine, into: &effects)
       return
     }
     if !task.fetchesBody { engine.uploadStopped(task, into: &effects) }

@@ -15,13 +15,22 @@ enum RequestTimeoutRule {
         effects.append(.interrupt(uid: task.uid, reason: "requestTimeout", retryNow: false))
       } else {
         engine.detach(task)
-        effects.append(.failTask(uid: task.uid, code: .timedOut, freeingConnection: true))
+        fail(task, freeingConnection: true, engine: engine, into: &effects)
       }
       effects.append(.rescheduleLinks)
     case .paused:
-      effects.append(.failTask(uid: task.uid, code: .timedOut, freeingConnection: false))
+      fail(task, freeingConnection: false, engine: engine, into: &effects)
     default:
       return
     }
+  }
+
+  /// Fails the task, already off its link, with -1001, with resume data when it can resume.
+  private static func fail(
+    _ task: SimURLSessionTask, freeingConnection: Bool, engine: Engine, into effects: inout EffectBuffer
+  ) {
+    FailTaskRule.apply(
+      task, SimURLError(.timedOut, resume: engine.makeResumeData(task)), freeingConnection: freeingConnection,
+      engine: engine, into: &effects)
   }
 }
