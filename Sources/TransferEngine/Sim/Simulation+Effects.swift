@@ -3,6 +3,25 @@ import SimKernel
 /// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the
 /// wrapper of every engine-to-app call (its callback's name).
 extension Simulation {
+  /// Lets `rule` fill the reused effect buffer, then performs its effects in order; returns what
+  /// the rule returns. Effects appended before a rule throws are still performed.
+  func run<R, E: Error>(_ rule: (inout EffectBuffer) throws(E) -> R) throws(E) -> R {
+    var effects = takeEffectBuffer()
+    let result: R
+    do {
+      result = try rule(&effects)
+    } catch {
+      interpret(consume effects)
+      throw error
+    }
+    interpret(consume effects)
+    return result
+  }
+
+  /// Re-decides every waiting task (`AdmissionPassRule.reevaluateAll`): a condition admission
+  /// depends on changed.
+  func reevaluateAllWaiting() { run { AdmissionPassRule.reevaluateAll(engine: engine, into: &$0) } }
+
   /// The reused buffer for the next rule, or a new one when a rule runs inside another's
   /// effects (then both keep their own order).
   func takeEffectBuffer() -> EffectBuffer {
@@ -22,7 +41,10 @@ extension Simulation {
       switch effects.effects[index] {
       case .trace(let kind, let fields): emit(kind, fields)
       case .interrupt(let uid, let reason, let retryNow):
-        interrupt(daemon.tasks[Int(uid)], reason: reason, retryNow: retryNow)
+        run {
+          InterruptRule.apply(
+            daemon.tasks[Int(uid)], reason: reason, retryNow: retryNow, engine: engine, into: &$0)
+        }
       case .requeueAhead(let uid):
         // Only a task the interruption did queue again at once (a background task: a default
         // session's task failed instead) is waiting to reclaim its slot.
@@ -65,8 +87,9 @@ extension Simulation {
       case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
       case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
       case .armProgress(let uid): engine.armProgress(daemon.tasks[Int(uid)])
-      case .processEnded: processEnded()
-      case .extensionEndedByRestart(let name): extensionEnded(name, reason: "reboot")
+      case .processEnded: run { engine.processEnded(into: &$0) }
+      case .extensionEndedByRestart(let name):
+        run { ExtensionEndRule.ended(name, reason: "reboot", engine: engine, into: &$0) }
       case .restartCutsTransfers(let restart, let unlockAt):
         run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
       case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
@@ -80,7 +103,8 @@ extension Simulation {
         run { AdmissionPassRule.explainWait(daemon.tasks[Int(uid)], key: key, engine: engine, into: &$0) }
       case .requestReevaluation(let time): requestReevaluation(at: time)
       case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
-      case .askDelayedRequest(let uid): askDelayedRequest(daemon.tasks[Int(uid)])
+      case .askDelayedRequest(let uid):
+        run { DelayedRequestAskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .beginAttempt(let uid):
         run { AttemptStartRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .failNotConnected(let uid, let reason):
@@ -96,7 +120,8 @@ extension Simulation {
             daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
         }
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
-      case .enqueue(let uid): enqueue(daemon.tasks[Int(uid)])
+      case .enqueue(let uid):
+        run { AdmissionPassRule.enqueue(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .armChallengeTimeout(let uid, let generation, let at):
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
         daemon.tasks[Int(uid)].challenge.timerArmed(timer)
@@ -154,44 +179,5 @@ extension Simulation {
     case .resumedDefaultTransfers: run { LaunchAppRule.resumedTransfers(engine: engine, into: &$0) }
     case .enteredBackground: run { BackgroundAppRule.enteredBackground(engine: engine, into: &$0) }
     }
-  }
-
-  /// Calls the app's code for `call`, under the callback's name (`inAppCallback`).
-  private func callApp(_ call: AppCall) {
-    let context = AppContext(simulation: self)
-    switch call {
-    case .launch(let reason):
-      if let app = appProcess.launch() {
-        inAppCallback("didFinishLaunching") { app.didFinishLaunching(context, reason: reason) }
-      }
-    case .runLateTimers: runLateTimers()
-    case .handleEvents(let identifier, let number):
-      let handler = BackgroundCompletionHandler(identifier: identifier, wakeNumber: number, simulation: self)
-      inAppCallback("handleEventsForBackgroundURLSession") {
-        installedApp?.handleEventsForBackgroundURLSession(
-          context, identifier: identifier, completionHandler: handler)
-      }
-    case .assertionExpiration(let identifier):
-      if let handler = assertionHandlers[identifier] { handler(context) }
-    case .willEnterForeground: installedApp?.willEnterForeground(context)
-    case .didEnterBackground: installedApp?.didEnterBackground(context)
-    case .continuedLaunch(let identifier):
-      if let entry = continued.entry(identifier) {
-        inAppCallback("continuedProcessingLaunch") { entry.launch(context, entry.identifier) }
-      }
-    case .continuedExpiration(let identifier):
-      if let handler = continued.entry(identifier)?.expiration {
-        inAppCallback("continuedProcessingExpiration") { handler(context) }
-      }
-    }
-  }
-
-  /// Runs an engine-to-app call under its callback's name, so time the app spends in it is
-  /// named in the trace and the lint.
-  func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
-    let outer = appBusy.current
-    appBusy.current = AppBusyTime.Callback(name: name, task: task)
-    defer { appBusy.current = outer }
-    return call()
   }
 }
