@@ -1,7 +1,9 @@
 import SimKernel
 
-/// The effect interpreter: carries out what a rule (`Rules/`) appended, in order; and the
-/// wrapper of every engine-to-app call (its callback's name).
+/// The effect interpreter: `run(_:)` lends a rule (`Rules/`) the reused effect buffer, and
+/// `interpret(_:)` carries out what it appended, in order. What the invariant checker is told,
+/// and what it finds, is below (the `.observe` effects end there). The calls into the app that
+/// `.callApp` and the deliveries make are in `Simulation+App.swift`.
 extension Simulation {
   /// Lets `rule` fill the reused effect buffer, then performs its effects in order; returns what
   /// the rule returns. Effects appended before a rule throws are still performed.
@@ -179,5 +181,87 @@ extension Simulation {
     case .resumedDefaultTransfers: run { LaunchAppRule.resumedTransfers(engine: engine, into: &$0) }
     case .enteredBackground: run { BackgroundAppRule.enteredBackground(engine: engine, into: &$0) }
     }
+  }
+}
+
+// MARK: The invariant checks
+/// The facade's side of the invariant checks: it hands `InvariantChecker` what happened and a
+/// snapshot after each event, and records the first finding as the run's violation.
+extension Simulation {
+  /// How many trace lines a violation keeps.
+  static let violationTraceLines = 12
+
+  /// Records a broken invariant (the first one wins) and stops the run after the current event.
+  func violate(_ invariant: Invariant, _ message: String) {
+    guard invariantViolation == nil else { return }
+    let lines = trace.events.suffix(Self.violationTraceLines).map(\.jsonLine)
+    let violation = InvariantViolation(invariant: invariant, time: now, message: message, lastTrace: lines)
+    invariantViolation = violation
+    stopRequested = true
+    onInvariantViolation?(violation)
+  }
+
+  /// Records the first of `findings`, if any.
+  func report(_ findings: [InvariantChecker.Finding]) {
+    if let first = findings.first { violate(first.invariant, first.message) }
+  }
+
+  /// An impossible state: a recorded violation while invariants are checked, a trap otherwise.
+  func inconsistency(_ invariant: Invariant, _ message: String) {
+    if checksInvariants {
+      violate(invariant, message)
+    } else {
+      preconditionFailure("internal inconsistency: \(message)")
+    }
+  }
+
+  /// Invariant `protectedResourceNeedsCredential`, as a response is recorded.
+  func checkProtectedResponse(_ task: SimURLSessionTask, status: Int) {
+    let url = task.currentURL
+    guard (200..<300).contains(status), links.server.resource(url)?.auth.isEmpty == false,
+      !task.challenge.isAuthenticated(for: url)
+    else { return }
+    violate(
+      .protectedResourceNeedsCredential,
+      "task '\(task.name)' got status \(status) from \(url.string), which requires a credential it never presented"
+    )
+  }
+
+  /// The invariants that can be checked from the state after an event. O(tasks + queues).
+  func checkInvariants() {
+    report(checker.check(after: engine.snapshot()))
+  }
+
+  /// The start conditions, at the moment `task` starts or retries.
+  func checkStart(_ task: SimURLSessionTask, firstStart: Bool) {
+    report(checker.checkStart(engine.startFacts(task, firstStart: firstStart)))
+  }
+
+  /// A trace record as it is recorded.
+  func observeForInvariants(_ kind: String, _ fields: [TraceField]) {
+    report(checker.observe(kind, fields, in: engine.recordContext))
+  }
+
+  /// A `handleEvents` completion handler was called (`callCount` already counts this call).
+  func checkCompletionHandlerCall(_ handler: BackgroundCompletionHandler) {
+    report(
+      checker.completionHandlerCalled(
+        session: handler.identifier, wake: handler.wakeNumber, calls: handler.callCount))
+  }
+
+  /// The invariants that hold only once the run is over: every completed download reached the
+  /// app, is still queued for it, or a lint says it was lost; and every ended task's bytes add up.
+  /// Call after the last `run(until:)`; does nothing when invariants are off or one already broke.
+  public func checkFinalInvariants() {
+    guard checksInvariants, invariantViolation == nil else { return }
+    let lintedSessions = Set(
+      trace.events.filter {
+        $0.is(.lint) && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue)
+      }
+      .compactMap { $0["session"]?.description })
+    report(
+      checker.checkFinal(
+        tasks: engine.snapshot().tasks, queuedDownloads: engine.queuedDownloads(),
+        lintedSessions: lintedSessions))
   }
 }
