@@ -30,7 +30,7 @@ enum Admission {
     var earliestBeginDate: SimTime?
     var createdInBackground: Bool
     var isDiscretionary: Bool
-    /// The transfer's size as the system judges it (`Simulation.discretionarySize`), read only
+    /// The transfer's size as the system judges it (`Engine.discretionarySize`), read only
     /// for a discretionary task's first start.
     var transferSize: Int64 = 0
     /// Connections the task's (session, host) pair holds now, and its limit.

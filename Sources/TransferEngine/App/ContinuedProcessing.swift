@@ -61,8 +61,8 @@ public enum ContinuedProcessingEnd: String, Sendable {
 /// The app's `BGContinuedProcessingTask`s (behavior.md, "Continued processing"): requests that
 /// run, wait in the queue, and the progress each running one reported.
 ///
-/// A value owned by `Simulation`; the facade (`Simulation+ContinuedProcessing.swift`) carries
-/// out what its inputs decide and calls the app's handlers.
+/// A value owned by `Engine`; the rooms (`Rules/AppRequests/`, `Rules/System/Engine+ContinuedProcessing.swift`)
+/// carry out what its inputs decide, and the interpreter calls the app's handlers.
 struct ContinuedProcessingTasks {
   /// One submitted request, running or queued.
   struct Entry {

@@ -7,16 +7,13 @@ import SimKernel
 /// is the order the trace records them. Because consequences are values, a rule is tested as
 /// a table of (state, input) -> effects without a simulation.
 ///
-/// The `.interrupt`, `.requeueAhead`, `.reevaluateWaiting`, `.terminate`,
-/// `.systemSuspend`, `.requestWakeCheck`, `.sessionWoken`, `.disconnectBackgroundDataTasks`,
-/// `.endWake`, `.enqueue`, `.respond` and `.recordResponse` cases hand work to steps that still
-/// live in `Simulation+*.swift`; each goes away when its step gets a room of its own
-/// (docs/architecture.md lists them). `.disconnect`, `.vanish`, `.cancelTask`, `.finish`,
-/// `.pauseDefaultTransfers`, `.resumePausedDefaultTransfers` and `.armSessionProgress` run a room
-/// or an engine step (`Rules/Ending/`, `Rules/System/`, `Rules/Delivery/`) once the effects
-/// before them are carried out: in a batch of endings, each task's must see the admission pass
-/// of the one before it carried out. `.afterApp` brings a rule back once app code it asked for
-/// has returned.
+/// Most cases are what only the interpreter can do: record the trace, call the app, tell the
+/// checker, schedule. The cases that run another room or engine step (`.interrupt`, `.enqueue`,
+/// `.finish`, `.cancelTask`, `.vanish`, `.disconnect`, `.reevaluateWaiting`, `.rescheduleLinks`,
+/// `.pauseDefaultTransfers`, ...) exist because that step must come after the effects appended
+/// before it are carried out: in a batch of endings, each task's must see the admission pass of
+/// the one before it; events at one instant fire in the order scheduled. `.afterApp` brings a
+/// rule back once app code it asked for has returned.
 enum Effect: Equatable {
   /// Record a trace event now (the invariant checker observes it as it is recorded).
   case trace(TraceKind, [TraceField])
@@ -137,7 +134,7 @@ enum Effect: Equatable {
   /// redirect loop).
   case failHoldingConnection(uid: Int32, code: SimURLError.Code)
   /// The body of the transfer `uid` is all moved: its last progress call at 100%, if the app can
-  /// hear it (`Simulation.reportBodyDone`, App/Simulation+Delivery.swift).
+  /// hear it (`Engine.reportBodyDone`, Rules/Delivery/Engine+DelegateEvents.swift).
   case reportBodyDone(uid: Int32)
 }
 

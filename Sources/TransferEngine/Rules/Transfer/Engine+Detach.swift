@@ -2,7 +2,7 @@ import SimKernel
 
 extension Engine {
   /// Takes a task off whatever it is doing (its link, or connecting), its bytes so far counted;
-  /// its connection stays held (`Simulation.detachTransfer` frees it when asked).
+  /// its connection stays held (the caller frees it, through the admission pass, when it should).
   func detach(_ task: SimURLSessionTask) {
     settleBytes(task)
     switch task.machine.detached() {
