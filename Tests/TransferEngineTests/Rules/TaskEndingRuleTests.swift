@@ -17,6 +17,20 @@ struct TaskEndingRuleTests {
     return fixture
   }
 
+  /// Tasks "f" and "g" of session "bg", both resumed on a host with one connection: "f" holds
+  /// it, "g" waits behind it.
+  static func twoStarted(_ kind: SimURLSessionTask.Kind)
+    -> (EngineFixture, DaemonSession, SimURLSessionTask, SimURLSessionTask)
+  {
+    let fixture = Self.fixture(running: false)
+    let record = fixture.session("bg")
+    let first = fixture.task("f", kind, in: record)
+    let second = fixture.task("g", kind, in: record)
+    Self.start(first, engine: fixture.engine)
+    Self.start(second, engine: fixture.engine)
+    return (fixture, record, first, second)
+  }
+
   /// `task` resumed and queued; the admission pass gives it the connection when one is free,
   /// and then it starts and its response arrives with a `size`-byte body.
   static func start(_ task: SimURLSessionTask, size: Int64 = 1_000, engine: Engine) {
@@ -118,12 +132,7 @@ struct TaskEndingRuleTests {
 
   @Test("the freed connection starts the next waiting task, before the wake check")
   func finishFreesConnection() {
-    let fixture = Self.fixture(running: false)
-    let record = fixture.session("bg")
-    let task = fixture.task("f", .download, in: record)
-    let next = fixture.task("g", .download, in: record)
-    Self.start(task, engine: fixture.engine)
-    Self.start(next, engine: fixture.engine)
+    let (fixture, record, task, next) = Self.twoStarted(.download)
     #expect(next.machine.isWaiting, "one connection per host: g waits")
     Self.bodyArrived(task)
     var effects = EffectBuffer()
@@ -178,12 +187,7 @@ struct TaskEndingRuleTests {
     "a failure is traced with its error, its completion queued; a held connection goes to the next task only when freed",
     arguments: [true, false])
   func fail(_ freeing: Bool) {
-    let fixture = Self.fixture(running: false)
-    let record = fixture.session("bg")
-    let task = fixture.task("f", .download, in: record)
-    let next = fixture.task("g", .download, in: record)
-    Self.start(task, engine: fixture.engine)
-    Self.start(next, engine: fixture.engine)
+    let (fixture, record, task, next) = Self.twoStarted(.download)
     var effects = EffectBuffer()
     let error = SimURLError(.timedOut)
     FailTaskRule.apply(task, error, freeingConnection: freeing, engine: fixture.engine, into: &effects)
@@ -200,12 +204,7 @@ struct TaskEndingRuleTests {
 
   @Test("a disconnected task leaves its queue and fails with -997; one that ended is left alone")
   func disconnect() {
-    let fixture = Self.fixture(running: false)
-    let record = fixture.session("bg")
-    let running = fixture.task("f", .data, in: record)
-    let waiting = fixture.task("g", .data, in: record)
-    Self.start(running, engine: fixture.engine)
-    Self.start(waiting, engine: fixture.engine)
+    let (fixture, record, _, waiting) = Self.twoStarted(.data)
     let key = fixture.engine.daemon.queueKey(waiting)
     var effects = EffectBuffer()
     FailTaskRule.disconnect(waiting, engine: fixture.engine, into: &effects)
@@ -222,12 +221,7 @@ struct TaskEndingRuleTests {
     "a cancelled transfer frees its connection to the next task only when admitting",
     arguments: [true, false])
   func cancel(_ admitting: Bool) {
-    let fixture = Self.fixture(running: false)
-    let record = fixture.session("bg")
-    let task = fixture.task("f", .download, in: record)
-    let next = fixture.task("g", .download, in: record)
-    Self.start(task, engine: fixture.engine)
-    Self.start(next, engine: fixture.engine)
+    let (fixture, record, task, next) = Self.twoStarted(.download)
     var effects = EffectBuffer()
     let data = CancelTaskRule.apply(
       task, produceResumeData: true, reason: .userForceQuitApplication, admitting: admitting,
@@ -253,12 +247,7 @@ struct TaskEndingRuleTests {
 
   @Test("cancelling a waiting task takes it out of its queue; a task that ended is left alone")
   func cancelWaiting() {
-    let fixture = Self.fixture(running: false)
-    let record = fixture.session("bg")
-    let task = fixture.task("f", .download, in: record)
-    let next = fixture.task("g", .download, in: record)
-    Self.start(task, engine: fixture.engine)
-    Self.start(next, engine: fixture.engine)
+    let (fixture, record, _, next) = Self.twoStarted(.download)
     let key = fixture.engine.daemon.queueKey(next)
     var effects = EffectBuffer()
     CancelTaskRule.apply(
