@@ -204,7 +204,7 @@ struct TaskEndingRuleTests {
 
   @Test("a disconnected task leaves its queue and fails with -997; one that ended is left alone")
   func disconnect() {
-    let (fixture, record, _, waiting) = Self.twoStarted(.data)
+    let (fixture, _, _, waiting) = Self.twoStarted(.data)
     let key = fixture.engine.daemon.queueKey(waiting)
     var effects = EffectBuffer()
     FailTaskRule.disconnect(waiting, engine: fixture.engine, into: &effects)
