@@ -91,7 +91,7 @@ struct FuzzTests {
       // The minimised file reproduces: it fails from its JSON with the fault, passes without.
       let loaded = try ScenarioLoader.load(data: Array(small.json.utf8), file: "min.json")
       #expect(FuzzRunner.checkLoaded(loaded, json: small.json)?.signature == .invariant(.connectionLimit))
-      try EngineFaultInjection.$fault.withValue(nil) {
+      EngineFaultInjection.$fault.withValue(nil) {
         #expect(FuzzRunner.checkLoaded(loaded, json: small.json) == nil)
       }
     }
