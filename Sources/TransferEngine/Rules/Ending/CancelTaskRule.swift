@@ -23,10 +23,7 @@ enum CancelTaskRule {
     engine.endTask(task, .cancelled, into: &effects)
     let error = SimURLError(.cancelled, resume: data, cancelReason: reason)
     task.record.cancelled(reason: reason, error: error)
-    var fields = [
-      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
-      TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
-    ]
+    var fields = Engine.endingFields(task, error)
     if let reason { fields.append(TraceField("reason", .string(reason.name))) }
     if let data { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
     effects.append(.trace(.taskCancelled, fields))

@@ -56,6 +56,15 @@ extension Engine {
     requestWakeCheck(into: &effects)
   }
 
+  /// The fields `task.failed` and `task.cancelled` begin with: the task, its session, the error's
+  /// name and code.
+  static func endingFields(_ task: SimURLSessionTask, _ error: SimURLError) -> [TraceField] {
+    [
+      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
+      TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
+    ]
+  }
+
   /// Resume data for a download that can resume: a GET whose server sent a validator and
   /// accepts byte ranges, with its partial file still there [A]. Nil otherwise.
   /// An upload's resume data follows its own rule (`makeUploadResumeData`).

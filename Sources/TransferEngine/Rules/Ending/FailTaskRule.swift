@@ -16,10 +16,7 @@ enum FailTaskRule {
   ) {
     engine.endTask(task, .failed, into: &effects)
     task.record.failed(error)
-    var fields = [
-      TraceField("task", .string(task.name)), TraceField("session", .string(task.session.identifier)),
-      TraceField("error", .string(error.code.name)), TraceField("code", .int(Int64(error.code.rawValue))),
-    ]
+    var fields = Engine.endingFields(task, error)
     if let data = error.resumeContents { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
     if let unavailable = error.networkUnavailableReason {
       fields.append(TraceField("networkUnavailableReason", .string(unavailable.name)))
