@@ -23,6 +23,13 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
   /// the call returned (the classic bug). `bytesRead` is what the read got (nil when it failed).
   enum Read { case inPlace, later }
   var reads: Read?
+  /// `reads` for the files of these names only (a round of deliveries has no pause between
+  /// files for a test to change `reads`).
+  var readsByName: [String: Read] = [:]
+  /// Writes 8 KB of 0x41 into each moved file while this is above 0, counting it down.
+  var writesInto = 0
+  /// Called in `didFinishDownloadingTo` with the session and the file's name, after the move.
+  var onFinish: ((URLSession, String) -> Void)?
   var bytesRead: Int?
   /// Seed 001 updates its UI with `DispatchQueue.main.sync` from `didCompleteWithError`.
   var syncsToMainOnCompletion = false
@@ -41,7 +48,7 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
     let name = downloadTask.originalRequest?.url?.lastPathComponent ?? "unknown"
     let target = documents.appendingPathComponent(name)
     try? FileManager.default.removeItem(at: target)
-    if let reads {
+    if let reads = readsByName[name] ?? reads {
       let read: @Sendable () -> Void = { [weak self] in
         let handle = try? FileHandle(forReadingFrom: location)
         self?.bytesRead = (try? handle?.read(upToCount: 4096))??.count
@@ -52,10 +59,16 @@ final class PlainDownloadDelegate: NSObject, URLSessionDownloadDelegate, URLSess
       DispatchQueue.main.async { try? FileManager.default.moveItem(at: location, to: target) }
     } else {
       try? FileManager.default.moveItem(at: location, to: target)
+      if writesInto > 0, let handle = try? FileHandle(forWritingTo: target) {
+        writesInto -= 1
+        try? handle.write(contentsOf: Data(repeating: 0x41, count: 8_192))
+        try? handle.close()
+      }
     }
     lastResponse = downloadTask.response as? HTTPURLResponse
     tasksSeen.append(ObjectIdentifier(downloadTask))
     log.append("finished \(name) size=\(size)")
+    onFinish?(session, name)
   }
 
   func urlSession(

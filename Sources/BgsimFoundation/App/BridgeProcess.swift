@@ -113,9 +113,12 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   }
 
   /// Runs `work` on `queue` (a session's delegate queue) and waits for everything it queued.
-  /// `host` is the live host, which the caller has just read.
-  func deliver(on queue: OperationQueue, loop: DeliveryLoop?, host: BridgeHost, _ work: @escaping () -> Void)
-  {
+  /// `host` is the live host, which the caller has just read. `meanwhile` runs on this thread
+  /// while `work` runs, when the call is waited for.
+  func deliver(
+    on queue: OperationQueue, loop: DeliveryLoop?, host: BridgeHost, meanwhile: (() -> Void)? = nil,
+    _ work: @escaping () -> Void
+  ) {
     // An engine callback caused by app code inside a wait: that wait picks this up. From another
     // thread (code the bridge did not wait for), queued without waiting: that thread may be the
     // delegate queue's own.
@@ -124,7 +127,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
     defer { drainDepth -= 1 }
-    QueueDrain.run(UncheckedBox(work).sendable, on: queue, loop: loop)
+    QueueDrain.run(UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile)
     settle(host)
   }
 

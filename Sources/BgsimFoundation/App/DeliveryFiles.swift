@@ -52,6 +52,9 @@ final class DeliveryFiles: @unchecked Sendable {
   /// many (an app that keeps its files) inodes are opened by name, as before.
   private var inodeDescriptors: [Int32] = []
   private static let openInodes = 8
+  /// A pool inode already sized for a delivery expected next (`prepare`): only the pool links
+  /// to it, so nothing the app can see has changed yet.
+  private var prepared: (inode: Int, size: Int64)?
 
   /// A delivered file: its URL for the app, and its name in the delivery folder for the bridge.
   struct File {
@@ -72,6 +75,15 @@ final class DeliveryFiles: @unchecked Sendable {
   /// the epoch so that `wasTaken(_:)` can tell whether the app read it.
   func make(number: Int, size: Int64) -> File {
     let name = "CFNetworkDownload_\(number).tmp"
+    if let ready = prepared, ready.size == size, directoryDescriptor >= 0 {
+      prepared = nil
+      if linkat(poolDescriptor, String(ready.inode), directoryDescriptor, name, 0) == 0 {
+        return File(
+          url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
+          poolInode: ready.inode)
+      }
+      // The delivery folder is gone, or the name taken: the usual path below, which may reuse it.
+    }
     var inode: Int?
     var reused: stat?
     if directoryDescriptor < 0 || !placeInode(named: name, placed: &inode, reused: &reused) {
@@ -96,6 +108,42 @@ final class DeliveryFiles: @unchecked Sendable {
     return File(
       url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
       poolInode: poolWorks ? inode : nil)
+  }
+
+  /// Sizes a pool inode for a delivery of `size` bytes expected next, so that `make` then only
+  /// links it: called while the app runs the delegate call before that delivery, on the
+  /// simulation's thread, it takes the resizing (a slow system call on some file systems) out of
+  /// the time the simulation waits between calls. It touches only the pool, outside the
+  /// container: an inode only the pool links to, sized and unread as `make` would leave it.
+  /// Which inode it picks may depend on what the app deleted so far, which changes no file the
+  /// app can see. A prepared inode `make` does not use (the next delivery did not come, or has
+  /// another size) stays in the pool for reuse.
+  func prepare(size: Int64) {
+    guard poolWorks, poolDescriptor >= 0, directoryDescriptor >= 0 else { return }
+    if let ready = prepared {
+      if ready.size != size { sizeUnread(ready.inode, to: size, current: nil) }
+      prepared = (ready.inode, size)
+      return
+    }
+    let found = reusableInode()
+    guard let inode = found?.inode ?? newInode() else { return }
+    sizeUnread(inode, to: size, current: found?.info)
+    prepared = (inode, size)
+  }
+
+  /// Leaves the pool inode `inode` empty, `size` bytes long and unread, by its descriptor when
+  /// it is held open, else by its name in the pool. `current` is its state when known: an inode
+  /// nobody wrote into or read only needs its size.
+  private func sizeUnread(_ inode: Int, to size: Int64, current: stat?) {
+    guard inode < inodeDescriptors.count else {
+      return AppContainer.writeSparseFile(in: poolDescriptor, at: String(inode), size: size, unread: true)
+    }
+    let descriptor = inodeDescriptors[inode]
+    if let info = current, info.st_blocks == 0, Self.accessSeconds(info) == 0 {
+      if Int64(info.st_size) != size { _ = ftruncate(descriptor, off_t(clamping: size)) }
+    } else if ftruncate(descriptor, 0) == 0 {
+      AppContainer.resizeSparseFile(descriptor, size: size, unread: true)
+    }
   }
 
   /// Links a pool inode at `name`. False when the delivery folder is gone.
@@ -150,6 +198,8 @@ final class DeliveryFiles: @unchecked Sendable {
       if info.st_nlink == 1 {
         // To the back of the ring: swapped to the front slot, which the start then passes.
         let inode = pool[index]
+        // Taken for another delivery: no longer the prepared one.
+        if prepared?.inode == inode { prepared = nil }
         pool.swapAt(index, poolStart)
         poolStart = (poolStart + 1) % pool.count
         return (inode, info)

@@ -429,12 +429,13 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   // MARK: Delivery
 
-  /// Runs delegate work on the delegate queue and waits for it (a callback from the engine).
-  func deliver(_ work: @escaping () -> Void) {
+  /// Runs delegate work on the delegate queue and waits for it (a callback from the engine);
+  /// `meanwhile` runs on this thread while the delegate queue runs `work`.
+  func deliver(meanwhile: (() -> Void)? = nil, _ work: @escaping () -> Void) {
     // The live host read once: each read of `host` is three weak loads.
     guard let process, let host = process.liveHost else { return }
     host.delegateCalls += 1
-    process.deliver(on: queue, loop: deliveryLoop, host: host, work)
+    process.deliver(on: queue, loop: deliveryLoop, host: host, meanwhile: meanwhile, work)
   }
 
   /// Queues a completion handler on the delegate queue: inside a drain it is picked up by it,

@@ -1,6 +1,6 @@
 import Foundation
 import SimKernel
-import TransferEngine
+@_spi(Bridge) import TransferEngine
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -14,11 +14,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
 
   /// Delivers `work` for a task on the delegate queue, after telling observers what changed.
   private func with(
-    _ engineTask: SimURLSessionTask, _ work: @escaping (BridgedSession, BridgedTaskObject) -> Void
+    _ engineTask: SimURLSessionTask, meanwhile: (() -> Void)? = nil,
+    _ work: @escaping (BridgedSession, BridgedTaskObject) -> Void
   ) {
     guard let session else { return }
     let task = session.task(for: engineTask)
-    session.deliver {
+    session.deliver(meanwhile: meanwhile) {
       task.publishChanges()
       work(session, task)
     }
@@ -53,7 +54,12 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     let deliveries = host.container.deliveries
     let file = deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
     let taken = AppAnswer<Bool>()
-    with(downloadTask) { s, t in
+    // While the app runs this call, the simulation's thread sizes the file of the download
+    // delivered next: the next one queued, else the one whose transfer ends first. Read here,
+    // before the call: the app's calls into the engine may change it meanwhile.
+    let nextBytes = location.nextDownloadBytes ?? host.simulation?.likelyNextDownloadBytes
+    let next = nextBytes.map { bytes in { deliveries.prepare(size: bytes) } }
+    with(downloadTask, meanwhile: next) { s, t in
       if case .download(let handler)? = t.core.handler {
         handler(file.url, t.response, nil)
       } else if let t = t as? URLSessionDownloadTask {

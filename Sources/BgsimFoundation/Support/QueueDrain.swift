@@ -148,8 +148,12 @@ enum QueueDrain {
   /// method runs after that method returned, as deterministically as the app's code allows.
   /// In the `loop` when the bridge made the queue, else an operation on a serial queue (either
   /// way `OperationQueue.current` is the delegate queue, as in Foundation); a barrier on a
-  /// concurrent one, to come after what is queued.
-  static func run(_ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil) {
+  /// concurrent one, to come after what is queued. `meanwhile` runs on this thread once `work`
+  /// is handed over, before the wait: bridge work that must not touch what the app can see.
+  static func run(
+    _ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil,
+    meanwhile: (() -> Void)? = nil
+  ) {
     // Every path below waits until `done` is signalled, so it goes back empty.
     let done = HandOff.takeSignal()
     defer { HandOff.giveBack(done) }
@@ -180,6 +184,7 @@ enum QueueDrain {
       // Blocking here holds the main queue back; spin the run loop once the hold is over so
       // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
       enqueue()
+      meanwhile?()
       if !done.wait(until: .now() + mainQueueHold) {
         while !done.wait(until: .now()) {
           _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
@@ -194,6 +199,7 @@ enum QueueDrain {
       }
       engaged.wait()
       enqueue()
+      meanwhile?()
       done.wait()
       release.signal()
     }

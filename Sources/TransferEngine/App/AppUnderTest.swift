@@ -152,10 +152,17 @@ public final class DownloadedFile {
   /// The app group whose shared container holds the file (the session's
   /// `sharedContainerIdentifier`), or nil when it is in the app's own container.
   public let sharedContainer: String?
-  init(task: SimURLSessionTask, bytes: Int64, sharedContainer: String? = nil) {
+  /// The size of the next file this round of deliveries hands over (another finished download
+  /// queued behind this one), nil when none is: the Foundation bridge sizes that file while the
+  /// app runs this call, instead of after it. Where the app's reaction ends that delivery, the
+  /// file is simply not used.
+  @_spi(Bridge) public let nextDownloadBytes: Int64?
+  init(task: SimURLSessionTask, bytes: Int64, sharedContainer: String? = nil, nextDownloadBytes: Int64? = nil)
+  {
     self.task = task
     self.bytes = bytes
     self.sharedContainer = sharedContainer
+    self.nextDownloadBytes = nextDownloadBytes
   }
   /// `FileManager.moveItem(at:to:)` into the app's container.
   public func move(to path: String) { movedTo = path }

@@ -87,6 +87,9 @@ struct Links {
   /// Records a direction's new completion timer (the caller cancelled the old one).
   mutating func armed(up isUp: Bool, _ handle: EventHandle?) { completionHandles[isUp ? 1 : 0] = handle }
 
+  /// The downlink's flow that finishes first if nothing changes.
+  var nextDownFlowToFinish: Int32? { down.firstToFinish }
+
   /// Flows on each direction now.
   var activeFlows: (down: Int, up: Int) { (down.activeCount, up.activeCount) }
 

@@ -23,6 +23,8 @@ struct SharedLink {
   private var position: [Int] = []
 
   var activeCount: Int { heap.count }
+  /// The flow that finishes first if nothing changes: the heap's top.
+  var firstToFinish: Int32? { heap.first?.flow }
 
   func contains(_ flow: Int32) -> Bool { index(of: flow) != nil }
 

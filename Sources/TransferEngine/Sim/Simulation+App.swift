@@ -284,6 +284,19 @@ extension Simulation {
     return call()
   }
 
+  /// The size of the file a download is expected to hand the app next if nothing changes: that
+  /// of the download whose transfer ends first on the downlink (nil when it is not a download,
+  /// or its size is not known yet). The Foundation bridge sizes that file ahead, while the app
+  /// runs a call; a guess that turns out wrong only costs the resizing. O(1).
+  @_spi(Bridge) public var likelyNextDownloadBytes: Int64? {
+    guard let flow = engine.links.nextDownFlowToFinish, Int(flow) < engine.daemon.tasks.count else {
+      return nil
+    }
+    let task = engine.daemon.tasks[Int(flow)]
+    guard task.isDownload, task.countOfBytesExpectedToReceive > 0 else { return nil }
+    return task.countOfBytesExpectedToReceive
+  }
+
   /// Delivers a session's queued events if the app can take them now; then, during a wake,
   /// `didFinishEvents` once the session has nothing left.
   ///
@@ -306,7 +319,9 @@ extension Simulation {
         if budgetCheckpoint() { break }
         let event = batch[delivered]
         let callback = event.callback
-        inAppCallback(callback.name, task: callback.task) { deliver(event, to: session) }
+        inAppCallback(callback.name, task: callback.task) {
+          deliver(event, to: session, following: batch[(delivered + 1)...])
+        }
         delivered += 1
         if appBusy.busy(at: now) != nil { break }
       }
@@ -326,7 +341,10 @@ extension Simulation {
     }
   }
 
-  private func deliver(_ event: DelegateEvent, to session: SimURLSession) {
+  /// `following`: the events of the round after `event`, read only to find the next download.
+  private func deliver(
+    _ event: DelegateEvent, to session: SimURLSession, following: ArraySlice<DelegateEvent>
+  ) {
     let delegate = session.delegate
     switch event {
     case .didResumeAtOffset(let task, let offset, let total):
@@ -360,7 +378,16 @@ extension Simulation {
       if let group { fields.append(TraceField("sharedContainer", .string(group))) }
       emit(.delegateDidFinishDownloading, fields)
       checker.deliveredDownload(task.uid)
-      let file = DownloadedFile(task: task, bytes: task.countOfBytesReceived, sharedContainer: group)
+      // Scanning up to the next download only: the round's scans add up to its length.
+      var next: Int64?
+      for later in following {
+        if case .didFinishDownloading(let other) = later {
+          next = other.countOfBytesReceived
+          break
+        }
+      }
+      let file = DownloadedFile(
+        task: task, bytes: task.countOfBytesReceived, sharedContainer: group, nextDownloadBytes: next)
       delegate?.urlSession(session, downloadTask: task, didFinishDownloadingTo: file)
       if file.movedTo == nil {
         lint(
