@@ -320,7 +320,7 @@ extension Simulation {
         let event = batch[delivered]
         let callback = event.callback
         inAppCallback(callback.name, task: callback.task) {
-          deliver(event, to: session, following: batch[(delivered + 1)...])
+          deliver(event, to: session, in: batch, at: delivered)
         }
         delivered += 1
         if appBusy.busy(at: now) != nil { break }
@@ -341,9 +341,9 @@ extension Simulation {
     }
   }
 
-  /// `following`: the events of the round after `event`, read only to find the next download.
+  /// `event` is `round[index]`; the rest of the round is read only to find the next download.
   private func deliver(
-    _ event: DelegateEvent, to session: SimURLSession, following: ArraySlice<DelegateEvent>
+    _ event: DelegateEvent, to session: SimURLSession, in round: [DelegateEvent], at index: Int
   ) {
     let delegate = session.delegate
     switch event {
@@ -380,7 +380,7 @@ extension Simulation {
       checker.deliveredDownload(task.uid)
       // Scanning up to the next download only: the round's scans add up to its length.
       var next: Int64?
-      for later in following {
+      for later in round[(index + 1)...] {
         if case .didFinishDownloading(let other) = later {
           next = other.countOfBytesReceived
           break
