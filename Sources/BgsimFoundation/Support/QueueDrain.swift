@@ -51,19 +51,27 @@ enum QueueDrain {
     var before = activity()
     while passes < maximumPasses {
       passes += 1
+      // Whether app code may have run in this pass (and queued operations after the looks).
+      var ranAppCode = false
       for target in queues() {
         if target.pending > 0 || target.queue.isSuspended {
           run(nil, on: target.queue, loop: target.loop)
+          ranAppCode = true
         } else if let underlying = target.underlying {
           // Blocks the app put there itself (`queue.async` in a public method) are not operations:
           // only waiting behind them on the queue sees them.
           waitBehind(underlying)
+          ranAppCode = true
         }
       }
-      drainMain()
-      if mainActor { drainMainActor() }
+      if drainMain() { ranAppCode = true }
+      if mainActor {
+        drainMainActor()
+        ranAppCode = true
+      }
       let after = activity()
-      let idle = after == before && queues().allSatisfy { $0.pending == 0 }
+      // When no app code ran, the queues are as the looks above found them: empty.
+      let idle = after == before && (!ranAppCode || queues().allSatisfy { $0.pending == 0 })
       before = after
       if idle && passes >= minimum { return true }
     }
@@ -97,12 +105,17 @@ enum QueueDrain {
   }
 
   /// Lets every block on the main queue run, and the blocks those queue, until it is empty.
-  static func drainMain() {
-    guard MainThread.isCurrent else { return DispatchQueue.main.sync {} }
+  /// False when it knows nothing ran.
+  @discardableResult
+  static func drainMain() -> Bool {
+    guard MainThread.isCurrent else {
+      DispatchQueue.main.sync {}
+      return true
+    }
     // Linux: no pass when nothing woke the main queue (the usual case after a delegate call).
     // Blocks `RunLoop.main.perform` queued, and run-loop timers, then wait for a pass that runs
     // for a main-queue block, or for the test's own run loop.
-    if let wakeUp = MainQueueWakeUp.shared, !wakeUp.isPending { return }
+    if let wakeUp = MainQueueWakeUp.shared, !wakeUp.isPending { return false }
     #if canImport(Darwin)
       let mode = CFRunLoopMode.defaultMode
     #else
@@ -110,7 +123,8 @@ enum QueueDrain {
     #endif
     // One pass of the main run loop serves the main queue one level deep and says whether it
     // handled anything (kCFRunLoopRunHandledSource, 4 on every platform) or nothing (timed out).
-    for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { return }
+    for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { return true }
+    return true
   }
 
   /// Waits for the jobs the main actor had queued (a `Task { @MainActor in ... }` the app
