@@ -91,7 +91,7 @@ public final class SimURLSessionTask {
   /// The identifier of the session the task belongs to.
   public var sessionIdentifier: String { session.identifier }
 
-  // MARK: The daemon's record
+  // MARK: The daemon's record, read from the task's row in `TaskTable`
 
   /// Bytes moved and then thrown away by restarts at zero.
   public var bytesWasted: Int64 { bytes.wasted }
@@ -106,10 +106,9 @@ public final class SimURLSessionTask {
   var awaitsDelayedRequestAnswer: Bool {
     earliestBeginDate != nil && delayedRequest != .answered && session.asksDelayedRequests
   }
-  /// The task's engine state, read-only here; rules change it through `Engine.tasks[task]`.
-  var parts: TaskParts {
-    _read { yield row.pointee }
-  }
+
+  // Read-only views of the task's row; rules change it through `Engine.tasks[task]`.
+
   /// Where the task is in its life (`TaskParts.machine`).
   var machine: TaskStateMachine {
     _read { yield row.pointee.machine }
