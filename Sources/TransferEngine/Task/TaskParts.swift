@@ -57,7 +57,7 @@ struct TaskParts {
 /// The rows lie in blocks the table allocates itself, each twice the size of the one before, and
 /// a block never moves: a row keeps its address for the table's life, and the task's handle
 /// holds that address (`SimURLSessionTask.row`), so a read or a change of a task's parts costs
-/// what it cost when they were the task's own properties. Rows of tasks made one after the
+/// one load more than when they were the task's own properties. Rows of tasks made one after the
 /// other lie side by side, as the admission pass reads them. Not an `Array`: an array's
 /// element read is a copy (every reference in the row retained and released) and its growth
 /// moves the rows. `@exclusivity(unchecked)` as `Engine`'s state: one thread, and no app code
