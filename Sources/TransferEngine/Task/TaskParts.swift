@@ -14,7 +14,7 @@ struct TaskParts {
         let active = phase.isActive
         if active != holdsConnection {
           holdsConnection = active
-          session.transferActivityChanged(by: active ? 1 : -1)
+          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(by: active ? 1 : -1) }
         }
       }
       yield &phase
@@ -34,15 +34,15 @@ struct TaskParts {
   var record: TaskRecord
   /// Authentication with the server: challenges, failures, authenticated URLs.
   var challenge = ChallengeState()
-  /// The session whose count of active transfers `machine` keeps. `unowned(unsafe)`: only a
-  /// change of `machine` reads it, and only the engine changes a row, while `Daemon` holds every
-  /// session; a row read after its simulation is gone never touches it. It spares each task a
-  /// reference count taken and dropped.
-  private unowned(unsafe) let session: DaemonSession
+  /// The session whose count of active transfers `machine` keeps, unretained: only a change of
+  /// `machine` reads it, and only the engine changes a row, while `Daemon` holds every session;
+  /// a row read after its simulation is gone never touches it. No reference count is taken for
+  /// the row nor for each call (`_withUnsafeGuaranteedRef`).
+  private let session: Unmanaged<DaemonSession>
 
   init(record: TaskRecord, session: DaemonSession) {
     self.record = record
-    self.session = session
+    self.session = .passUnretained(session)
   }
 }
 
