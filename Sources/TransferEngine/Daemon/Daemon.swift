@@ -58,7 +58,7 @@ struct Daemon {
     for record in sessionRecords { record.detachFromApp() }
   }
 
-  /// The uid the next task gets.
+  /// The uid the next task gets (`TaskTable.add` numbers it; `addTask` checks the two agree).
   var nextUID: Int32 { Int32(tasks.count) }
 
   mutating func addTask(_ task: SimURLSessionTask) {

@@ -8,7 +8,7 @@ extension Engine {
     guard let direction = task.machine.direction,
       let remaining = links.bytesRemaining(task.uid, up: direction.up, now: now)
     else { return }
-    task.bytes.settle(up: direction.up, remaining: remaining)
+    tasks[task].bytes.settle(up: direction.up, remaining: remaining)
   }
 
   /// Bytes of the body moved so far, in the direction the task is in.

@@ -69,11 +69,11 @@ extension Engine {
   func uploadStopped(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
     let resumption = uploadResumption(task)
     if resumption == .resumes {
-      task.bytes.keepUploadBody()
+      tasks[task].bytes.keepUploadBody()
       return
     }
     let sent = task.countOfBytesSent
-    task.bytes.discardUploadProgress()
+    tasks[task].bytes.discardUploadProgress()
     if let trace = resumption.restartedFromZero(task: task.name, sent: sent) { effects.append(trace) }
   }
 }

@@ -22,9 +22,12 @@ extension DaemonSession {
     }
   }
 
-  /// A wake for this session began: each challenge it holds has had its wake.
-  func challengesWokeApp() {
-    for event in pending { Self.liveChallenge(event)?.challenge.appWoken() }
+  /// A wake for this session began: each challenge it holds has had its wake (noted in the
+  /// engine's `tasks`).
+  func challengesWokeApp(in tasks: TaskTable) {
+    for event in pending {
+      if let task = Self.liveChallenge(event) { tasks[task].challenge.appWoken() }
+    }
   }
 
   /// The task of a queued challenge still waiting for its answer.

@@ -17,7 +17,7 @@ final class DaemonSession {
   /// The unfinished tasks in creation order, plus some that finished since the last
   /// `unfinishedTasks()` (compacted lazily: a task finishes once, so each leaves once).
   private var unfinished: [SimURLSessionTask] = []
-  /// Tasks connecting or moving bytes (kept by `SimURLSessionTask.machine`).
+  /// Tasks connecting or moving bytes (kept by `TaskTable` as a task's machine changes).
   private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []

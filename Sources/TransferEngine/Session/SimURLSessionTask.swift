@@ -1,7 +1,11 @@
 import SimKernel
 
-/// Mirrors `URLSessionTask` (download and upload tasks): what the app holds, and the daemon's
-/// record of the transfer. Its state changes only through the simulation.
+/// Mirrors `URLSessionTask` (download and upload tasks): the app's handle on a task.
+///
+/// It keeps what the app gave it (its kind, URL, name and the properties the app may set) and
+/// reads everything else from its row of the engine's `TaskTable` (`TaskParts`), which
+/// only the engine changes (`Engine.tasks[task]`). It holds the table strongly, so a task read
+/// after its `Simulation` is gone still answers.
 public final class SimURLSessionTask {
   /// `URLSessionTask.State`.
   public enum State: String, Sendable {
@@ -43,26 +47,10 @@ public final class SimURLSessionTask {
   public var allowsConstrainedNetworkAccess = true
   /// No start before this time (background sessions); nil starts when possible.
   public var earliestBeginDate: SimTime?
-  /// Where the task is in its life; the one source of its phase.
-  ///
-  /// `@exclusivity(unchecked)`, as the task's other component states and the `Simulation`'s:
-  /// the engine is single-threaded and never calls out while one of these is being changed (app
-  /// code runs only from the facade, between changes), so the runtime check at each access,
-  /// about a fifth of a run's instructions, would guard nothing.
-  @exclusivity(unchecked) var machine = TaskStateMachine() {
-    // No `oldValue`: the machine is then changed in place, not copied out and back.
-    didSet {
-      let active = machine.isActive
-      if active != holdsConnection {
-        holdsConnection = active
-        session.transferActivityChanged(by: active ? 1 : -1)
-      }
-    }
-  }
-  /// `machine.isActive` as of the last change, for the session's count of active transfers.
-  private var holdsConnection = false
-  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
-  var delayedRequest = DelayedRequestStage.notAsked
+  /// Where this task's parts lie in the engine's `TaskTable` (a row never moves).
+  let row: UnsafeMutablePointer<TaskParts>
+  /// The table that holds the row, kept alive by every task the app may still hold.
+  private let table: TaskTable
 
   // MARK: URLSessionTask's public face
 
@@ -103,14 +91,8 @@ public final class SimURLSessionTask {
   /// The identifier of the session the task belongs to.
   public var sessionIdentifier: String { session.identifier }
 
-  // MARK: The daemon's record
+  // MARK: The daemon's record, read from the task's row in `TaskTable`
 
-  /// What the task moved, kept and wasted.
-  @exclusivity(unchecked) var bytes = TransferBytes()
-  /// A download's request method, upper case (`GET` unless the app's request said otherwise):
-  /// only a `GET` download can produce resume data [A]. Uploads and data tasks keep `GET` here;
-  /// the engine does not model their method.
-  var httpMethod = "GET"
   /// Bytes moved and then thrown away by restarts at zero.
   public var bytesWasted: Int64 { bytes.wasted }
   /// Bytes moved on the wire by every attempt, both directions (byte accounting).
@@ -124,10 +106,29 @@ public final class SimURLSessionTask {
   var awaitsDelayedRequestAnswer: Bool {
     earliestBeginDate != nil && delayedRequest != .answered && session.asksDelayedRequests
   }
-  /// URL, response, ending, start order, connection slot and timers.
-  @exclusivity(unchecked) var record: TaskRecord
-  /// Authentication with the server: challenges, failures, authenticated URLs.
-  @exclusivity(unchecked) var challenge = ChallengeState()
+
+  // Read-only views of the task's row; rules change it through `Engine.tasks[task]`.
+
+  /// Where the task is in its life (`TaskParts.machine`).
+  var machine: TaskStateMachine {
+    _read { yield row.pointee.machine }
+  }
+  /// Its `willBeginDelayedRequest` question (`TaskParts.delayedRequest`).
+  var delayedRequest: DelayedRequestStage { row.pointee.delayedRequest }
+  /// A download's request method, upper case (`TaskParts.httpMethod`).
+  var httpMethod: String { row.pointee.httpMethod }
+  /// What the task moved, kept and wasted (`TaskParts.bytes`).
+  var bytes: TransferBytes {
+    _read { yield row.pointee.bytes }
+  }
+  /// URL, response, ending, start order, connection slot and timers (`TaskParts.record`).
+  var record: TaskRecord {
+    _read { yield row.pointee.record }
+  }
+  /// Authentication with the server (`TaskParts.challenge`).
+  var challenge: ChallengeState {
+    _read { yield row.pointee.challenge }
+  }
   var redirectsInARow: Int { record.redirectsInARow }
   var resumeSequence: Int { record.resumeSequence }
   var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }
@@ -136,15 +137,18 @@ public final class SimURLSessionTask {
   var connectionKey: String? { record.connectionKey }
   var cancelReason: SimURLError.CancelReason? { record.cancelReason }
 
+  /// A new task, numbered next in `table`, whose row it adds.
   init(
-    uid: Int32, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
+    in table: TaskTable, taskIdentifier: Int, kind: Kind, url: SimURL, session: DaemonSession, name: String?,
     createdInBackground: Bool, resumeFrom: ResumeDataContents?
   ) {
+    let uid = Int32(table.count)
     self.uid = uid
+    self.table = table
+    self.row = table.add(uid: uid, url: url, resumeFrom: resumeFrom, session: session)
     self.taskIdentifier = taskIdentifier
     self.kind = kind
     self.originalURL = url
-    self.record = TaskRecord(url: url, resumeFrom: resumeFrom)
     self.session = session
     self.name = name ?? "\(session.identifier)#\(taskIdentifier)"
     self.createdInBackground = createdInBackground

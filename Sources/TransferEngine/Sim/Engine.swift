@@ -9,7 +9,7 @@ import SimKernel
 ///
 /// Stored state is `@exclusivity(unchecked)`: the engine runs on one thread at a time, and app
 /// code runs only between component changes, never inside one, so the runtime check at every
-/// access would guard nothing and cost about a fifth of a run (see `SimURLSessionTask.machine`).
+/// access would guard nothing and cost about a fifth of a run.
 final class Engine {
   /// The knobs the run follows.
   let policy: Policy
@@ -24,7 +24,10 @@ final class Engine {
   @exclusivity(unchecked) var scheduler = Scheduler<EngineEvent>()
   /// Network, power, the shared links and the server.
   @exclusivity(unchecked) var links: Links
-  /// Tasks, session records, wait queues, connection counts, resume data.
+  /// Every task's parts (phase, bytes, record, authentication), indexed by `uid`; rules change a
+  /// task here (`tasks[task].machine...`), and the app's `SimURLSessionTask` handle reads it.
+  let tasks = TaskTable()
+  /// Task handles, session records, wait queues, connection counts, resume data.
   @exclusivity(unchecked) var daemon = Daemon()
   /// The app's process state (running, suspended, terminated; force quit).
   @exclusivity(unchecked) var lifecycle = AppLifecycle()

@@ -85,7 +85,9 @@ extension Simulation {
     let plan = MakeResumedTaskRule.plan(data, upload: upload, engine: engine)
     let task = try makeTask(
       in: session, kind: plan.kind, url: plan.url, name: name, resumeData: plan.contents)
-    if let problem = plan.problem { run { MakeResumedTaskRule.rejected(task, problem, into: &$0) } }
+    if let problem = plan.problem {
+      run { MakeResumedTaskRule.rejected(task, problem, engine: engine, into: &$0) }
+    }
     return task
   }
 
@@ -430,7 +432,7 @@ extension Simulation {
           [TraceField("session", .string(invalidated.identifier)), TraceField("error", .string("none"))])
       }
     case .willBeginDelayedRequest(let task):
-      guard DelayedRequestAnsweredRule.asks(task) else { return }
+      guard DelayedRequestAnsweredRule.asks(task, engine: engine) else { return }
       emit(
         .delegateWillBeginDelayedRequest,
         [TraceField("task", .string(task.name)), TraceField("url", .string(task.currentURL.string))])
@@ -479,8 +481,8 @@ extension Simulation {
     if decile > task.bytes.reportedDecile, decile < 10, lifecycle.state.isRunning,
       engine.untilNextReportAllowed(task) == .zero, let session = task.session.appSession
     {
-      task.bytes.reported(decile: decile, at: now)
-      let step = task.bytes.reportedProgress(total: done)
+      engine.tasks[task].bytes.reported(decile: decile, at: now)
+      let step = engine.tasks[task].bytes.reportedProgress(total: done)
       if up {
         session.delegate?.urlSession(
           session, task: task, didSendBodyData: step, totalBytesSent: done, totalBytesExpectedToSend: size)

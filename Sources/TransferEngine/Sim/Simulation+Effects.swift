@@ -66,7 +66,7 @@ extension Simulation {
       case .sessionWoken(let index):
         let record = daemon.sessionRecords[index]
         record.owesWake(false)
-        record.challengesWokeApp()
+        record.challengesWokeApp(in: engine.tasks)
       case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
       case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
       case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
@@ -97,7 +97,7 @@ extension Simulation {
       case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
       case .unstall(let uid): run { engine.unstall(daemon.tasks[Int(uid)], into: &$0) }
       case .armRequestTimeout(let uid, let generation, let after):
-        daemon.tasks[Int(uid)].record.idleTimerStarted(
+        engine.tasks[daemon.tasks[Int(uid)]].record.idleTimerStarted(
           scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
       case .admissionPass(let key, let full):
         run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
@@ -126,16 +126,16 @@ extension Simulation {
         run { AdmissionPassRule.enqueue(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .armChallengeTimeout(let uid, let generation, let at):
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
-        daemon.tasks[Int(uid)].challenge.timerArmed(timer)
+        engine.tasks[daemon.tasks[Int(uid)]].challenge.timerArmed(timer)
       case .cancelEvent(let handle): scheduler.cancel(handle)
       case .finish(let uid): run { FinishTaskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
       case .armResourceTimer(let uid, let after, let firstResume):
         let task = daemon.tasks[Int(uid)]
         let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
         if let sequence = firstResume {
-          task.record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
+          engine.tasks[task].record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
         } else {
-          task.record.resumedByApp(resourceTimer: timer, deadline: now + after)
+          engine.tasks[task].record.resumedByApp(resourceTimer: timer, deadline: now + after)
         }
       case .failHoldingConnection(let uid, let code):
         run {

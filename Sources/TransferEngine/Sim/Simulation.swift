@@ -220,7 +220,7 @@ public final class Simulation {
     case .linkCompletion(let up): run { LinkCompletedRule.apply(up: up, engine: engine, into: &$0) }
     case .progress(let uid, let gen): ifCurrent(uid, gen) { reportProgress($0) }
     case .retry(let uid, let gen):
-      ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, into: &$0) } }
+      ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, engine: engine, into: &$0) } }
     case .resourceTimeout(let uid):
       run { ResourceTimeoutRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
     case .requestTimeout(let uid, let gen):

@@ -25,11 +25,11 @@ struct AdmissionPassRuleTests {
     let record = engine.daemon.addSession(configuration, simulation: nil)
     return (0..<count).map { _ in
       let task = SimURLSessionTask(
-        uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
+        in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
         session: record, name: nil, createdInBackground: false, resumeFrom: nil)
       engine.daemon.addTask(task)
       record.add(task)
-      _ = task.machine.resume()
+      _ = engine.tasks[task].machine.resume()
       return task
     }
   }
@@ -39,8 +39,8 @@ struct AdmissionPassRuleTests {
   static func admit(_ effects: [Effect], engine: Engine) {
     for case .beginAttempt(let uid) in effects {
       let task = engine.daemon.tasks[Int(uid)]
-      _ = task.machine.admit(at: engine.now)
-      task.record.admitted()
+      _ = engine.tasks[task].machine.admit(at: engine.now)
+      engine.tasks[task].record.admitted()
     }
   }
 

@@ -63,10 +63,10 @@ struct AttemptStartRuleTests {
       ServerResource(url: TransferWorld.url, size: 1_000, etag: etag, acceptsRanges: acceptsRanges)
     ])
     let task = world.waiting("f")
-    _ = task.machine.admit(at: .zero)
-    task.bytes.downloadResponse(size: 1_000, validator: "v1", offset: 400, resumed: false)
-    _ = task.machine.interrupted(at: .zero, retry: world.engine.policy.retry)
-    _ = task.machine.backoffEnded()
+    _ = world.engine.tasks[task].machine.admit(at: .zero)
+    world.engine.tasks[task].bytes.downloadResponse(size: 1_000, validator: "v1", offset: 400, resumed: false)
+    _ = world.engine.tasks[task].machine.interrupted(at: .zero, retry: world.engine.policy.retry)
+    _ = world.engine.tasks[task].machine.backoffEnded()
     let effects = Self.start(task, in: world)
     #expect(
       effects == [

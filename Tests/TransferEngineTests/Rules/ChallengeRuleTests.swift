@@ -19,12 +19,12 @@ struct ChallengeRuleTests {
     let engine = Engine(policy: .defaults, device: .wifi, server: server)
     let record = engine.daemon.addSession(.background(withIdentifier: "bg"), simulation: nil)
     let task = SimURLSessionTask(
-      uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
       session: record, name: "doc", createdInBackground: false, resumeFrom: nil)
     record.add(task)
     engine.daemon.addTask(task)
-    _ = task.machine.resume()
-    _ = task.machine.admit(at: .zero)
+    _ = engine.tasks[task].machine.resume()
+    _ = engine.tasks[task].machine.admit(at: .zero)
     return (engine, task)
   }
 
@@ -103,11 +103,11 @@ struct ChallengeRuleTests {
   ) {
     let (engine, task) = Self.setUp()
     for _ in 0..<failuresBefore {
-      task.challenge.presenting(space: 0, accepted: false)
-      _ = task.challenge.credentialArrived(at: Self.url)
+      engine.tasks[task].challenge.presenting(space: 0, accepted: false)
+      _ = engine.tasks[task].challenge.credentialArrived(at: Self.url)
     }
-    task.challenge.challenged(space: 0)
-    task.challenge.presenting(space: 0, accepted: accepted)
+    engine.tasks[task].challenge.challenged(space: 0)
+    engine.tasks[task].challenge.presenting(space: 0, accepted: accepted)
     var effects = EffectBuffer()
     let got = ResponseAuthenticationRule.apply(
       task, engine: engine, skipsAuthentication: false, into: &effects)
@@ -150,10 +150,10 @@ struct ChallengeRuleTests {
   func answer(_ name: String, _ answer: SimAuthChallengeDisposition, _ expected: [Effect]) {
     let (engine, task) = Self.setUp()
     let generation = task.machine.generation
-    task.challenge.challenged(space: 0)
+    engine.tasks[task].challenge.challenged(space: 0)
     let timer = engine.scheduler.schedule(
       .challengeTimeout(uid: 0, generation: generation), at: SimTime(.seconds(60)))
-    task.challenge.timerArmed(timer)
+    engine.tasks[task].challenge.timerArmed(timer)
     #expect(ChallengeAnsweredRule.asks(task, generation: generation))
     var effects = EffectBuffer()
     ChallengeAnsweredRule.apply(task, answer, generation: generation, engine: engine, into: &effects)
@@ -162,7 +162,7 @@ struct ChallengeRuleTests {
       all.append(
         .schedule(
           .connected(uid: 0, generation: generation), at: engine.now + engine.links.network.latency * 2))
-      #expect(task.challenge.credentialArrived(at: Self.url)?.accepted == true)
+      #expect(engine.tasks[task].challenge.credentialArrived(at: Self.url)?.accepted == true)
     }
     #expect(effects.effects == all, "\(name)")
     // A task holds its session unowned: keep the engine that owns it alive to the end.
@@ -172,7 +172,7 @@ struct ChallengeRuleTests {
   @Test("rejecting the last space answers the 401")
   func rejectLast() {
     let (engine, task) = Self.setUp()
-    task.challenge.challenged(space: 1)
+    engine.tasks[task].challenge.challenged(space: 1)
     var effects = EffectBuffer()
     ChallengeAnsweredRule.apply(
       task, .rejectProtectionSpace, generation: task.machine.generation, engine: engine, into: &effects)
@@ -185,7 +185,7 @@ struct ChallengeRuleTests {
   @Test("an answer for another attempt, or with no challenge awaited, changes nothing")
   func staleAnswer() {
     let (engine, task) = Self.setUp()
-    task.challenge.challenged(space: 0)
+    engine.tasks[task].challenge.challenged(space: 0)
     var effects = EffectBuffer()
     let stale = task.machine.generation &+ 1
     #expect(!ChallengeAnsweredRule.asks(task, generation: stale))
@@ -193,7 +193,7 @@ struct ChallengeRuleTests {
       task, .performDefaultHandling, generation: stale, engine: engine, into: &effects)
     #expect(effects.isEmpty)
     #expect(task.challenge.awaitedSpace == 0)
-    task.challenge.gaveUp()
+    engine.tasks[task].challenge.gaveUp()
     #expect(!ChallengeAnsweredRule.asks(task, generation: task.machine.generation))
     ChallengeAnsweredRule.apply(
       task, .performDefaultHandling, generation: task.machine.generation, engine: engine, into: &effects)
@@ -207,7 +207,7 @@ struct ChallengeRuleTests {
   @Test("an unanswered challenge times out: the task fails with -1001")
   func timeout() {
     let (engine, task) = Self.setUp()
-    task.challenge.challenged(space: 0)
+    engine.tasks[task].challenge.challenged(space: 0)
     var effects = EffectBuffer()
     ChallengeTimeoutRule.apply(task, engine: engine, into: &effects)
     #expect(

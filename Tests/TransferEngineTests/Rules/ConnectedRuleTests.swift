@@ -176,7 +176,7 @@ struct ConnectedRuleTests {
     let world = TransferWorld([ServerResource(url: Self.url, size: 0, status: 301, redirectTo: Self.moved)])
     let task = world.connecting("f", sessionKind: .default)
     let generation = task.machine.generation
-    _ = task.machine.interrupted(at: .zero, retry: world.engine.policy.retry)
+    _ = world.engine.tasks[task].machine.interrupted(at: .zero, retry: world.engine.policy.retry)
     let effects = world.effects {
       RedirectDecidedRule.apply(
         task, to: Self.moved, follow: true, generation: generation, engine: world.engine, into: &$0)

@@ -21,7 +21,7 @@ struct DefaultSessionTransfersTests {
     TaskEndingRuleTests.start(running, engine: fixture.engine)
     TaskEndingRuleTests.start(waiting, engine: fixture.engine)
     fixture.engine.links.add(running.uid, up: false, bytes: 1_000, now: .zero)
-    running.bytes.flowJoined(1_000, up: false)
+    fixture.engine.tasks[running].bytes.flowJoined(1_000, up: false)
     _ = fixture.engine.lifecycle.userBackground()
     _ = fixture.engine.lifecycle.suspend()
     return (fixture, running, waiting)
@@ -76,7 +76,7 @@ struct DefaultSessionTransfersTests {
     engine.pauseDefaultTransfers(into: &effects)
     let idle = engine.scheduler.schedule(
       .requestTimeout(uid: running.uid, generation: running.machine.generation), after: .seconds(60))
-    running.record.idleTimerStarted(idle)
+    engine.tasks[running].record.idleTimerStarted(idle)
     _ = engine.lifecycle.userLaunch()
     effects.removeAll()
     engine.resumePausedDefaultTransfers(into: &effects)

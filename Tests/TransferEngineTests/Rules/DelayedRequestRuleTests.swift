@@ -15,13 +15,13 @@ struct DelayedRequestRuleTests {
       background ? .background(withIdentifier: "bg") : SessionConfiguration(identifier: "fg", kind: .default)
     let record = engine.daemon.addSession(configuration, simulation: nil)
     let task = SimURLSessionTask(
-      uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: .download,
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download,
       url: SimURL("https://a.example/feed")!, session: record, name: "feed", createdInBackground: false,
       resumeFrom: nil)
     record.add(task)
     engine.daemon.addTask(task)
     if resumed {
-      #expect(task.machine.resume() == .start)
+      #expect(engine.tasks[task].machine.resume() == .start)
       _ = engine.daemon.insert(task)
     }
     return (engine, task)
@@ -114,7 +114,7 @@ struct DelayedRequestRuleTests {
     _ url: String
   ) {
     let (engine, task) = Self.setUp(resumed: waiting)
-    task.delayedRequest = .asked
+    engine.tasks[task].delayedRequest = .asked
     var effects = EffectBuffer()
     DelayedRequestAnsweredRule.apply(task, answer, engine: engine, into: &effects)
     #expect(effects.effects == expected, "\(name)")
@@ -131,8 +131,8 @@ struct DelayedRequestRuleTests {
   @Test("an answer for a task that ended changes nothing")
   func answerAfterEnd() {
     let (engine, task) = Self.setUp()
-    task.delayedRequest = .asked
-    _ = task.machine.end(.cancelled)
+    engine.tasks[task].delayedRequest = .asked
+    _ = engine.tasks[task].machine.end(.cancelled)
     var effects = EffectBuffer()
     DelayedRequestAnsweredRule.apply(task, .cancel, engine: engine, into: &effects)
     #expect(effects.isEmpty)
@@ -144,16 +144,16 @@ struct DelayedRequestRuleTests {
   @Test("the question is put only to a task still waiting for it")
   func asks() {
     let (engine1, waiting) = Self.setUp()
-    waiting.delayedRequest = .asked
-    #expect(DelayedRequestAnsweredRule.asks(waiting))
+    engine1.tasks[waiting].delayedRequest = .asked
+    #expect(DelayedRequestAnsweredRule.asks(waiting, engine: engine1))
     // Suspended by the app meanwhile: not asked now, asked again once it waits again.
     let (engine2, created) = Self.setUp(resumed: false)
-    created.delayedRequest = .asked
-    #expect(!DelayedRequestAnsweredRule.asks(created))
+    engine2.tasks[created].delayedRequest = .asked
+    #expect(!DelayedRequestAnsweredRule.asks(created, engine: engine2))
     #expect(created.delayedRequest == .notAsked)
     let (engine3, answered) = Self.setUp()
-    answered.delayedRequest = .answered
-    #expect(!DelayedRequestAnsweredRule.asks(answered))
+    engine3.tasks[answered].delayedRequest = .answered
+    #expect(!DelayedRequestAnsweredRule.asks(answered, engine: engine3))
     // A task holds its session unowned: keep the engine that owns it alive to the end.
     withExtendedLifetime(engine1) {}
     withExtendedLifetime(engine2) {}

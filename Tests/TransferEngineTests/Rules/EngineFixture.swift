@@ -35,7 +35,7 @@ struct EngineFixture {
   @discardableResult
   func task(_ name: String, _ kind: SimURLSessionTask.Kind, in record: DaemonSession) -> SimURLSessionTask {
     let task = SimURLSessionTask(
-      uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind,
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: kind,
       url: SimURL("https://example.com/\(name)")!, session: record, name: name, createdInBackground: false,
       resumeFrom: nil)
     record.add(task)

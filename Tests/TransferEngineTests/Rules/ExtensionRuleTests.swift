@@ -81,7 +81,7 @@ struct ExtensionRuleTests {
     let fromData = fixture.task("d", .upload(fromFile: false, size: 10), in: shared)
     fixture.task("e", .upload(fromFile: true, size: 10), in: shared)
     fixture.task("f", .data, in: other)
-    _ = download.machine.end(.finished)
+    _ = fixture.engine.tasks[download].machine.end(.finished)
 
     var effects = EffectBuffer()
     ExtensionEndRule.ended("share", reason: "reboot", engine: fixture.engine, into: &effects)

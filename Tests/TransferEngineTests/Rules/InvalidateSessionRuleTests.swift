@@ -31,7 +31,7 @@ struct InvalidateSessionRuleTests {
     let record = fixture.session("bg")
     let made = (0..<tasks).map { fixture.task("f\($0)", .download, in: record) }
     let done = fixture.task("done", .download, in: record)
-    _ = done.machine.end(.finished)
+    _ = fixture.engine.tasks[done].machine.end(.finished)
     record.taskEnded()
     var effects = EffectBuffer()
     #expect(

@@ -140,7 +140,7 @@ struct LifecycleRuleTests {
     let done = fixture.task("b", .download, in: background)
     fixture.task("c", .data, in: inDefault)
     let two = fixture.task("d", .data, in: background)
-    _ = done.machine.end(.finished)
+    _ = fixture.engine.tasks[done].machine.end(.finished)
     var effects = EffectBuffer()
     BackgroundAppRule.enteredBackground(engine: fixture.engine, into: &effects)
     #expect(

@@ -61,7 +61,7 @@ struct MakeTaskRuleTests {
       let task = try Self.make(kind, in: record, engine: fixture.engine, into: &effects)
       #expect(fixture.engine.daemon.taskCount == 1)
       #expect(record.outstanding == 1)
-      #expect(task.machine.resume() == .start, "made suspended: one resume starts it")
+      #expect(fixture.engine.tasks[task].machine.resume() == .start, "made suspended: one resume starts it")
       guard case .trace(.taskCreated, let fields) = effects.effects.first else {
         Issue.record("expected task.created first, got \(effects.effects)")
         continue

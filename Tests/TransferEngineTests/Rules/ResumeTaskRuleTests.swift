@@ -30,7 +30,7 @@ struct ResumeTaskRuleTests {
       backgroundAppRefresh: which != .refreshOff && which != .refreshOffDefaultSession)
     let record = fixture.session("s", kind: which == .refreshOffDefaultSession ? .default : .background)
     let task = fixture.task("f", .download, in: record)
-    if which == .rejectedResumeData { task.record.resumeDataRejected(.stale) }
+    if which == .rejectedResumeData { fixture.engine.tasks[task].record.resumeDataRejected(.stale) }
     if which == .sessionNotConnected { record.connectionFailed(.backgroundSessionInUseByAnotherProcess) }
     var effects = EffectBuffer()
     ResumeTaskRule.apply(task, engine: fixture.engine, into: &effects)
@@ -63,9 +63,10 @@ struct ResumeTaskRuleTests {
     var effects = EffectBuffer()
     ResumeTaskRule.apply(task, engine: fixture.engine, into: &effects)
     let timer = fixture.engine.scheduler.schedule(.resourceTimeout(uid: task.uid), after: .seconds(100))
-    task.record.resumed(sequence: 0, resourceTimer: timer, deadline: .zero + .seconds(100))
-    for _ in 0..<2 { _ = task.machine.suspend(at: .zero) }
-    _ = task.record.suspendedByApp(at: .zero)
+    fixture.engine.tasks[task].record.resumed(
+      sequence: 0, resourceTimer: timer, deadline: .zero + .seconds(100))
+    for _ in 0..<2 { _ = fixture.engine.tasks[task].machine.suspend(at: .zero) }
+    _ = fixture.engine.tasks[task].record.suspendedByApp(at: .zero)
     effects.removeAll()
     ResumeTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.isEmpty, "the first of two resumes only counts")

@@ -24,8 +24,8 @@ struct SuspendTaskRuleTests {
     SuspendTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.isEmpty)
     // Created (1) and suspended once more (2): two resumes start it.
-    #expect(task.machine.resume() == .none)
-    #expect(task.machine.resume() == .start)
+    #expect(fixture.engine.tasks[task].machine.resume() == .none)
+    #expect(fixture.engine.tasks[task].machine.resume() == .start)
     SuspendTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.effects == [Self.suspended(task), .rescheduleLinks])
     effects.removeAll()
@@ -37,9 +37,10 @@ struct SuspendTaskRuleTests {
   func waiting() {
     let fixture = EngineFixture()
     let task = fixture.task("f", .download, in: fixture.session("bg"))
-    _ = task.machine.resume()
+    _ = fixture.engine.tasks[task].machine.resume()
     let timer = fixture.engine.scheduler.schedule(.resourceTimeout(uid: task.uid), after: .seconds(100))
-    task.record.resumed(sequence: 0, resourceTimer: timer, deadline: .zero + .seconds(100))
+    fixture.engine.tasks[task].record.resumed(
+      sequence: 0, resourceTimer: timer, deadline: .zero + .seconds(100))
     var effects = EffectBuffer()
     _ = fixture.engine.daemon.insert(task)
     let key = fixture.engine.daemon.queueKey(task)
@@ -47,7 +48,7 @@ struct SuspendTaskRuleTests {
     #expect(effects.effects == [.cancelEvent(timer), Self.suspended(task), .rescheduleLinks])
     #expect(!fixture.engine.daemon.hasWaiting(key), "it left its queue")
     #expect(task.record.resourceTimeLeft == .seconds(100))
-    #expect(task.machine.resume() == .continue)
+    #expect(fixture.engine.tasks[task].machine.resume() == .continue)
   }
 
   @Test("a running task's freed connection starts the next waiting task")

@@ -34,23 +34,23 @@ struct TaskEndingRuleTests {
   /// `task` resumed and queued; the admission pass gives it the connection when one is free,
   /// and then it starts and its response arrives with a `size`-byte body.
   static func start(_ task: SimURLSessionTask, size: Int64 = 1_000, engine: Engine) {
-    _ = task.machine.resume()
+    _ = engine.tasks[task].machine.resume()
     var effects = EffectBuffer()
     AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
     guard effects.effects.contains(.beginAttempt(uid: task.uid)) else { return }
-    _ = task.machine.admit(at: engine.now)
-    task.record.admitted()
-    task.record.responded(status: 200, head: ResponseHead())
+    _ = engine.tasks[task].machine.admit(at: engine.now)
+    engine.tasks[task].record.admitted()
+    engine.tasks[task].record.responded(status: 200, head: ResponseHead())
     guard task.fetchesBody else { return }
-    task.bytes.downloadResponse(size: size, validator: nil, offset: 0, resumed: false)
-    _ = task.machine.connected(up: false)
+    engine.tasks[task].bytes.downloadResponse(size: size, validator: nil, offset: 0, resumed: false)
+    _ = engine.tasks[task].machine.connected(up: false)
   }
 
   /// `task`'s body all arrived (the link let it go).
-  static func bodyArrived(_ task: SimURLSessionTask) {
-    task.bytes.flowJoined(task.bytes.fetchingSize, up: false)
-    task.bytes.flowFinished()
-    task.bytes.responseReceived(isDownload: true)
+  static func bodyArrived(_ task: SimURLSessionTask, engine: Engine) {
+    engine.tasks[task].bytes.flowJoined(task.bytes.fetchingSize, up: false)
+    engine.tasks[task].bytes.flowFinished()
+    engine.tasks[task].bytes.responseReceived(isDownload: true)
   }
 
   /// The delegate events a session record holds, by name and task, in order.
@@ -119,7 +119,7 @@ struct TaskEndingRuleTests {
     let record = fixture.session("bg")
     let task = fixture.task("f", kind, in: record)
     Self.start(task, engine: fixture.engine)
-    Self.bodyArrived(task)
+    Self.bodyArrived(task, engine: fixture.engine)
     var effects = EffectBuffer()
     FinishTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.effects == [Self.finished("f", bytes: 1_000)] + after, "\(name)")
@@ -134,7 +134,7 @@ struct TaskEndingRuleTests {
   func finishFreesConnection() {
     let (fixture, record, task, next) = Self.twoStarted(.download)
     #expect(next.machine.isWaiting, "one connection per host: g waits")
-    Self.bodyArrived(task)
+    Self.bodyArrived(task, engine: fixture.engine)
     var effects = EffectBuffer()
     FinishTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(
@@ -148,7 +148,7 @@ struct TaskEndingRuleTests {
     fixture.engine.observing = true
     let task = fixture.task("f", .download, in: fixture.session("bg"))
     Self.start(task, engine: fixture.engine)
-    Self.bodyArrived(task)
+    Self.bodyArrived(task, engine: fixture.engine)
     var effects = EffectBuffer()
     FinishTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(
@@ -162,7 +162,7 @@ struct TaskEndingRuleTests {
   func endedTwice() {
     let fixture = Self.fixture(running: false)
     let task = fixture.task("f", .download, in: fixture.session("bg"))
-    _ = task.machine.end(.finished)
+    _ = fixture.engine.tasks[task].machine.end(.finished)
     var effects = EffectBuffer()
     fixture.engine.endTask(task, .failed, into: &effects)
     #expect(effects.effects == [.inconsistency(.taskCompletesOnce, "task 'f' completed twice")])

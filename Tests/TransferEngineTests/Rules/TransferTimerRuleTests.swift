@@ -20,17 +20,18 @@ struct TransferTimerRuleTests {
   ) -> SimURLSessionTask {
     let task = fixture.task("f", .download, in: fixture.session("s", kind: kind))
     guard place != .created else { return task }
-    _ = task.machine.resume()
-    _ = task.machine.admit(at: .zero)
+    _ = fixture.engine.tasks[task].machine.resume()
+    _ = fixture.engine.tasks[task].machine.admit(at: .zero)
     switch place {
     case .created, .connecting: break
-    case .transferring: _ = task.machine.connected(up: false)
+    case .transferring: _ = fixture.engine.tasks[task].machine.connected(up: false)
     case .stalled:
-      _ = task.machine.connected(up: false)
-      _ = task.machine.stall(at: .zero)
-    case .paused: _ = task.machine.paused(at: .zero)
-    case .backingOff: _ = task.machine.interrupted(at: .zero, retry: fixture.engine.policy.retry)
-    case .finished: _ = task.machine.end(.finished)
+      _ = fixture.engine.tasks[task].machine.connected(up: false)
+      _ = fixture.engine.tasks[task].machine.stall(at: .zero)
+    case .paused: _ = fixture.engine.tasks[task].machine.paused(at: .zero)
+    case .backingOff:
+      _ = fixture.engine.tasks[task].machine.interrupted(at: .zero, retry: fixture.engine.policy.retry)
+    case .finished: _ = fixture.engine.tasks[task].machine.end(.finished)
     }
     return task
   }
@@ -42,12 +43,12 @@ struct TransferTimerRuleTests {
     let fixture = EngineFixture()
     let task = Self.task(at: place, in: fixture)
     var effects = EffectBuffer()
-    BackoffEndedRule.apply(task, into: &effects)
+    BackoffEndedRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.effects == (place == .backingOff ? [.enqueue(uid: task.uid)] : []))
     if place == .backingOff {
       #expect(task.machine.state == .waiting(traced: .retryBackoff))
       // The task waits now: a second firing changes nothing.
-      BackoffEndedRule.apply(task, into: &effects)
+      BackoffEndedRule.apply(task, engine: fixture.engine, into: &effects)
       #expect(effects.effects == [.enqueue(uid: task.uid)])
     }
   }

@@ -36,11 +36,11 @@ struct TransferWorld {
         return record
       }()
     let task = SimURLSessionTask(
-      uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url,
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: kind, url: url,
       session: record, name: name, createdInBackground: false, resumeFrom: nil)
     record.add(task)
     engine.daemon.addTask(task)
-    _ = task.machine.resume()
+    _ = engine.tasks[task].machine.resume()
     return task
   }
 
@@ -50,7 +50,7 @@ struct TransferWorld {
     sessionKind: SessionConfiguration.Kind = .background
   ) -> SimURLSessionTask {
     let task = waiting(name, kind, url: url, sessionKind: sessionKind)
-    _ = task.machine.admit(at: engine.now)
+    _ = engine.tasks[task].machine.admit(at: engine.now)
     return task
   }
 

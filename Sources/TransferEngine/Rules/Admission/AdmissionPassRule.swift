@@ -34,7 +34,8 @@ enum AdmissionPassRule {
         engine.admissionRequest(task, running: running), in: engine.admissionConditions)
     else { return }
     waiting(
-      task, reason, changed: task.machine.deferred(reason) == .traceReason, engine: engine, into: &effects)
+      task, reason, changed: engine.tasks[task].machine.deferred(reason) == .traceReason, engine: engine,
+      into: &effects)
   }
 
   /// A slot of `task`'s (session, host) pair is free again; the next waiting task takes it,
@@ -111,12 +112,13 @@ enum AdmissionPassRule {
           if reason == .earliestBegin { effects.append(.requestReevaluation(at: task.earliestBeginDate!)) }
           if reason == .rateLimiter { heldByRateLimiter = true }
         } else {
-          decisions.append(.waiting(task, reason, changed: task.machine.deferred(reason) == .traceReason))
+          decisions.append(
+            .waiting(task, reason, changed: engine.tasks[task].machine.deferred(reason) == .traceReason))
         }
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
-        task.record.tookConnection(key)
+        engine.tasks[task].record.tookConnection(key)
         started.append(task)
       }
     }

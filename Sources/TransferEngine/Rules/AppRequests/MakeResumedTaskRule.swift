@@ -44,9 +44,9 @@ enum MakeResumedTaskRule {
 
   /// The task made from rejected data: it fails with `cannotWriteToFile` when resumed.
   static func rejected(
-    _ task: SimURLSessionTask, _ problem: ResumeDataError, into effects: inout EffectBuffer
+    _ task: SimURLSessionTask, _ problem: ResumeDataError, engine: Engine, into effects: inout EffectBuffer
   ) {
-    task.record.resumeDataRejected(problem)
+    engine.tasks[task].record.resumeDataRejected(problem)
     effects.append(
       .trace(
         .taskResumeDataRejected,

@@ -34,11 +34,11 @@ enum MakeTaskRule {
     }
     let record = session.record
     let task = SimURLSessionTask(
-      uid: engine.daemon.nextUID, taskIdentifier: record.nextIdentifier(), kind: kind, url: url,
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: kind, url: url,
       session: record,
       name: name, createdInBackground: session.owner == .app && engine.lifecycle.state != .foreground,
       resumeFrom: resumeData)
-    if kind == .download { task.httpMethod = method.uppercased() }
+    if kind == .download { engine.tasks[task].httpMethod = method.uppercased() }
     record.add(task)
     engine.daemon.addTask(task)
     if case .upload(_, let size) = kind { task.countOfBytesClientExpectsToSend = size }
@@ -100,12 +100,12 @@ enum MakeTaskRule {
           .resumeDataReused,
           "task '\(task.name)' reuses resume data that was already used; resume data is single use, so it restarts from 0",
           [TraceField("task", .string(task.name))]))
-      task.record.resumeDataReused()
+      engine.tasks[task].record.resumeDataReused()
     }
     if let from = task.resumeFrom, from.upload != nil, from.offset > 0,
       engine.uploadResumption(task) == .resumes
     {
-      task.bytes.uploadResumed(offset: from.offset, size: task.uploadSize)
+      engine.tasks[task].bytes.uploadResumed(offset: from.offset, size: task.uploadSize)
     }
   }
 }

@@ -10,7 +10,7 @@ import SimKernel
 /// running then were [S].
 enum ResumeTaskRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
-    switch task.machine.resume() {
+    switch engine.tasks[task].machine.resume() {
     case .none: return
     case .start:
       let sequence = engine.daemon.nextResumeSequence()

@@ -12,7 +12,7 @@ enum SuspendTaskRule {
   /// (`Engine.withdraw`), then `withdrawn`.
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard task.machine.suspendStops else {
-      switch task.machine.suspend(at: engine.now) {
+      switch engine.tasks[task].machine.suspend(at: engine.now) {
       case .ignore, .count: return
       case .stop: preconditionFailure("internal inconsistency: suspend stopped a task suspendStops kept")
       }
@@ -29,14 +29,14 @@ enum SuspendTaskRule {
   ) {
     let moved = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
     if task.fetchesBody {
-      if !task.isDownload { task.bytes.discardUploadProgress() }
+      if !task.isDownload { engine.tasks[task].bytes.discardUploadProgress() }
     } else {
       engine.uploadStopped(task, into: &effects)
     }
-    guard task.machine.suspend(at: engine.now) == .stop else {
+    guard engine.tasks[task].machine.suspend(at: engine.now) == .stop else {
       preconditionFailure("internal inconsistency: suspend did not stop a task suspendStops stopped")
     }
-    let timers = task.record.suspendedByApp(at: engine.now)
+    let timers = engine.tasks[task].record.suspendedByApp(at: engine.now)
     if let handle = timers.resource { effects.append(.cancelEvent(handle)) }
     if let handle = timers.request { effects.append(.cancelEvent(handle)) }
     effects.append(

@@ -21,7 +21,7 @@ enum ChallengeAnsweredRule {
     guard task.machine.generation == generation, !task.isFinished, task.machine.isActive,
       let space = task.challenge.awaitedSpace
     else { return }
-    if let timer = task.challenge.answered() { effects.append(.cancelEvent(timer)) }
+    if let timer = engine.tasks[task].challenge.answered() { effects.append(.cancelEvent(timer)) }
     var fields = [TraceField("task", .string(task.name)), TraceField("disposition", .string(answer.name))]
     if case .useCredential(let credential) = answer {
       fields.append(TraceField("user", .string(credential.user)))
@@ -31,7 +31,7 @@ enum ChallengeAnsweredRule {
     switch answer {
     case .useCredential(let credential):
       let accepted = spaces[safe: space]?.accepts(credential) ?? false
-      task.challenge.presenting(space: space, accepted: accepted)
+      engine.tasks[task].challenge.presenting(space: space, accepted: accepted)
       effects.append(
         .schedule(
           .connected(uid: task.uid, generation: generation), at: engine.now + engine.links.network.latency * 2
@@ -39,7 +39,7 @@ enum ChallengeAnsweredRule {
     case .performDefaultHandling:
       engine.respondUnauthorized(task, into: &effects)
     case .cancelAuthenticationChallenge:
-      task.challenge.gaveUp()
+      engine.tasks[task].challenge.gaveUp()
       effects.append(
         .cancelTask(uid: task.uid, produceResumeData: false, reason: nil, admitting: true))
     case .rejectProtectionSpace:

@@ -7,8 +7,8 @@ import SimKernel
 enum ChallengeTimeoutRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard task.challenge.awaitedSpace != nil else { return }
-    _ = task.challenge.answered()
-    task.challenge.gaveUp()
+    _ = engine.tasks[task].challenge.answered()
+    engine.tasks[task].challenge.gaveUp()
     effects.append(
       .trace(
         .taskChallengeTimedOut,

@@ -17,7 +17,7 @@ extension Engine {
       host: url.host, method: protection.method, realm: protection.realm, previousFailureCount: failures,
       failureResponseStatus: failures > 0 ? 401 : nil)
     let generation = task.machine.generation
-    task.challenge.challenged(space: space)
+    tasks[task].challenge.challenged(space: space)
     let asks = task.session.asksChallenges
     // Answered at once by default: no timer to wait on.
     if asks {
@@ -39,7 +39,7 @@ extension Engine {
   /// The request goes on without a credential: the server's 401 is the response, and completes
   /// the task like any HTTP error status [A]. An upload's body is not sent [S].
   func respondUnauthorized(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
-    task.challenge.gaveUp()
+    tasks[task].challenge.gaveUp()
     if task.fetchesBody {
       respond(task, status: Self.unauthorizedStatus, into: &effects)
     } else {

@@ -24,7 +24,7 @@ enum ResponseAuthenticationRule {
   ) -> Outcome {
     let url = task.currentURL
     let spaces = engine.links.server.resource(url)?.auth ?? []
-    if let arrived = task.challenge.credentialArrived(at: url) {
+    if let arrived = engine.tasks[task].challenge.credentialArrived(at: url) {
       if arrived.accepted {
         effects.append(
           .trace(

@@ -9,10 +9,10 @@ import SimKernel
 enum DelayedRequestAnsweredRule {
   /// Whether the queued question is still to be put to the app now; a task that stopped waiting
   /// (suspended by the app) is made to be asked again.
-  static func asks(_ task: SimURLSessionTask) -> Bool {
+  static func asks(_ task: SimURLSessionTask, engine: Engine) -> Bool {
     guard task.delayedRequest == .asked, !task.isFinished else { return false }
     guard task.machine.isWaiting else {
-      task.delayedRequest = .notAsked
+      engine.tasks[task].delayedRequest = .notAsked
       return false
     }
     return true
@@ -24,7 +24,7 @@ enum DelayedRequestAnsweredRule {
     into effects: inout EffectBuffer
   ) {
     guard !task.isFinished else { return }
-    task.delayedRequest = .answered
+    engine.tasks[task].delayedRequest = .answered
     var fields = [TraceField("task", .string(task.name)), TraceField("disposition", .string(answer.name))]
     if case .useNewRequest(let url) = answer { fields.append(TraceField("url", .string(url.string))) }
     effects.append(.trace(.taskDelayedRequestAnswered, fields))
@@ -35,11 +35,11 @@ enum DelayedRequestAnsweredRule {
       }
     case .useNewRequest(let url):
       guard task.machine.isWaiting else {
-        task.record.requestReplaced(by: url)
+        engine.tasks[task].record.requestReplaced(by: url)
         return
       }
       engine.daemon.removeFromQueue(task)
-      task.record.requestReplaced(by: url)
+      engine.tasks[task].record.requestReplaced(by: url)
       effects.append(.enqueue(uid: task.uid))
     case .cancel:
       effects.append(

@@ -11,7 +11,7 @@ import SimKernel
 enum DelayedRequestAskRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard task.delayedRequest == .notAsked else { return }
-    task.delayedRequest = .asked
+    engine.tasks[task].delayedRequest = .asked
     let session = task.session
     engine.queueDelegateEvent(.willBeginDelayedRequest(task), for: session, into: &effects)
     if session.isBackground && !(engine.lifecycle.state.isRunning && session.appSession != nil) {

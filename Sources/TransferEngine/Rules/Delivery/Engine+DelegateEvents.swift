@@ -59,7 +59,7 @@ extension Engine {
     let check = scheduler.schedule(
       .progress(uid: task.uid, generation: task.machine.generation),
       after: max(.seconds(rounding: bytesToGo / share), untilNextReportAllowed(task)))
-    if let replaced = task.record.progressCheckArmed(check) { scheduler.cancel(replaced) }
+    if let replaced = tasks[task].record.progressCheckArmed(check) { scheduler.cancel(replaced) }
   }
 
   /// Per-tenth reports come at most once per simulated second per task.
@@ -76,8 +76,8 @@ extension Engine {
   func reportBodyDone(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
     let total = task.isDownload ? task.countOfBytesReceived : task.countOfBytesSent
     guard total > 0, lifecycle.state.isRunning, task.session.appSession != nil else { return }
-    let step = task.bytes.reportedProgress(total: total)
-    task.bytes.reported(decile: 10)
+    let step = tasks[task].bytes.reportedProgress(total: total)
+    tasks[task].bytes.reported(decile: 10)
     let event: DelegateEvent =
       task.isDownload
       ? .didWriteData(task, bytesWritten: step, total: total)

@@ -22,7 +22,7 @@ enum CancelTaskRule {
     let data = produceResumeData ? engine.makeResumeData(task) : nil
     engine.endTask(task, .cancelled, into: &effects)
     let error = SimURLError(.cancelled, resume: data, cancelReason: reason)
-    task.record.cancelled(reason: reason, error: error)
+    engine.tasks[task].record.cancelled(reason: reason, error: error)
     var fields = Engine.endingFields(task, error)
     if let reason { fields.append(TraceField("reason", .string(reason.name))) }
     if let data { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }

@@ -30,12 +30,12 @@ extension Engine {
   ) {
     if observing { effects.append(.observe(.taskEnded(uid: task.uid))) }
     settleBytes(task)
-    switch task.machine.end(outcome) {
+    switch tasks[task].machine.end(outcome) {
     case .ended: break
     case .endedTwice:
       effects.append(.inconsistency(.taskCompletesOnce, "task '\(task.name)' completed twice"))
     }
-    let timers = task.record.ended()
+    let timers = tasks[task].record.ended()
     if let handle = timers.resource { scheduler.cancel(handle) }
     if let handle = timers.request { scheduler.cancel(handle) }
     if let handle = timers.progress { scheduler.cancel(handle) }

@@ -15,7 +15,7 @@ enum FailTaskRule {
     into effects: inout EffectBuffer
   ) {
     engine.endTask(task, .failed, into: &effects)
-    task.record.failed(error)
+    engine.tasks[task].record.failed(error)
     var fields = Engine.endingFields(task, error)
     if let data = error.resumeContents { fields.append(TraceField("resumeDataOffset", .int(data.offset))) }
     if let unavailable = error.networkUnavailableReason {

@@ -67,7 +67,7 @@ extension Engine {
         detach(task)
         AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: self, into: &effects)
         if !task.fetchesBody { uploadStopped(task, into: &effects) }
-        let action = task.machine.paused(at: now)
+        let action = tasks[task].machine.paused(at: now)
         effects.append(
           .trace(
             .taskPaused,
@@ -90,9 +90,9 @@ extension Engine {
     for record in daemon.sessionRecords where !record.isBackground {
       for task in record.unfinishedTasks() {
         guard case .paused = task.machine.state else { continue }
-        switch task.machine.requeue() {
+        switch tasks[task].machine.requeue() {
         case .stopIdleTimerAndEnqueue:
-          if let handle = task.record.idleTimerStopped() { scheduler.cancel(handle) }
+          if let handle = tasks[task].record.idleTimerStopped() { scheduler.cancel(handle) }
         case .enqueue: break
         }
         AdmissionPassRule.enqueue(task, engine: self, into: &effects)

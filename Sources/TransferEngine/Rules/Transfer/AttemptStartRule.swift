@@ -10,9 +10,9 @@ import SimKernel
 enum AttemptStartRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     let firstStart = task.machine.startedAt == nil
-    let attempt = task.machine.admit(at: engine.now)
-    task.record.admitted()
-    if let stale = task.challenge.attemptStarted() { effects.append(.cancelEvent(stale)) }
+    let attempt = engine.tasks[task].machine.admit(at: engine.now)
+    engine.tasks[task].record.admitted()
+    if let stale = engine.tasks[task].challenge.attemptStarted() { effects.append(.cancelEvent(stale)) }
     if engine.observing { effects.append(.observe(.attemptStarted(uid: task.uid, firstStart: firstStart))) }
     let name = TraceField("task", .string(task.name))
     let session = TraceField("session", .string(task.session.identifier))

@@ -5,8 +5,8 @@ extension Engine {
   /// its connection stays held (the caller frees it, through the admission pass, when it should).
   func detach(_ task: SimURLSessionTask) {
     settleBytes(task)
-    switch task.machine.detached() {
-    case .takeOffLink(let up): task.bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
+    switch tasks[task].machine.detached() {
+    case .takeOffLink(let up): tasks[task].bytes.flowLeft(remaining: links.remove(task.uid, up: up, now: now))
     case .notOnLink: break
     }
   }

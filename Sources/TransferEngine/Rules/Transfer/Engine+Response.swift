@@ -20,7 +20,7 @@ extension Engine {
       startDownloadBody(task, status: status, resource: resource, into: &effects)
       return
     }
-    guard case .joinLink(let up) = task.machine.connected(up: true) else { return }
+    guard case .joinLink(let up) = tasks[task].machine.connected(up: true) else { return }
     let remaining = task.uploadSize - task.countOfBytesSent
     // A resumed upload whose body the server already has in full: only the response is left.
     if remaining <= 0 && task.uploadSize > 0 {
@@ -48,7 +48,7 @@ extension Engine {
       head.lastModified = resource.lastModified
       head.acceptsRanges = resource.acceptsRanges
     }
-    task.record.responded(status: status, head: head)
+    tasks[task].record.responded(status: status, head: head)
   }
 
   /// Where a download's body starts when the server answers `status`: the offset of its resume
@@ -81,7 +81,7 @@ extension Engine {
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
     let offset = startOffset(task, status: status, resource: resource)
-    task.bytes.downloadResponse(
+    tasks[task].bytes.downloadResponse(
       size: size, validator: resource?.validator, offset: offset, resumed: resumeData != nil)
     if let data = resumeData {
       queueDelegateEvent(
@@ -93,7 +93,7 @@ extension Engine {
             [TraceField("task", .string(task.name)), TraceField("reason", .string("resourceChanged"))]))
       }
     }
-    guard case .joinLink(let up) = task.machine.connected(up: false) else { return }
+    guard case .joinLink(let up) = tasks[task].machine.connected(up: false) else { return }
     if size - offset == 0 {
       effects.append(.finish(uid: task.uid))
       return
@@ -105,7 +105,7 @@ extension Engine {
   /// progress check armed, the links re-armed.
   private func joinLink(_ task: SimURLSessionTask, up: Bool, bytes: Int64, into effects: inout EffectBuffer) {
     links.add(task.uid, up: up, bytes: bytes, now: now)
-    task.bytes.flowJoined(bytes, up: up)
+    tasks[task].bytes.flowJoined(bytes, up: up)
     if links.server.isStalled(task.currentURL, at: now) { stall(task, into: &effects) }
     effects.append(.armProgress(uid: task.uid))
     rescheduleLinks(after: &effects)
@@ -120,15 +120,15 @@ extension Engine {
     let status = links.server.status(for: task.currentURL, resource: resource, at: now)
     recordResponse(task, status: status, resource: resource, into: &effects)
     let body = resource?.responseBody ?? 0
-    task.bytes.uploadSent(size: task.uploadSize, responseBody: body)
+    tasks[task].bytes.uploadSent(size: task.uploadSize, responseBody: body)
     if reportsSent { effects.append(.reportBodyDone(uid: task.uid)) }
     guard body > 0 else {
       effects.append(.finish(uid: task.uid))
       return
     }
-    switch task.machine.uploadBodySent() {
+    switch tasks[task].machine.uploadBodySent() {
     case .joinDownLink: links.add(task.uid, up: false, bytes: body, now: now)
     }
-    task.bytes.flowJoined(body, up: false)
+    tasks[task].bytes.flowJoined(body, up: false)
   }
 }

@@ -34,13 +34,13 @@ enum InterruptRule {
     }
     if !task.fetchesBody { engine.uploadStopped(task, into: &effects) }
     if retryNow {
-      switch task.machine.retryOnNewInterface() {
+      switch engine.tasks[task].machine.retryOnNewInterface() {
       case .requeueAhead:
         AdmissionPassRule.releaseConnection(of: task, admitting: false, engine: engine, into: &effects)
         return
       }
     }
-    switch task.machine.interrupted(at: engine.now, retry: engine.policy.retry) {
+    switch engine.tasks[task].machine.interrupted(at: engine.now, retry: engine.policy.retry) {
     case .scheduleRetry(let wait):
       effects.append(
         .schedule(.retry(uid: task.uid, generation: task.machine.generation), at: engine.now + wait))

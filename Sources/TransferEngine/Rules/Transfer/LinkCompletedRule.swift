@@ -10,11 +10,11 @@ enum LinkCompletedRule {
   static func apply(up: Bool, engine: Engine, into effects: inout EffectBuffer) {
     for uid in engine.links.popFinished(up: up, now: engine.now) {
       let task = engine.daemon.tasks[Int(uid)]
-      task.bytes.flowFinished()
+      engine.tasks[task].bytes.flowFinished()
       if up {
         engine.uploadBodyArrived(task, into: &effects)
       } else {
-        task.bytes.responseReceived(isDownload: task.fetchesBody)
+        engine.tasks[task].bytes.responseReceived(isDownload: task.fetchesBody)
         effects.append(.finish(uid: uid))
       }
     }

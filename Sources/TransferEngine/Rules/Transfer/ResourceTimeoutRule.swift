@@ -6,7 +6,7 @@ import SimKernel
 enum ResourceTimeoutRule {
   static func apply(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {
     guard !task.isFinished else { return }
-    task.record.resourceTimerFired()
+    engine.tasks[task].record.resourceTimerFired()
     FailTaskRule.withdrawAndFail(task, code: .timedOut, engine: engine, into: &effects)
     effects.append(.rescheduleLinks)
   }

@@ -47,9 +47,9 @@ extension Engine {
   /// response from a stalled server).
   func stall(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
     // The machine leaves `direction` as it was (now stalled), which `settleBytes` reads.
-    guard case .leaveLink(let up) = task.machine.stall(at: now) else { return }
+    guard case .leaveLink(let up) = tasks[task].machine.stall(at: now) else { return }
     settleBytes(task)
-    task.bytes.flowStalled(remaining: links.remove(task.uid, up: up, now: now))
+    tasks[task].bytes.flowStalled(remaining: links.remove(task.uid, up: up, now: now))
     effects.append(
       .trace(
         .taskStalled, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))]))
@@ -61,15 +61,15 @@ extension Engine {
 
   /// The server sends again before the idle timer fired: back on the link where it left off.
   func unstall(_ task: SimURLSessionTask, into effects: inout EffectBuffer) {
-    guard case .rejoinLink(let up) = task.machine.unstall() else { return }
-    if let handle = task.record.idleTimerStopped() { effects.append(.cancelEvent(handle)) }
+    guard case .rejoinLink(let up) = tasks[task].machine.unstall() else { return }
+    if let handle = tasks[task].record.idleTimerStopped() { effects.append(.cancelEvent(handle)) }
     effects.append(
       .trace(
         .taskFlowing, [TraceField("task", .string(task.name)), TraceField("bytes", .int(bytesMoved(task)))]))
     let total = up ? task.uploadSize : (task.fetchesBody ? task.bytes.fetchingSize : task.bytes.responseBody)
     let done = up ? task.countOfBytesSent : task.countOfBytesReceived
     links.add(task.uid, up: up, bytes: total - done, now: now)
-    task.bytes.flowJoined(total - done, up: up)
+    tasks[task].bytes.flowJoined(total - done, up: up)
     effects.append(.armProgress(uid: task.uid))
   }
 }

@@ -1,0 +1,106 @@
+/// One task's engine state: its phase, its bytes, its record, its authentication and its
+/// delayed-request question. A row of `TaskTable`, changed in place through
+/// `Engine.tasks[task]`; the app's `SimURLSessionTask` only reads it.
+struct TaskParts {
+  /// `machine`'s storage, declared first: a full admission pass reads it for every waiting task,
+  /// and the row's first cache line then holds it.
+  private var phase = TaskStateMachine()
+  /// Where the task is in its life; the one source of its phase. A change that starts or ends
+  /// the transfer (`isActive`) updates the session's count of active transfers as it ends.
+  var machine: TaskStateMachine {
+    _read { yield phase }
+    _modify {
+      defer {
+        let active = phase.isActive
+        if active != holdsConnection {
+          holdsConnection = active
+          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(by: active ? 1 : -1) }
+        }
+      }
+      yield &phase
+    }
+  }
+  /// `machine.isActive` as of the last change, for the session's count of active transfers.
+  private var holdsConnection = false
+  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
+  var delayedRequest = DelayedRequestStage.notAsked
+  /// A download's request method, upper case (`GET` unless the app's request said otherwise):
+  /// only a `GET` download can produce resume data [A]. Uploads and data tasks keep `GET` here;
+  /// the engine does not model their method.
+  var httpMethod = "GET"
+  /// What the task moved, kept and wasted.
+  var bytes = TransferBytes()
+  /// URL, response, ending, start order, connection slot and timers.
+  var record: TaskRecord
+  /// Authentication with the server: challenges, failures, authenticated URLs.
+  var challenge = ChallengeState()
+  /// The session whose count of active transfers `machine` keeps, unretained: only a change of
+  /// `machine` reads it, and only the engine changes a row, while `Daemon` holds every session;
+  /// a row read after its simulation is gone never touches it. No reference count is taken for
+  /// the row nor for each call (`_withUnsafeGuaranteedRef`).
+  private let session: Unmanaged<DaemonSession>
+
+  init(record: TaskRecord, session: DaemonSession) {
+    self.record = record
+    self.session = .passUnretained(session)
+  }
+}
+
+/// Every task's `TaskParts`, one row per task in `uid` order.
+///
+/// `Engine` owns it (`Engine.tasks`) and rules change a task through it, in place:
+/// `engine.tasks[task].machine.admit(at:)`. It is a class so that each `SimURLSessionTask`
+/// (the app's handle) can keep it alive and answer `state` or `error` after its `Simulation` is
+/// gone; it holds no reference back to a task or a session, so a released simulation still
+/// lets go of everything else.
+///
+/// The rows lie in blocks the table allocates itself, each twice the size of the one before, and
+/// a block never moves: a row keeps its address for the table's life, and the task's handle
+/// holds that address (`SimURLSessionTask.row`), so a read or a change of a task's parts costs
+/// one load more than when they were the task's own properties. Rows of tasks made one after the
+/// other lie side by side, as the admission pass reads them. Not an `Array`: an array's
+/// element read is a copy (every reference in the row retained and released) and its growth
+/// moves the rows. `@exclusivity(unchecked)` as `Engine`'s state: one thread, and no app code
+/// runs while a row is being added or changed.
+final class TaskTable {
+  /// The first block's rows; block `k` holds `firstBlock << k`.
+  private static let firstBlock = 16
+  @exclusivity(unchecked) private var blocks: [UnsafeMutablePointer<TaskParts>] = []
+  /// Rows in use in the last block.
+  @exclusivity(unchecked) private var usedInLast = 0
+  /// Tasks created so far; the next task's `uid`.
+  @exclusivity(unchecked) private(set) var count = 0
+
+  deinit {
+    for (index, block) in blocks.enumerated() {
+      let used = index == blocks.count - 1 ? usedInLast : Self.firstBlock << index
+      // Row by row: a typed `move` is destroyed by specialized code, where `deinitialize(count:)`
+      // goes through the runtime's generic destroy.
+      for row in 0..<used { _ = (block + row).move() }
+      block.deallocate()
+    }
+  }
+
+  /// Adds the row of a new task, numbered `uid` (the next one), made from its `url` and the
+  /// resume data it continues from, and returns the row's lasting address.
+  func add(
+    uid: Int32, url: SimURL, resumeFrom: ResumeDataContents?, session: DaemonSession
+  ) -> UnsafeMutablePointer<TaskParts> {
+    precondition(Int(uid) == count, "internal inconsistency: task uid \(uid) out of order")
+    if blocks.isEmpty || usedInLast == Self.firstBlock << (blocks.count - 1) {
+      blocks.append(.allocate(capacity: Self.firstBlock << blocks.count))
+      usedInLast = 0
+    }
+    let row = blocks[blocks.count - 1] + usedInLast
+    row.initialize(to: TaskParts(record: TaskRecord(url: url, resumeFrom: resumeFrom), session: session))
+    usedInLast += 1
+    count += 1
+    return row
+  }
+
+  /// A task's parts, read or changed in place.
+  subscript(task: SimURLSessionTask) -> TaskParts {
+    _read { yield task.row.pointee }
+    _modify { yield &task.row.pointee }
+  }
+}
