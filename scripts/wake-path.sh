@@ -53,7 +53,7 @@ if [ "$(wc -l <"$out/symbols.txt")" -ne "$(wc -l <"$out/demangled.txt")" ]; then
 fi
 paste <(cut -d: -f1 "$out/symbols.txt") "$out/demangled.txt" >"$out/functions.tsv"
 
-grep -v -E '\.(getter|setter|modify|didset|willset) |__allocating_init|\.init\(|deinit|witness table|\$defer|unmangled suffix|outlined|default argument' \
+grep -v -E '\.(getter|setter|read|modify|didset|willset) |__allocating_init|\.init\(|deinit|witness table|\$defer|unmangled suffix|outlined|default argument' \
   "$out/functions.tsv" >"$out/methods.tsv" || true
 grep -v -E '^(Invariants/|Sim/RunBudget\.swift)' "$out/methods.tsv" >"$out/rules.tsv" || true
 
