@@ -58,6 +58,9 @@ struct Daemon {
     for record in sessionRecords { record.detachFromApp() }
   }
 
+  /// The task numbered `uid`.
+  func task(_ uid: Int32) -> SimURLSessionTask { tasks[Int(uid)] }
+
   /// The uid the next task gets (`TaskTable.add` numbers it; `addTask` checks the two agree).
   var nextUID: Int32 { Int32(tasks.count) }
 
@@ -134,7 +137,7 @@ struct Daemon {
       waitQueues[key] = WaitQueue()
       waitQueueOrder.append(key)
     }
-    waitQueues[key]!.insert(task)
+    waitQueues[key]!.insert(task.row)
     return key
   }
 
@@ -155,7 +158,7 @@ struct Daemon {
 
   /// Takes a task out of its wait queue (cancelled or failed while waiting).
   mutating func removeFromQueue(_ task: SimURLSessionTask) {
-    waitQueues[queueKey(task)]?.remove(task)
+    waitQueues[queueKey(task)]?.remove(task.row)
   }
 
   // MARK: Re-evaluation timer

@@ -3,12 +3,19 @@
 /// `resume()` was called. Also counts the pair's open connections, which
 /// `httpMaximumConnectionsPerHost` bounds.
 ///
+/// It holds the tasks' rows of `TaskTable` (`TaskParts`), not their handles: a full admission
+/// pass reads every waiting task, and the rows lie side by side in the table's blocks, where the
+/// handles lie wherever the app's objects were made (among Foundation's, through the bridge).
+/// A row's address is fixed for the table's life, and a task leaves its queue before it ends.
+///
 /// Tasks leave mostly from the front (they start in order), so the waiting tasks are
 /// `storage[head...]` and taking started tasks off the front costs O(1) amortised, however long
 /// the queue.
 struct WaitQueue {
+  typealias Row = UnsafeMutablePointer<TaskParts>
+
   /// Slots before `head` are spent; compacted once they are half the storage.
-  private var storage: [SimURLSessionTask] = []
+  private var storage: [Row] = []
   private var head = 0
   /// Connections the pair holds now.
   private(set) var running = 0
@@ -27,31 +34,31 @@ struct WaitQueue {
 
   var isEmpty: Bool { head == storage.count }
   var count: Int { storage.count - head }
-  /// The waiting tasks, in start order.
-  var tasks: ArraySlice<SimURLSessionTask> { storage[head...] }
+  /// The waiting tasks' rows, in start order.
+  var rows: ArraySlice<Row> { storage[head...] }
 
   /// Inserts keeping start order. O(log n) to find the place; appends in the common case.
-  mutating func insert(_ task: SimURLSessionTask) {
-    if let last = storage.last, head < storage.count, !Self.startsBefore(task, last) {
-      storage.append(task)
+  mutating func insert(_ row: Row) {
+    if let last = storage.last, head < storage.count, !Self.startsBefore(row, last) {
+      storage.append(row)
       return
     }
     var low = head
     var high = storage.count
     while low < high {
       let mid = (low + high) / 2
-      if Self.startsBefore(task, storage[mid]) { high = mid } else { low = mid + 1 }
+      if Self.startsBefore(row, storage[mid]) { high = mid } else { low = mid + 1 }
     }
-    storage.insert(task, at: low)
+    storage.insert(row, at: low)
   }
 
-  mutating func remove(_ task: SimURLSessionTask) {
-    if let i = storage[head...].firstIndex(where: { $0 === task }) { storage.remove(at: i) }
+  mutating func remove(_ row: Row) {
+    if let i = storage[head...].firstIndex(of: row) { storage.remove(at: i) }
   }
 
   /// Removes the tasks among the first `prefix` waiting ones for which `isGone` holds, keeping
   /// the order of the rest. O(prefix) amortised.
-  mutating func removeFirst(_ prefix: Int, where isGone: (SimURLSessionTask) -> Bool) {
+  mutating func removeFirst(_ prefix: Int, where isGone: (Row) -> Bool) {
     precondition(prefix <= count, "internal inconsistency: removing past the end of a wait queue")
     var read = head + prefix
     var write = read
@@ -72,11 +79,12 @@ struct WaitQueue {
     }
   }
 
-  static func startsBefore(_ a: SimURLSessionTask, _ b: SimURLSessionTask) -> Bool {
+  static func startsBefore(_ a: Row, _ b: Row) -> Bool {
+    let first = a.pointee.machine.reclaimsSlot
     // Transfers an interface change cut take their slots back first, in resume order.
-    if a.machine.reclaimsSlot != b.machine.reclaimsSlot { return a.machine.reclaimsSlot }
-    if a.machine.reclaimsSlot { return a.resumeSequence < b.resumeSequence }
-    if a.priority != b.priority { return a.priority > b.priority }
-    return a.resumeSequence < b.resumeSequence
+    if first != b.pointee.machine.reclaimsSlot { return first }
+    if first { return a.pointee.record.resumeSequence < b.pointee.record.resumeSequence }
+    if a.pointee.priority != b.pointee.priority { return a.pointee.priority > b.pointee.priority }
+    return a.pointee.record.resumeSequence < b.pointee.record.resumeSequence
   }
 }

@@ -29,11 +29,11 @@ public final class SimURLSessionTask {
     case data
   }
 
-  // MARK: What the admission pass reads, declared first
+  // MARK: Identity, and what admission reads (from the task's row)
   //
-  // A class's stored properties lie in memory in the order declared. A full admission pass reads
-  // these of every waiting task, and over a long queue its time goes to fetching each task's
-  // memory: together at the front they share the object's first cache lines.
+  // A full admission pass reads every waiting task, and over a long queue its time goes to
+  // fetching each task's memory: it reads the rows of `TaskTable` only (`WaitQueue` holds rows),
+  // which lie side by side, so the facts it needs are kept there too (`TaskParts`).
 
   /// Dense number across the whole simulation: link flow id and event key.
   let uid: Int32
@@ -43,10 +43,18 @@ public final class SimURLSessionTask {
   let isDiscretionary: Bool
   /// The request's own `allowsConstrainedNetworkAccess` (`URLRequest`, iOS 13+): false keeps this
   /// task off Low Data Mode interfaces even when its session allows them. A request may be
-  /// stricter than its session, never looser (behavior.md, "When a task may start").
-  public var allowsConstrainedNetworkAccess = true
-  /// No start before this time (background sessions); nil starts when possible.
-  public var earliestBeginDate: SimTime?
+  /// stricter than its session, never looser (behavior.md, "When a task may start"). Kept in
+  /// the task's row, where admission reads it.
+  public var allowsConstrainedNetworkAccess: Bool {
+    get { row.pointee.allowsConstrainedNetworkAccess }
+    set { row.pointee.allowsConstrainedNetworkAccess = newValue }
+  }
+  /// No start before this time (background sessions); nil starts when possible. Kept in the
+  /// task's row, where admission reads it.
+  public var earliestBeginDate: SimTime? {
+    get { row.pointee.earliestBeginDate }
+    set { row.pointee.earliestBeginDate = newValue }
+  }
   /// Where this task's parts lie in the engine's `TaskTable` (a row never moves).
   let row: UnsafeMutablePointer<TaskParts>
   /// The table that holds the row, kept alive by every task the app may still hold.
@@ -68,8 +76,12 @@ public final class SimURLSessionTask {
   public var countOfBytesClientExpectsToSend: Int64?
   /// The app's estimate of the bytes it will receive, as the real property; the engine ignores it.
   public var countOfBytesClientExpectsToReceive: Int64?
-  /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first.
-  public var priority: Double = 0.5
+  /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first. Kept in the
+  /// task's row, where the wait queues' order reads it.
+  public var priority: Double {
+    get { row.pointee.priority }
+    set { row.pointee.priority = newValue }
+  }
   /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
   public var state: State { record.state }
   /// Bytes of the body received so far, counting those a resumed download started with.
@@ -143,16 +155,19 @@ public final class SimURLSessionTask {
     createdInBackground: Bool, resumeFrom: ResumeDataContents?
   ) {
     let uid = Int32(table.count)
+    let isDiscretionary = session.configuration.isDiscretionary || createdInBackground
     self.uid = uid
     self.table = table
-    self.row = table.add(uid: uid, url: url, resumeFrom: resumeFrom, session: session)
+    self.row = table.add(
+      uid: uid, url: url, resumeFrom: resumeFrom, session: session, createdInBackground: createdInBackground,
+      isDiscretionary: isDiscretionary)
     self.taskIdentifier = taskIdentifier
     self.kind = kind
     self.originalURL = url
     self.session = session
     self.name = name ?? "\(session.identifier)#\(taskIdentifier)"
     self.createdInBackground = createdInBackground
-    self.isDiscretionary = session.configuration.isDiscretionary || createdInBackground
+    self.isDiscretionary = isDiscretionary
   }
 
   /// The session's configuration with this request's stricter network access applied: what

@@ -22,6 +22,22 @@ struct TaskParts {
   }
   /// `machine.isActive` as of the last change, for the session's count of active transfers.
   private var holdsConnection = false
+
+  // What else the admission pass reads of every waiting task, beside `machine`, so that a pass
+  // over a long queue reads these rows only (`WaitQueue` holds rows, not tasks): the task's
+  // handle keeps the same facts, and the properties the app may set live here, not there.
+
+  /// The task's `uid`, to find its handle (`Daemon.task(uid:)`) when the pass acts on it.
+  let uid: Int32
+  /// Created while the app was not in the foreground (rate limiter, discretionary).
+  let createdInBackground: Bool
+  let isDiscretionary: Bool
+  /// The request's own `allowsConstrainedNetworkAccess`, set by the app (`SimURLSessionTask`).
+  var allowsConstrainedNetworkAccess = true
+  /// No start before this time, set by the app (`SimURLSessionTask.earliestBeginDate`).
+  var earliestBeginDate: SimTime?
+  /// 0...1, set by the app (`SimURLSessionTask.priority`); higher starts first.
+  var priority: Double = 0.5
   /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
   var delayedRequest = DelayedRequestStage.notAsked
   /// A download's request method, upper case (`GET` unless the app's request said otherwise):
@@ -40,9 +56,20 @@ struct TaskParts {
   /// the row nor for each call (`_withUnsafeGuaranteedRef`).
   private let session: Unmanaged<DaemonSession>
 
-  init(record: TaskRecord, session: DaemonSession) {
+  /// The task's session, read without a reference count taken: the admission pass compares it
+  /// with the previous task's before it asks anything of it.
+  var sessionIdentity: UnsafeMutableRawPointer { session.toOpaque() }
+  /// The task's session (alive while its simulation is: `Daemon` holds every session).
+  var owner: DaemonSession { session.takeUnretainedValue() }
+
+  init(
+    uid: Int32, record: TaskRecord, session: DaemonSession, createdInBackground: Bool, isDiscretionary: Bool
+  ) {
+    self.uid = uid
     self.record = record
     self.session = .passUnretained(session)
+    self.createdInBackground = createdInBackground
+    self.isDiscretionary = isDiscretionary
   }
 }
 
@@ -84,7 +111,9 @@ final class TaskTable {
   /// Adds the row of a new task, numbered `uid` (the next one), made from its `url` and the
   /// resume data it continues from, and returns the row's lasting address.
   func add(
-    uid: Int32, url: SimURL, resumeFrom: ResumeDataContents?, session: DaemonSession
+    uid: Int32, url: SimURL, resumeFrom: ResumeDataContents?, session: DaemonSession,
+    createdInBackground: Bool,
+    isDiscretionary: Bool
   ) -> UnsafeMutablePointer<TaskParts> {
     precondition(Int(uid) == count, "internal inconsistency: task uid \(uid) out of order")
     if blocks.isEmpty || usedInLast == Self.firstBlock << (blocks.count - 1) {
@@ -92,7 +121,10 @@ final class TaskTable {
       usedInLast = 0
     }
     let row = blocks[blocks.count - 1] + usedInLast
-    row.initialize(to: TaskParts(record: TaskRecord(url: url, resumeFrom: resumeFrom), session: session))
+    row.initialize(
+      to: TaskParts(
+        uid: uid, record: TaskRecord(url: url, resumeFrom: resumeFrom), session: session,
+        createdInBackground: createdInBackground, isDiscretionary: isDiscretionary))
     usedInLast += 1
     count += 1
     return row

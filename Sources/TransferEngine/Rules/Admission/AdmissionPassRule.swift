@@ -77,58 +77,70 @@ enum AdmissionPassRule {
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
     // read costs a reference count and an access check, and a long queue is scanned often.
-    var session: DaemonSession?
+    var session: UnsafeMutableRawPointer?
+    var asksDelayedRequests = false
     var configuration = SessionConfiguration.default()
     var limit = 0
     var heldByRateLimiter = false
-    for task in queue.tasks {
+    // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
+    for row in queue.rows {
       scanned += 1
-      let owner = task.session
-      if owner !== session {
-        session = owner
+      if row.pointee.sessionIdentity != session {
+        let owner = row.pointee.owner
+        session = row.pointee.sessionIdentity
+        asksDelayedRequests = owner.asksDelayedRequests
         configuration = owner.configuration
         limit = engine.connectionLimit(configuration)
       }
       // Fields read in place: a copy of the whole machine costs more than the pass's own work.
-      let firstStart = task.machine.startedAt == nil
-      let traced = task.machine.tracedWaitReason
+      let firstStart = row.pointee.machine.startedAt == nil
+      let traced = row.pointee.machine.tracedWaitReason
+      let earliestBeginDate = row.pointee.earliestBeginDate
+      let isDiscretionary = row.pointee.isDiscretionary
       var request = Admission.Request(
         configuration: configuration, firstStart: firstStart,
-        earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-        isDiscretionary: task.isDiscretionary, transferSize: engine.discretionarySize(task),
-        running: queue.running, connectionLimit: limit, awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
-      if !task.allowsConstrainedNetworkAccess { request.configuration.allowsConstrainedNetworkAccess = false }
+        earliestBeginDate: earliestBeginDate, createdInBackground: row.pointee.createdInBackground,
+        isDiscretionary: isDiscretionary,
+        transferSize: isDiscretionary ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
+        running: queue.running, connectionLimit: limit,
+        awaitsDelayedAnswer: earliestBeginDate != nil && row.pointee.delayedRequest != .answered
+          && asksDelayedRequests)
+      if !row.pointee.allowsConstrainedNetworkAccess {
+        request.configuration.allowsConstrainedNetworkAccess = false
+      }
       if let reason = Admission.waitReason(request, in: conditions) {
         if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !request.configuration.waitsForConnectivity {
-            failed.append((task, reason.networkUnavailableReason))
+            failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
             continue
           }
-          if traced == nil { decisions.append(.notifyWaitingForConnectivity(task)) }
+          if traced == nil {
+            decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
+          }
         }
         // A reason already traced needs no action but its re-evaluation time; most tasks of a
         // long queue wait for the same reason pass after pass.
         if traced == reason {
-          if reason == .earliestBegin { effects.append(.requestReevaluation(at: task.earliestBeginDate!)) }
+          if reason == .earliestBegin { effects.append(.requestReevaluation(at: earliestBeginDate!)) }
           if reason == .rateLimiter { heldByRateLimiter = true }
         } else {
-          decisions.append(
-            .waiting(task, reason, changed: engine.tasks[task].machine.deferred(reason) == .traceReason))
+          let changed = row.pointee.machine.deferred(reason) == .traceReason
+          decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
         }
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
-        engine.tasks[task].record.tookConnection(key)
-        started.append(task)
+        row.pointee.record.tookConnection(key)
+        started.append(engine.daemon.task(row.pointee.uid))
       }
     }
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     if started.count + failed.count == 1 {
       let only = (started.first ?? failed.first?.0)!
-      queue.removeFirst(scanned) { $0 === only }
+      queue.removeFirst(scanned) { $0 == only.row }
     } else if !started.isEmpty || !failed.isEmpty {
       let uids = Set((started + failed.map(\.0)).map(\.uid))
-      queue.removeFirst(scanned) { uids.contains($0.uid) }
+      queue.removeFirst(scanned) { uids.contains($0.pointee.uid) }
     }
     engine.daemon.restore(queue, key: key)
     for decision in decisions {
