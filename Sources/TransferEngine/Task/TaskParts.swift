@@ -2,9 +2,37 @@
 /// delayed-request question. A row of `TaskTable`, changed in place through
 /// `Engine.tasks[task]`; the app's `SimURLSessionTask` only reads it.
 struct TaskParts {
-  /// `machine`'s storage, declared first: a full admission pass reads it for every waiting task,
-  /// and the row's first cache line then holds it.
+  // The row's first 64 bytes hold what a full admission pass reads of every waiting task, so a
+  // pass over a long queue reads one cache line a task, and rows only (`WaitQueue` holds rows,
+  // not handles; `TaskTable` aligns them): `uid` to the start of `machine`'s `startedAt`. The
+  // task's handle keeps the same facts; the properties the app may set live here, not there.
+
+  /// The task's `uid`, to find its handle (`Daemon.task(_:)`) when the pass acts on it.
+  let uid: Int32
+  /// Created while the app was not in the foreground (rate limiter, discretionary).
+  let createdInBackground: Bool
+  let isDiscretionary: Bool
+  /// The request's own `allowsConstrainedNetworkAccess`, set by the app (`SimURLSessionTask`).
+  var allowsConstrainedNetworkAccess = true
+  /// Whether `startNanoseconds` holds a start date (a `SimTime?` would take 16 bytes here).
+  private var hasStartDate = false
+  /// The session whose count of active transfers `machine` keeps, unretained: only the engine
+  /// changes a row, while `Daemon` holds every session; a row read after its simulation is gone
+  /// never touches it. No reference count is taken for the row nor for each call
+  /// (`_withUnsafeGuaranteedRef`).
+  private let session: Unmanaged<DaemonSession>
+  private var startNanoseconds: Int64 = 0
+  /// `machine`'s storage: its state and first start come first (`TaskStateMachine`).
   private var phase = TaskStateMachine()
+
+  /// No start before this time, set by the app (`SimURLSessionTask.earliestBeginDate`).
+  var earliestBeginDate: SimTime? {
+    get { hasStartDate ? SimTime(nanoseconds: startNanoseconds) : nil }
+    set {
+      hasStartDate = newValue != nil
+      startNanoseconds = newValue?.nanoseconds ?? 0
+    }
+  }
   /// Where the task is in its life; the one source of its phase. A change that starts or ends
   /// the transfer (`isActive`) updates the session's count of active transfers as it ends.
   var machine: TaskStateMachine {
@@ -22,24 +50,11 @@ struct TaskParts {
   }
   /// `machine.isActive` as of the last change, for the session's count of active transfers.
   private var holdsConnection = false
-
-  // What else the admission pass reads of every waiting task, beside `machine`, so that a pass
-  // over a long queue reads these rows only (`WaitQueue` holds rows, not tasks): the task's
-  // handle keeps the same facts, and the properties the app may set live here, not there.
-
-  /// The task's `uid`, to find its handle (`Daemon.task(uid:)`) when the pass acts on it.
-  let uid: Int32
-  /// Created while the app was not in the foreground (rate limiter, discretionary).
-  let createdInBackground: Bool
-  let isDiscretionary: Bool
-  /// The request's own `allowsConstrainedNetworkAccess`, set by the app (`SimURLSessionTask`).
-  var allowsConstrainedNetworkAccess = true
-  /// No start before this time, set by the app (`SimURLSessionTask.earliestBeginDate`).
-  var earliestBeginDate: SimTime?
+  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate` (read by the
+  /// pass only for such a task).
+  var delayedRequest = DelayedRequestStage.notAsked
   /// 0...1, set by the app (`SimURLSessionTask.priority`); higher starts first.
   var priority: Double = 0.5
-  /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate`.
-  var delayedRequest = DelayedRequestStage.notAsked
   /// A download's request method, upper case (`GET` unless the app's request said otherwise):
   /// only a `GET` download can produce resume data [A]. Uploads and data tasks keep `GET` here;
   /// the engine does not model their method.
@@ -50,11 +65,6 @@ struct TaskParts {
   var record: TaskRecord
   /// Authentication with the server: challenges, failures, authenticated URLs.
   var challenge = ChallengeState()
-  /// The session whose count of active transfers `machine` keeps, unretained: only a change of
-  /// `machine` reads it, and only the engine changes a row, while `Daemon` holds every session;
-  /// a row read after its simulation is gone never touches it. No reference count is taken for
-  /// the row nor for each call (`_withUnsafeGuaranteedRef`).
-  private let session: Unmanaged<DaemonSession>
 
   /// The task's session, read without a reference count taken: the admission pass compares it
   /// with the previous task's before it asks anything of it.
@@ -85,14 +95,17 @@ struct TaskParts {
 /// a block never moves: a row keeps its address for the table's life, and the task's handle
 /// holds that address (`SimURLSessionTask.row`), so a read or a change of a task's parts costs
 /// one load more than when they were the task's own properties. Rows of tasks made one after the
-/// other lie side by side, as the admission pass reads them. Not an `Array`: an array's
+/// other lie side by side, each starting a cache line, as the admission pass reads them. Not an `Array`: an array's
 /// element read is a copy (every reference in the row retained and released) and its growth
 /// moves the rows. `@exclusivity(unchecked)` as `Engine`'s state: one thread, and no app code
 /// runs while a row is being added or changed.
 final class TaskTable {
   /// The first block's rows; block `k` holds `firstBlock << k`.
   private static let firstBlock = 16
-  @exclusivity(unchecked) private var blocks: [UnsafeMutablePointer<TaskParts>] = []
+  /// Bytes from one row to the next: the row's size rounded up to whole cache lines, so every
+  /// row starts a line (blocks are aligned to 64) and its first 64 bytes are one line.
+  private static let rowBytes = (MemoryLayout<TaskParts>.stride + 63) & ~63
+  @exclusivity(unchecked) private var blocks: [UnsafeMutableRawPointer] = []
   /// Rows in use in the last block.
   @exclusivity(unchecked) private var usedInLast = 0
   /// Tasks created so far; the next task's `uid`.
@@ -103,7 +116,7 @@ final class TaskTable {
       let used = index == blocks.count - 1 ? usedInLast : Self.firstBlock << index
       // Row by row: a typed `move` is destroyed by specialized code, where `deinitialize(count:)`
       // goes through the runtime's generic destroy.
-      for row in 0..<used { _ = (block + row).move() }
+      for row in 0..<used { _ = Self.row(row, in: block).move() }
       block.deallocate()
     }
   }
@@ -112,15 +125,15 @@ final class TaskTable {
   /// resume data it continues from, and returns the row's lasting address.
   func add(
     uid: Int32, url: SimURL, resumeFrom: ResumeDataContents?, session: DaemonSession,
-    createdInBackground: Bool,
-    isDiscretionary: Bool
+    createdInBackground: Bool, isDiscretionary: Bool
   ) -> UnsafeMutablePointer<TaskParts> {
     precondition(Int(uid) == count, "internal inconsistency: task uid \(uid) out of order")
     if blocks.isEmpty || usedInLast == Self.firstBlock << (blocks.count - 1) {
-      blocks.append(.allocate(capacity: Self.firstBlock << blocks.count))
+      let rows = Self.firstBlock << blocks.count
+      blocks.append(UnsafeMutableRawPointer.allocate(byteCount: rows * Self.rowBytes, alignment: 64))
       usedInLast = 0
     }
-    let row = blocks[blocks.count - 1] + usedInLast
+    let row = Self.row(usedInLast, in: blocks[blocks.count - 1])
     row.initialize(
       to: TaskParts(
         uid: uid, record: TaskRecord(url: url, resumeFrom: resumeFrom), session: session,
@@ -128,6 +141,12 @@ final class TaskTable {
     usedInLast += 1
     count += 1
     return row
+  }
+
+  /// The `index`th row of `block`, as memory for one `TaskParts`.
+  private static func row(_ index: Int, in block: UnsafeMutableRawPointer) -> UnsafeMutablePointer<TaskParts>
+  {
+    (block + index * rowBytes).bindMemory(to: TaskParts.self, capacity: 1)
   }
 
   /// A task's parts, read or changed in place.

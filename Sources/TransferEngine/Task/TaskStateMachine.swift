@@ -42,11 +42,13 @@ struct TaskStateMachine: Equatable {
     case done(Outcome)
   }
 
+  // `state` and `startedAt` first: an admission pass reads both of every waiting task, and
+  // together they fit the first cache line of the task's row (`TaskParts`).
   private(set) var state: State = .created
-  /// Connection attempts so far (1 for the first start).
-  private(set) var attempts = 0
   /// When the first attempt started; nil until then.
   private(set) var startedAt: SimTime?
+  /// Connection attempts so far (1 for the first start).
+  private(set) var attempts = 0
   /// Bumped when an attempt ends, which turns the events armed for it into no-ops.
   private(set) var generation: UInt32 = 0
   /// `suspend()` calls not yet balanced by `resume()` (nestable, as in Foundation): a new task
