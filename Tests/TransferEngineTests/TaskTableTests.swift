@@ -38,6 +38,7 @@ struct TaskTableTests {
     #expect(finished.task.countOfBytesReceived == 1_000_000)
     #expect(finished.task.countOfBytesExpectedToReceive == 1_000_000)
     #expect(finished.task.currentURL.string == Self.url)
+    #expect(finished.task.sessionIdentifier == "S")
 
     let inFlight = try Self.keptTask(finishes: false)
     #expect(inFlight.simulation == nil)

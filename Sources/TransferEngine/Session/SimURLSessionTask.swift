@@ -100,8 +100,9 @@ public final class SimURLSessionTask {
 
   /// The scenario's handle for the task (trace `task=`); defaults to `<session>#<taskIdentifier>`.
   public let name: String
-  /// The identifier of the session the task belongs to.
-  public var sessionIdentifier: String { session.identifier }
+  /// The identifier of the session the task belongs to. Kept, not read from the session: a task
+  /// the app holds after its `Simulation` is gone still answers (the session is not kept alive).
+  public let sessionIdentifier: String
 
   // MARK: The daemon's record, read from the task's row in `TaskTable`
 
@@ -165,6 +166,7 @@ public final class SimURLSessionTask {
     self.kind = kind
     self.originalURL = url
     self.session = session
+    self.sessionIdentifier = session.identifier
     self.name = name ?? "\(session.identifier)#\(taskIdentifier)"
     self.createdInBackground = createdInBackground
     self.isDiscretionary = isDiscretionary
