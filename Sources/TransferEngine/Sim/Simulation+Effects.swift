@@ -6,7 +6,9 @@ import SimKernel
 /// `.callApp` and the deliveries make are in `Simulation+App.swift`.
 extension Simulation {
   /// Lets `rule` fill the reused effect buffer, then performs its effects in order; returns what
-  /// the rule returns. Effects appended before a rule throws are still performed.
+  /// the rule returns (which an effect's arm may ignore). Effects appended before a rule throws
+  /// are still performed.
+  @discardableResult
   func run<R, E: Error>(_ rule: (inout EffectBuffer) throws(E) -> R) throws(E) -> R {
     var effects = takeEffectBuffer()
     let result: R
