@@ -291,10 +291,8 @@ extension Simulation {
   /// or its size is not known yet). The Foundation bridge sizes that file ahead, while the app
   /// runs a call; a guess that turns out wrong only costs the resizing. O(1).
   @_spi(Bridge) public var likelyNextDownloadBytes: Int64? {
-    guard let flow = engine.links.nextDownFlowToFinish, Int(flow) < engine.daemon.tasks.count else {
-      return nil
-    }
-    let task = engine.daemon.tasks[Int(flow)]
+    guard let flow = engine.links.nextDownFlowToFinish else { return nil }
+    let task = engine.daemon.task(flow)
     guard task.isDownload, task.countOfBytesExpectedToReceive > 0 else { return nil }
     return task.countOfBytesExpectedToReceive
   }

@@ -47,12 +47,12 @@ extension Simulation {
       case .interrupt(let uid, let reason, let retryNow):
         run {
           InterruptRule.apply(
-            daemon.tasks[Int(uid)], reason: reason, retryNow: retryNow, engine: engine, into: &$0)
+            daemon.task(uid), reason: reason, retryNow: retryNow, engine: engine, into: &$0)
         }
       case .requeueAhead(let uid):
         // Only a task the interruption did queue again at once (a background task: a default
         // session's task failed instead) is waiting to reclaim its slot.
-        let task = daemon.tasks[Int(uid)]
+        let task = daemon.task(uid)
         if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
       case .rescheduleLinks: engine.rescheduleLinks()
       case .reevaluateWaiting: reevaluateAllWaiting()
@@ -74,65 +74,65 @@ extension Simulation {
       case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
       case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
       case .disconnect(let uid):
-        run { FailTaskRule.disconnect(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+        run { FailTaskRule.disconnect(daemon.task(uid), engine: engine, into: &$0) }
       case .afterApp(let step): afterApp(step)
       case .endProcess:
         appProcess.end()
         assertionHandlers = [:]
       case .vanish(let uid, let reason):
-        run { VanishTaskRule.apply(daemon.tasks[Int(uid)], reason: reason, engine: engine, into: &$0) }
+        run { VanishTaskRule.apply(daemon.task(uid), reason: reason, engine: engine, into: &$0) }
       case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
         run {
           CancelTaskRule.apply(
-            daemon.tasks[Int(uid)], produceResumeData: produceResumeData, reason: reason,
+            daemon.task(uid), produceResumeData: produceResumeData, reason: reason,
             admitting: admitting,
             engine: engine, into: &$0)
         }
       case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
       case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
-      case .armProgress(let uid): engine.armProgress(daemon.tasks[Int(uid)])
+      case .armProgress(let uid): engine.armProgress(daemon.task(uid))
       case .processEnded: run { engine.processEnded(into: &$0) }
       case .extensionEndedByRestart(let name):
         run { ExtensionEndRule.ended(name, reason: "reboot", engine: engine, into: &$0) }
       case .restartCutsTransfers(let restart, let unlockAt):
         run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
-      case .stall(let uid): run { engine.stall(daemon.tasks[Int(uid)], into: &$0) }
-      case .unstall(let uid): run { engine.unstall(daemon.tasks[Int(uid)], into: &$0) }
+      case .stall(let uid): run { engine.stall(daemon.task(uid), into: &$0) }
+      case .unstall(let uid): run { engine.unstall(daemon.task(uid), into: &$0) }
       case .armRequestTimeout(let uid, let generation, let after):
-        engine.tasks[daemon.tasks[Int(uid)]].record.idleTimerStarted(
+        engine.tasks[daemon.task(uid)].record.idleTimerStarted(
           scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
       case .admissionPass(let key, let full):
         run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
       case .explainWait(let uid, let key):
-        run { AdmissionPassRule.explainWait(daemon.tasks[Int(uid)], key: key, engine: engine, into: &$0) }
+        run { AdmissionPassRule.explainWait(daemon.task(uid), key: key, engine: engine, into: &$0) }
       case .requestReevaluation(let time): requestReevaluation(at: time)
-      case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.tasks[Int(uid)])
+      case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.task(uid))
       case .askDelayedRequest(let uid):
-        run { DelayedRequestAskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+        run { DelayedRequestAskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
       case .beginAttempt(let uid):
-        run { AttemptStartRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+        run { AttemptStartRule.apply(daemon.task(uid), engine: engine, into: &$0) }
       case .failNotConnected(let uid, let reason):
         var error = SimURLError(.notConnectedToInternet)
         error.networkUnavailableReason = reason
         run {
           FailTaskRule.apply(
-            daemon.tasks[Int(uid)], error, freeingConnection: false, engine: engine, into: &$0)
+            daemon.task(uid), error, freeingConnection: false, engine: engine, into: &$0)
         }
       case .failUnstarted(let uid, let code):
         run {
           FailTaskRule.apply(
-            daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
+            daemon.task(uid), SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
         }
       case .inconsistency(let invariant, let message): inconsistency(invariant, message)
       case .enqueue(let uid):
-        run { AdmissionPassRule.enqueue(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+        run { AdmissionPassRule.enqueue(daemon.task(uid), engine: engine, into: &$0) }
       case .armChallengeTimeout(let uid, let generation, let at):
         let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
-        engine.tasks[daemon.tasks[Int(uid)]].challenge.timerArmed(timer)
+        engine.tasks[daemon.task(uid)].challenge.timerArmed(timer)
       case .cancelEvent(let handle): scheduler.cancel(handle)
-      case .finish(let uid): run { FinishTaskRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+      case .finish(let uid): run { FinishTaskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
       case .armResourceTimer(let uid, let after, let firstResume):
-        let task = daemon.tasks[Int(uid)]
+        let task = daemon.task(uid)
         let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
         if let sequence = firstResume {
           engine.tasks[task].record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
@@ -142,9 +142,9 @@ extension Simulation {
       case .failHoldingConnection(let uid, let code):
         run {
           FailTaskRule.apply(
-            daemon.tasks[Int(uid)], SimURLError(code), freeingConnection: true, engine: engine, into: &$0)
+            daemon.task(uid), SimURLError(code), freeingConnection: true, engine: engine, into: &$0)
         }
-      case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.tasks[Int(uid)], into: &$0) }
+      case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.task(uid), into: &$0) }
       }
     }
     effects.removeAll()
@@ -164,8 +164,8 @@ extension Simulation {
     switch observation {
     case .completionHandlerCalled(let session, let wake, let calls):
       report(checker.completionHandlerCalled(session: session, wake: wake, calls: calls))
-    case .attemptStarted(let uid, let firstStart): checkStart(daemon.tasks[Int(uid)], firstStart: firstStart)
-    case .response(let uid, let status): checkProtectedResponse(daemon.tasks[Int(uid)], status: status)
+    case .attemptStarted(let uid, let firstStart): checkStart(daemon.task(uid), firstStart: firstStart)
+    case .response(let uid, let status): checkProtectedResponse(daemon.task(uid), status: status)
     case .taskEnded(let uid): checker.taskEnded(uid)
     case .taskFinished(let uid): checker.taskFinished(uid)
     }

@@ -222,7 +222,7 @@ public final class Simulation {
     case .retry(let uid, let gen):
       ifCurrent(uid, gen) { task in run { BackoffEndedRule.apply(task, engine: engine, into: &$0) } }
     case .resourceTimeout(let uid):
-      run { ResourceTimeoutRule.apply(daemon.tasks[Int(uid)], engine: engine, into: &$0) }
+      run { ResourceTimeoutRule.apply(daemon.task(uid), engine: engine, into: &$0) }
     case .requestTimeout(let uid, let gen):
       ifCurrent(uid, gen) { task in run { RequestTimeoutRule.apply(task, engine: engine, into: &$0) } }
     case .suspendApp(let gen): if gen == lifecycle.generation { systemSuspend() }
@@ -245,7 +245,7 @@ public final class Simulation {
   }
 
   private func ifCurrent(_ uid: Int32, _ generation: UInt32, _ body: (SimURLSessionTask) -> Void) {
-    let task = daemon.tasks[Int(uid)]
+    let task = daemon.task(uid)
     if task.machine.generation == generation && !task.isFinished { body(task) }
   }
 

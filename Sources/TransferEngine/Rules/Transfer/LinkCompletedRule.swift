@@ -9,7 +9,7 @@ import SimKernel
 enum LinkCompletedRule {
   static func apply(up: Bool, engine: Engine, into effects: inout EffectBuffer) {
     for uid in engine.links.popFinished(up: up, now: engine.now) {
-      let task = engine.daemon.tasks[Int(uid)]
+      let task = engine.daemon.task(uid)
       engine.tasks[task].bytes.flowFinished()
       if up {
         engine.uploadBodyArrived(task, into: &effects)
