@@ -58,18 +58,27 @@ extension Engine {
   /// `resource` is the server's resource at the task's current URL.
   func startOffset(_ task: SimURLSessionTask, status: Int, resource: ServerResource?) -> Int64 {
     // A resumable upload kept what the server has; any other upload kept nothing.
-    guard task.isDownload else { return task.fetchesBody ? 0 : task.countOfBytesSent }
+    guard task.fetchesBody else { return task.countOfBytesSent }
+    return bodyStart(task, status: status, resource: resource).offset
+  }
+
+  /// A body the task fetches, as the server answers `status`: its size, the resume data that
+  /// sets the offset of the task's first response, and the offset (`startOffset`'s rule).
+  private func bodyStart(_ task: SimURLSessionTask, status: Int, resource: ServerResource?) -> (
+    size: Int64, resumeData: ResumeDataContents?, offset: Int64
+  ) {
     let success = (200..<300).contains(status)
     let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
     // Resume data sets the offset of the task's first response only; a later attempt continues
     // from the bytes this task received, of the version it was fetching.
     let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
+    guard task.isDownload else { return (size, resumeData, 0) }
     let wanted = resumeData.map(\.offset) ?? task.countOfBytesReceived
     guard wanted > 0, success, resource?.acceptsRanges == true,
       let v = resource?.validator, v == (resumeData?.validator ?? task.bytes.fetchingValidator),
       wanted <= size
-    else { return 0 }
-    return wanted
+    else { return (size, resumeData, 0) }
+    return (size, resumeData, wanted)
   }
 
   /// A download's or data task's body: from the offset `startOffset` decides, the app told
@@ -77,10 +86,7 @@ extension Engine {
   private func startDownloadBody(
     _ task: SimURLSessionTask, status: Int, resource: ServerResource?, into effects: inout EffectBuffer
   ) {
-    let success = (200..<300).contains(status)
-    let size = success ? (resource?.size ?? 0) : (resource?.responseBody ?? 0)
-    let resumeData = task.countOfBytesExpectedToReceive < 0 ? task.resumeFrom : nil
-    let offset = startOffset(task, status: status, resource: resource)
+    let (size, resumeData, offset) = bodyStart(task, status: status, resource: resource)
     tasks[task].bytes.downloadResponse(
       size: size, validator: resource?.validator, offset: offset, resumed: resumeData != nil)
     if let data = resumeData {
