@@ -91,16 +91,9 @@ final class DeliveryFiles: @unchecked Sendable {
       openFolders()
       _ = placeInode(named: name, placed: &inode, reused: &reused)
     }
-    // Empties a reused inode (or the file itself when linking failed) and resizes it. A reused
-    // inode nobody wrote into or read (no data blocks, access time still at the epoch: the usual
-    // case, an app that moved the file and deleted it later) only needs its size: two system
-    // calls fewer a download.
-    if let inode, inode < inodeDescriptors.count, let info = reused, info.st_blocks == 0,
-      Self.accessSeconds(info) == 0
-    {
-      if Int64(info.st_size) != size { _ = ftruncate(inodeDescriptors[inode], off_t(clamping: size)) }
-    } else if let inode, inode < inodeDescriptors.count, ftruncate(inodeDescriptors[inode], 0) == 0 {
-      AppContainer.resizeSparseFile(inodeDescriptors[inode], size: size, unread: true)
+    // Empties the pool inode and resizes it (or writes the file itself when linking failed).
+    if let inode {
+      sizeUnread(inode, to: size, current: reused)
     } else {
       AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
     }
@@ -133,17 +126,22 @@ final class DeliveryFiles: @unchecked Sendable {
 
   /// Leaves the pool inode `inode` empty, `size` bytes long and unread, by its descriptor when
   /// it is held open, else by its name in the pool. `current` is its state when known: an inode
-  /// nobody wrote into or read only needs its size.
+  /// nobody wrote into or read (no data blocks, access time still at the epoch: the usual case,
+  /// an app that moved the file and deleted it later) only needs its size, two system calls
+  /// fewer a download.
   private func sizeUnread(_ inode: Int, to size: Int64, current: stat?) {
-    guard inode < inodeDescriptors.count else {
-      return AppContainer.writeSparseFile(in: poolDescriptor, at: String(inode), size: size, unread: true)
+    if inode < inodeDescriptors.count {
+      let descriptor = inodeDescriptors[inode]
+      if let info = current, info.st_blocks == 0, Self.accessSeconds(info) == 0 {
+        if Int64(info.st_size) != size { _ = ftruncate(descriptor, off_t(clamping: size)) }
+        return
+      }
+      if ftruncate(descriptor, 0) == 0 {
+        return AppContainer.resizeSparseFile(descriptor, size: size, unread: true)
+      }
     }
-    let descriptor = inodeDescriptors[inode]
-    if let info = current, info.st_blocks == 0, Self.accessSeconds(info) == 0 {
-      if Int64(info.st_size) != size { _ = ftruncate(descriptor, off_t(clamping: size)) }
-    } else if ftruncate(descriptor, 0) == 0 {
-      AppContainer.resizeSparseFile(descriptor, size: size, unread: true)
-    }
+    // Past the held descriptors, or one that could not be emptied: by its name.
+    AppContainer.writeSparseFile(in: poolDescriptor, at: String(inode), size: size, unread: true)
   }
 
   /// Links a pool inode at `name`. False when the delivery folder is gone.

@@ -123,7 +123,7 @@ enum QueueDrain {
     #endif
     // One pass of the main run loop serves the main queue one level deep and says whether it
     // handled anything (kCFRunLoopRunHandledSource, 4 on every platform) or nothing (timed out).
-    for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { return true }
+    for _ in 0..<maximumPasses where CFRunLoopRunInMode(mode, 0, true).rawValue != 4 { break }
     return true
   }
 
