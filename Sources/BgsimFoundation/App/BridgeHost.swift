@@ -24,6 +24,8 @@ final class BridgeHost: @unchecked Sendable {
   let asyncMeeting = AsyncMeeting()
   /// Where delivered files went, for the `fileOutsideContainer` lint.
   let filesOutside = FilesOutsideContainer()
+  /// The request each task was made with, for the task objects of later processes.
+  let originalRequests = OriginalRequests()
   /// Tasks made and not yet resumed, for the `taskNeverResumed` lint.
   let neverResumed = NeverResumedTasks()
   /// Background session identifiers each launch created, for the identifier-change lint.

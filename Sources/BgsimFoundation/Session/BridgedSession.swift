@@ -114,9 +114,12 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   /// The Foundation object for an engine task, made on first sight.
   func task(for engineTask: SimURLSessionTask) -> BridgedTaskObject {
     if let known = tasksByEngine[ObjectIdentifier(engineTask)] { return known }
-    let core = TaskCore(
-      session: self, engine: engineTask,
-      request: URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL))
+    // The request an earlier process made it with, as the system keeps it; else one for its URL
+    // (a task the app never made through the bridge).
+    let request =
+      host?.originalRequests.request(for: engineTask)
+      ?? URLRequest(url: URL(string: engineTask.originalURL.string) ?? BridgedSession.placeholderURL)
+    let core = TaskCore(session: self, engine: engineTask, request: request)
     let task: BridgedTaskObject
     switch engineTask.kind {
     case .download: task = BridgedDownloadTask(core: core)
@@ -270,6 +273,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
     if let host, let now = host.simulation?.now { host.neverResumed.made(core, at: now) }
     if let engineTask = core.engine {
       tasksByEngine[ObjectIdentifier(engineTask)] = task
+      host?.originalRequests.record(core.originalRequest, for: engineTask)
     } else {
       refusedTasks[ObjectIdentifier(core)] = task
     }

@@ -37,6 +37,9 @@ public final class SimURLSessionTask {
 
   /// Dense number across the whole simulation: link flow id and event key.
   let uid: Int32
+  /// `uid` for the bridge, which keeps what it knows of each task (the app's request) in an
+  /// array at this index.
+  @_spi(Bridge) public var tableIndex: Int { Int(uid) }
   unowned let session: DaemonSession
   /// True when the app created it while not in the foreground (rate limiter, discretionary).
   let createdInBackground: Bool
