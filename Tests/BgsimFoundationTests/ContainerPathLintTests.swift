@@ -25,24 +25,36 @@ import Testing
     sim.trace.events.filter { $0.kind == "lint" && $0["rule"]?.description == rule }
   }
 
-  /// Moves every delivered file into `folder(container)`.
+  /// Moves every delivered file into `destination`, or copies it there and deletes it.
   final class MovingDelegate: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
     let destination: URL
+    let copies: Bool
     var moved = 0
-    init(destination: URL) { self.destination = destination }
+    init(destination: URL, copies: Bool) {
+      self.destination = destination
+      self.copies = copies
+    }
     func urlSession(
       _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
       try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
       let target = destination.appendingPathComponent("episode-\(downloadTask.taskIdentifier).mp3")
-      if (try? FileManager.default.moveItem(at: location, to: target)) != nil { moved += 1 }
+      if copies {
+        guard (try? FileManager.default.copyItem(at: location, to: target)) != nil else { return }
+        try? FileManager.default.removeItem(at: location)
+        moved += 1
+      } else if (try? FileManager.default.moveItem(at: location, to: target)) != nil {
+        moved += 1
+      }
     }
   }
 
   final class MovingApp: SimulatedAppDelegate {
     let downloads: MovingDelegate
     var session: URLSession!
-    init(destination: URL) { downloads = MovingDelegate(destination: destination) }
+    init(destination: URL, copies: Bool = false) {
+      downloads = MovingDelegate(destination: destination, copies: copies)
+    }
     func applicationDidFinishLaunching(_ application: SimulatedApplication) {
       session = application.makeURLSession(configuration: .default, delegate: downloads, delegateQueue: nil)
       session.downloadTask(with: URL(string: ContainerPathLintTests.episode)!).resume()
@@ -53,37 +65,77 @@ import Testing
     ) { completionHandler() }
   }
 
-  @Test func aDeliveredFileMovedOutOfTheContainerIsNamed() throws {
-    let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bgsim-outside-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: outside) }
+  /// Runs the app that moves (or copies) its one delivered file into `destination(container)`,
+  /// and returns the `fileOutsideContainer` lints with how many files the app moved.
+  func runMoving(copies: Bool, to destination: @escaping (URL) -> URL) -> (lints: [TraceEvent], moved: Int?) {
     let sim = world()
     var app: MovingApp?
-    sim.installApp { _ in
-      let made = MovingApp(destination: outside)
+    sim.installApp { application in
+      let made = MovingApp(destination: destination(application.containerDirectory), copies: copies)
       app = made
       return made
     }
     sim.launchApp()
     sim.run(until: SimTime(.minutes(5)))
-    #expect(app?.downloads.moved == 1)
-    let found = lints(sim, "fileOutsideContainer")
+    return (lints(sim, "fileOutsideContainer"), app?.downloads.moved)
+  }
+
+  static func outsideFolder(in parent: URL = FileManager.default.temporaryDirectory) -> URL {
+    parent.appendingPathComponent("bgsim-outside-\(UUID().uuidString)", isDirectory: true)
+  }
+
+  @Test func aDeliveredFileMovedOutOfTheContainerIsNamed() throws {
+    let outside = Self.outsideFolder()
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let (found, moved) = runMoving(copies: false) { _ in outside }
+    #expect(moved == 1)
     #expect(found.count == 1)
+    #expect(found.first?["message"]?.description.contains("moved the file") == true)
     #expect(found.first?["message"]?.description.contains("SimulatedApplication.containerDirectory") == true)
   }
 
   @Test func aDeliveredFileMovedWithinTheContainerIsNotNamed() {
-    let sim = world()
-    var app: MovingApp?
-    sim.installApp { application in
-      let made = MovingApp(destination: application.containerDirectory.appendingPathComponent("Documents"))
-      app = made
-      return made
+    let (found, moved) = runMoving(copies: false) { $0.appendingPathComponent("Documents") }
+    #expect(moved == 1)
+    #expect(found.isEmpty)
+  }
+
+  /// A copy and a delete leave no inode to follow (what a move to another file system does).
+  @Test func aDeliveredFileCopiedOutOfTheContainerAndDeletedIsNamed() throws {
+    let outside = Self.outsideFolder()
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let (found, moved) = runMoving(copies: true) { _ in outside }
+    #expect(moved == 1)
+    #expect(found.count == 1)
+    #expect(found.first?["message"]?.description.contains("copied (or moved to another file system)") == true)
+  }
+
+  @Test func aDeliveredFileCopiedWithinTheContainerAndDeletedIsNotNamed() {
+    let (found, moved) = runMoving(copies: true) { $0.appendingPathComponent("Documents") }
+    #expect(moved == 1)
+    #expect(found.isEmpty)
+  }
+
+  /// A folder on another file system than the temporary directory, where there is one.
+  static let otherFileSystem: URL? = {
+    let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+    let devices = [shm, FileManager.default.temporaryDirectory].map {
+      (try? FileManager.default.attributesOfFileSystem(forPath: $0.path))?[.systemNumber] as? NSNumber
     }
-    sim.launchApp()
-    sim.run(until: SimTime(.minutes(5)))
-    #expect(app?.downloads.moved == 1)
-    #expect(lints(sim, "fileOutsideContainer").isEmpty)
+    guard let other = devices[0], let here = devices[1], other != here,
+      FileManager.default.isWritableFile(atPath: shm.path)
+    else { return nil }
+    return shm
+  }()
+
+  @Test(.enabled(if: otherFileSystem != nil, "needs /dev/shm on its own file system"))
+  func aDeliveredFileMovedToAnotherFileSystemIsNamed() throws {
+    let outside = Self.outsideFolder(in: try #require(Self.otherFileSystem))
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let (found, moved) = runMoving(copies: false) { _ in outside }
+    #expect(moved == 1)
+    #expect(found.count == 1)
+    #expect(found.first?["message"]?.description.contains("moved to another file system") == true)
   }
 
   /// An app that keeps a path in a static, as the second manager does with its Documents folder.

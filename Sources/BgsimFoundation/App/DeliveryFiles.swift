@@ -55,6 +55,10 @@ final class DeliveryFiles: @unchecked Sendable {
   /// A pool inode already sized for a delivery expected next (`prepare`): only the pool links
   /// to it, so nothing the app can see has changed yet.
   private var prepared: (inode: Int, size: Int64)?
+  /// The pool inode of the latest delivery, which `prepare` leaves alone while the app's call
+  /// for it runs: a file the app copied away and deleted must keep its access time until the
+  /// call's end (`copiedAwaySize`).
+  private var delivering: Int?
 
   /// A delivered file: its URL for the app, and its name in the delivery folder for the bridge.
   struct File {
@@ -75,9 +79,11 @@ final class DeliveryFiles: @unchecked Sendable {
   /// the epoch so that `wasTaken(_:)` can tell whether the app read it.
   func make(number: Int, size: Int64) -> File {
     let name = "CFNetworkDownload_\(number).tmp"
+    delivering = nil
     if let ready = prepared, ready.size == size, directoryDescriptor >= 0 {
       prepared = nil
       if linkat(poolDescriptor, String(ready.inode), directoryDescriptor, name, 0) == 0 {
+        delivering = ready.inode
         return File(
           url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
           poolInode: ready.inode)
@@ -97,6 +103,7 @@ final class DeliveryFiles: @unchecked Sendable {
     } else {
       AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
     }
+    delivering = inode
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
     return File(
       url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
@@ -192,7 +199,9 @@ final class DeliveryFiles: @unchecked Sendable {
     for step in 0..<min(pool.count, Self.reuseChecks) {
       let index = (poolStart + step) % pool.count
       var info = stat()
-      guard fstatat(poolDescriptor, String(pool[index]), &info, 0) == 0 else { continue }
+      guard pool[index] != delivering, fstatat(poolDescriptor, String(pool[index]), &info, 0) == 0 else {
+        continue
+      }
       if info.st_nlink == 1 {
         // To the back of the ring: swapped to the front slot, which the start then passes.
         let inode = pool[index]
@@ -266,6 +275,19 @@ final class DeliveryFiles: @unchecked Sendable {
     guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink >= 2 else { return nil }
     return FileIdentity(
       device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+  }
+
+  /// The size of a delivered file the app read and then let go of, with no link to it left: a
+  /// copy of it is somewhere (a move to another file system is a copy and a delete). Nil when it
+  /// is still in place, was renamed (`movedIdentity`) or was deleted unread.
+  func copiedAwaySize(_ file: File) -> Int64? {
+    guard let inode = file.poolInode else { return nil }
+    var info = stat()
+    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
+    guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink == 1,
+      Self.accessSeconds(info) != 0
+    else { return nil }
+    return Int64(info.st_size)
   }
 
   /// Deletes a delivered file if it is still there (a missing file is no error).

@@ -23,6 +23,11 @@ struct FileIdentity: Hashable {
   init?(path: String) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
+    self.init(info)
+  }
+
+  /// The identity `info` describes.
+  init(_ info: stat) {
     self.init(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
   }
 }
@@ -52,30 +57,54 @@ final class FilesOutsideContainer: @unchecked Sendable {
 
   /// Lints a moved delivered file that is not in `container`.
   func check(_ moved: FileIdentity, container: URL, simulation: Simulation?, task: String) {
-    guard !Self.contains(moved, under: container.path) else { return }
+    let isIt: (stat) -> Bool = { FileIdentity($0) == moved }
+    guard Self.find(under: container.path, budget: Int.max, where: isIt) == nil else { return }
+    lint(task: task, verb: "moved", simulation: simulation, where: isIt)
+  }
+
+  /// Lints a delivered file the app read and deleted in its call (`DeliveryFiles.copiedAwaySize`)
+  /// when no file of its size was written into `container` since `since` (seconds since 1970,
+  /// real time): the copy is elsewhere. A move to another file system is such a copy: it keeps no
+  /// inode to follow, so the copy is known by its size and its fresh status-change time.
+  func checkCopy(size: Int64, since: Int, container: URL, simulation: Simulation?, task: String) {
+    let isIt: (stat) -> Bool = {
+      ($0.st_mode & S_IFMT) == S_IFREG && Int64($0.st_size) == size && Self.changeSeconds($0) >= since
+    }
+    guard Self.find(under: container.path, budget: Int.max, where: isIt) == nil else { return }
+    lint(task: task, verb: "copied (or moved to another file system)", simulation: simulation, where: isIt)
+  }
+
+  /// Lints once per simulation, naming the host folder's file that `isIt` picks, if any.
+  private func lint(task: String, verb: String, simulation: Simulation?, where isIt: @escaping (stat) -> Bool)
+  {
     lock.lock()
     let first = !linted
     linted = true
     lock.unlock()
     guard first, let simulation else { return }
-    let found = Self.hostFolders().lazy.compactMap { Self.find(moved, under: $0, budget: 2_000) }.first
+    let found = Self.hostFolders().lazy.compactMap { Self.find(under: $0, budget: 2_000, where: isIt) }.first
     let place = found.map { "to '\($0)'" } ?? "out of the app's container"
     simulation.bridgeLint(
       .fileOutsideContainer,
-      "the app moved the file delivered for task '\(task)' \(place): in a simulation NSHomeDirectory() and "
-        + "FileManager's documents, caches and application-support folders are the host's, not the app's "
-        + "container, so the file left the simulated device; build paths from "
+      "the app \(verb) the file delivered for task '\(task)' \(place): in a simulation NSHomeDirectory() "
+        + "and FileManager's documents, caches and application-support folders are the host's, not the "
+        + "app's container, so the file left the simulated device; build paths from "
         + "SimulatedApplication.containerDirectory instead",
       [TraceField("task", .string(task))] + (found.map { [TraceField("path", .string($0))] } ?? []))
   }
 
-  /// Whether a file with `identity` is anywhere under `root`.
-  static func contains(_ identity: FileIdentity, under root: String) -> Bool {
-    find(identity, under: root, budget: Int.max) != nil
+  /// The status-change time's seconds: set by the system when a file is made, never by the app.
+  static func changeSeconds(_ info: stat) -> Int {
+    #if canImport(Darwin)
+      return Int(info.st_ctimespec.tv_sec)
+    #else
+      return Int(info.st_ctim.tv_sec)
+    #endif
   }
 
-  /// The path of a file with `identity` under `root`, looking at no more than `budget` entries.
-  static func find(_ identity: FileIdentity, under root: String, budget: Int) -> String? {
+  /// The path of the first entry under `root` that `isIt` picks (not following symbolic links),
+  /// looking at no more than `budget` entries.
+  static func find(under root: String, budget: Int, where isIt: (stat) -> Bool) -> String? {
     var folders = [root]
     var seen = 0
     while let folder = folders.popLast() {
@@ -86,12 +115,7 @@ final class FilesOutsideContainer: @unchecked Sendable {
         let path = folder + "/" + name
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
-        if FileIdentity(
-          device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
-          == identity
-        {
-          return path
-        }
+        if isIt(info) { return path }
         if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
       }
     }

@@ -60,6 +60,8 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
     let nextBytes = location.nextDownloadBytes ?? host.simulation?.likelyNextDownloadBytes
     let next = nextBytes.map { bytes in { deliveries.prepare(size: bytes) } }
     with(downloadTask, meanwhile: next) { s, t in
+      // Real time, for files only: a copy the app makes in the call changes status after this.
+      let callStart = Int(Date().timeIntervalSince1970) - 1
       if case .download(let handler)? = t.core.handler {
         handler(file.url, t.response, nil)
       } else if let t = t as? URLSessionDownloadTask {
@@ -70,11 +72,15 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       let fate = deliveries.fate(file)
       taken.set(fate.isTaken)
       // The first deliveries of each process only: the check walks the container.
-      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number),
-        let moved = deliveries.movedIdentity(file)
-      {
-        host.filesOutside.check(
-          moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
+      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number) {
+        if let moved = deliveries.movedIdentity(file) {
+          host.filesOutside.check(
+            moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
+        } else if let size = deliveries.copiedAwaySize(file) {
+          host.filesOutside.checkCopy(
+            size: size, since: callStart, container: host.container.url, simulation: host.simulation,
+            task: downloadTask.name)
+        }
       }
       // A file the app moved away leaves nothing to delete (one system call less a download).
       if fate != .gone { deliveries.remove(file) }
