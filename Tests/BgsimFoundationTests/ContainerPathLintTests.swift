@@ -25,25 +25,32 @@ import Testing
     sim.trace.events.filter { $0.kind == "lint" && $0["rule"]?.description == rule }
   }
 
-  /// Moves every delivered file into `destination`, or copies it there and deletes it.
+  /// Moves every delivered file into `destination`, copies it there and deletes it, or reads it
+  /// and deletes it.
   final class MovingDelegate: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
+    enum Way { case move, copyAndDelete, readAndDelete }
     let destination: URL
-    let copies: Bool
+    let way: Way
     var moved = 0
-    init(destination: URL, copies: Bool) {
+    init(destination: URL, way: Way) {
       self.destination = destination
-      self.copies = copies
+      self.way = way
     }
     func urlSession(
       _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
       try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
       let target = destination.appendingPathComponent("episode-\(downloadTask.taskIdentifier).mp3")
-      if copies {
+      switch way {
+      case .move:
+        if (try? FileManager.default.moveItem(at: location, to: target)) != nil { moved += 1 }
+      case .copyAndDelete:
         guard (try? FileManager.default.copyItem(at: location, to: target)) != nil else { return }
         try? FileManager.default.removeItem(at: location)
         moved += 1
-      } else if (try? FileManager.default.moveItem(at: location, to: target)) != nil {
+      case .readAndDelete:
+        guard let data = try? Data(contentsOf: location), !data.isEmpty else { return }
+        try? FileManager.default.removeItem(at: location)
         moved += 1
       }
     }
@@ -52,8 +59,8 @@ import Testing
   final class MovingApp: SimulatedAppDelegate {
     let downloads: MovingDelegate
     var session: URLSession!
-    init(destination: URL, copies: Bool = false) {
-      downloads = MovingDelegate(destination: destination, copies: copies)
+    init(destination: URL, way: MovingDelegate.Way = .move) {
+      downloads = MovingDelegate(destination: destination, way: way)
     }
     func applicationDidFinishLaunching(_ application: SimulatedApplication) {
       session = application.makeURLSession(configuration: .default, delegate: downloads, delegateQueue: nil)
@@ -67,11 +74,13 @@ import Testing
 
   /// Runs the app that moves (or copies) its one delivered file into `destination(container)`,
   /// and returns the `fileOutsideContainer` lints with how many files the app moved.
-  func runMoving(copies: Bool, to destination: @escaping (URL) -> URL) -> (lints: [TraceEvent], moved: Int?) {
+  func runMoving(_ way: MovingDelegate.Way, to destination: @escaping (URL) -> URL) -> (
+    lints: [TraceEvent], moved: Int?
+  ) {
     let sim = world()
     var app: MovingApp?
     sim.installApp { application in
-      let made = MovingApp(destination: destination(application.containerDirectory), copies: copies)
+      let made = MovingApp(destination: destination(application.containerDirectory), way: way)
       app = made
       return made
     }
@@ -87,7 +96,7 @@ import Testing
   @Test func aDeliveredFileMovedOutOfTheContainerIsNamed() throws {
     let outside = Self.outsideFolder()
     defer { try? FileManager.default.removeItem(at: outside) }
-    let (found, moved) = runMoving(copies: false) { _ in outside }
+    let (found, moved) = runMoving(.move) { _ in outside }
     #expect(moved == 1)
     #expect(found.count == 1)
     #expect(found.first?["message"]?.description.contains("moved the file") == true)
@@ -95,47 +104,35 @@ import Testing
   }
 
   @Test func aDeliveredFileMovedWithinTheContainerIsNotNamed() {
-    let (found, moved) = runMoving(copies: false) { $0.appendingPathComponent("Documents") }
+    let (found, moved) = runMoving(.move) { $0.appendingPathComponent("Documents") }
     #expect(moved == 1)
     #expect(found.isEmpty)
   }
 
-  /// A copy and a delete leave no inode to follow (what a move to another file system does).
-  @Test func aDeliveredFileCopiedOutOfTheContainerAndDeletedIsNamed() throws {
-    let outside = Self.outsideFolder()
+  /// A copy and a delete leave no inode to follow (what a move to another file system does): the
+  /// copy is found in the host's folders (here its caches folder, cleaned up after).
+  @Test func aDeliveredFileCopiedIntoAHostFolderAndDeletedIsNamed() throws {
+    let caches = try #require(FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first)
+    let outside = Self.outsideFolder(in: caches)
     defer { try? FileManager.default.removeItem(at: outside) }
-    let (found, moved) = runMoving(copies: true) { _ in outside }
+    let (found, moved) = runMoving(.copyAndDelete) { _ in outside }
     #expect(moved == 1)
     #expect(found.count == 1)
     #expect(found.first?["message"]?.description.contains("copied (or moved to another file system)") == true)
+    #expect(found.first?["path"]?.description.hasPrefix(outside.path) == true)
   }
 
   @Test func aDeliveredFileCopiedWithinTheContainerAndDeletedIsNotNamed() {
-    let (found, moved) = runMoving(copies: true) { $0.appendingPathComponent("Documents") }
+    let (found, moved) = runMoving(.copyAndDelete) { $0.appendingPathComponent("Documents") }
     #expect(moved == 1)
     #expect(found.isEmpty)
   }
 
-  /// A folder on another file system than the temporary directory, where there is one.
-  static let otherFileSystem: URL? = {
-    let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
-    let devices = [shm, FileManager.default.temporaryDirectory].map {
-      (try? FileManager.default.attributesOfFileSystem(forPath: $0.path))?[.systemNumber] as? NSNumber
-    }
-    guard let other = devices[0], let here = devices[1], other != here,
-      FileManager.default.isWritableFile(atPath: shm.path)
-    else { return nil }
-    return shm
-  }()
-
-  @Test(.enabled(if: otherFileSystem != nil, "needs /dev/shm on its own file system"))
-  func aDeliveredFileMovedToAnotherFileSystemIsNamed() throws {
-    let outside = Self.outsideFolder(in: try #require(Self.otherFileSystem))
-    defer { try? FileManager.default.removeItem(at: outside) }
-    let (found, moved) = runMoving(copies: false) { _ in outside }
+  /// Read in the call and deleted: taken, and no copy anywhere, so nothing to name.
+  @Test func aDeliveredFileReadAndDeletedIsNotNamed() {
+    let (found, moved) = runMoving(.readAndDelete) { $0.appendingPathComponent("Documents") }
     #expect(moved == 1)
-    #expect(found.count == 1)
-    #expect(found.first?["message"]?.description.contains("moved to another file system") == true)
+    #expect(found.isEmpty)
   }
 
   /// An app that keeps a path in a static, as the second manager does with its Documents folder.

@@ -58,39 +58,54 @@ final class FilesOutsideContainer: @unchecked Sendable {
   /// Lints a moved delivered file that is not in `container`.
   func check(_ moved: FileIdentity, container: URL, simulation: Simulation?, task: String) {
     let isIt: (stat) -> Bool = { FileIdentity($0) == moved }
-    guard Self.find(under: container.path, budget: Int.max, where: isIt) == nil else { return }
-    lint(task: task, verb: "moved", simulation: simulation, where: isIt)
+    guard !isLinted, Self.find(under: container.path, budget: Int.max, where: isIt) == nil else { return }
+    lint(task: task, verb: "moved", path: Self.findInHostFolders(where: isIt), simulation: simulation)
   }
 
   /// Lints a delivered file the app read and deleted in its call (`DeliveryFiles.copiedAwaySize`)
-  /// when no file of its size was written into `container` since `since` (seconds since 1970,
-  /// real time): the copy is elsewhere. A move to another file system is such a copy: it keeps no
-  /// inode to follow, so the copy is known by its size and its fresh status-change time.
+  /// when a copy of it is in the host's folders: a regular file of its size whose status changed
+  /// since `since` (seconds since 1970, real time), and none such in `container`. A move to
+  /// another file system is a copy and a delete, which leaves no inode to follow. A file the app
+  /// only read and then deleted has no copy, so it is named only where the copy is found.
   func checkCopy(size: Int64, since: Int, container: URL, simulation: Simulation?, task: String) {
     let isIt: (stat) -> Bool = {
       ($0.st_mode & S_IFMT) == S_IFREG && Int64($0.st_size) == size && Self.changeSeconds($0) >= since
     }
-    guard Self.find(under: container.path, budget: Int.max, where: isIt) == nil else { return }
-    lint(task: task, verb: "copied (or moved to another file system)", simulation: simulation, where: isIt)
+    guard !isLinted, Self.find(under: container.path, budget: Int.max, where: isIt) == nil,
+      let path = Self.findInHostFolders(where: isIt)
+    else { return }
+    lint(task: task, verb: "copied (or moved to another file system)", path: path, simulation: simulation)
   }
 
-  /// Lints once per simulation, naming the host folder's file that `isIt` picks, if any.
-  private func lint(task: String, verb: String, simulation: Simulation?, where isIt: @escaping (stat) -> Bool)
-  {
+  private var isLinted: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return linted
+  }
+
+  /// Lints once per simulation, naming `path` when the file was found in a host folder.
+  private func lint(task: String, verb: String, path: String?, simulation: Simulation?) {
     lock.lock()
     let first = !linted
     linted = true
     lock.unlock()
     guard first, let simulation else { return }
-    let found = Self.hostFolders().lazy.compactMap { Self.find(under: $0, budget: 2_000, where: isIt) }.first
-    let place = found.map { "to '\($0)'" } ?? "out of the app's container"
+    let place = path.map { "to '\($0)'" } ?? "out of the app's container"
     simulation.bridgeLint(
       .fileOutsideContainer,
       "the app \(verb) the file delivered for task '\(task)' \(place): in a simulation NSHomeDirectory() "
         + "and FileManager's documents, caches and application-support folders are the host's, not the "
         + "app's container, so the file left the simulated device; build paths from "
         + "SimulatedApplication.containerDirectory instead",
-      [TraceField("task", .string(task))] + (found.map { [TraceField("path", .string($0))] } ?? []))
+      [TraceField("task", .string(task))] + (path.map { [TraceField("path", .string($0))] } ?? []))
+  }
+
+  /// The first file `isIt` picks in the host folders, looking at up to 2,000 entries in each.
+  static func findInHostFolders(where isIt: (stat) -> Bool) -> String? {
+    for folder in hostFolders() {
+      if let found = find(under: folder, budget: 2_000, where: isIt) { return found }
+    }
+    return nil
   }
 
   /// The status-change time's seconds: set by the system when a file is made, never by the app.
@@ -103,11 +118,15 @@ final class FilesOutsideContainer: @unchecked Sendable {
   }
 
   /// The path of the first entry under `root` that `isIt` picks (not following symbolic links),
-  /// looking at no more than `budget` entries.
+  /// looking at no more than `budget` entries, shallower folders first (an app keeps its files
+  /// a level or two down, and a budget spent on one deep tree would miss them).
   static func find(under root: String, budget: Int, where isIt: (stat) -> Bool) -> String? {
     var folders = [root]
+    var next = 0
     var seen = 0
-    while let folder = folders.popLast() {
+    while next < folders.count {
+      let folder = folders[next]
+      next += 1
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
       for name in names.sorted() {
         seen += 1
