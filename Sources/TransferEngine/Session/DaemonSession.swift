@@ -21,6 +21,10 @@ final class DaemonSession {
   private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
+  /// How many of `pending` are questions for the app (a challenge, a delayed request): every wake
+  /// check asks whether the session holds one, and while the app is away `pending` grows with
+  /// each finished task, so the check looks through it only when this is above zero.
+  private(set) var pendingQuestions = 0
   /// The app's live session object, while the app has one.
   private(set) var attached: SimURLSession?
   /// The attached session object when the app holds it (not an extension): the one events go to.
@@ -103,11 +107,17 @@ final class DaemonSession {
 
   func transferActivityChanged(by delta: Int) { activeTransfers += delta }
 
-  func queue(_ event: DelegateEvent) { pending.append(event) }
+  func queue(_ event: DelegateEvent) {
+    pending.append(event)
+    if event.isQuestion { pendingQuestions += 1 }
+  }
 
   /// Takes the queued events for delivery, oldest first.
   func takePending() -> [DelegateEvent] {
-    defer { pending.removeAll() }
+    defer {
+      pending.removeAll()
+      pendingQuestions = 0
+    }
     return pending
   }
 
@@ -115,6 +125,7 @@ final class DaemonSession {
   /// queued since.
   func putBack(_ events: ArraySlice<DelegateEvent>) {
     pending.insert(contentsOf: events, at: 0)
+    pendingQuestions += events.reduce(0) { $0 + ($1.isQuestion ? 1 : 0) }
   }
 
   func owesWake(_ owed: Bool) { wantsWake = owed }
@@ -142,4 +153,13 @@ enum DelegateEvent {
   case willBeginDelayedRequest(SimURLSessionTask)
   /// An authentication challenge of the attempt `generation`, for the app to answer.
   case didReceiveChallenge(SimURLSessionTask, SimAuthenticationChallenge, generation: UInt32)
+
+  /// A question the app owes an answer to, which can earn its session a wake
+  /// (`DaemonSession+Questions.swift`).
+  var isQuestion: Bool {
+    switch self {
+    case .willBeginDelayedRequest, .didReceiveChallenge: return true
+    default: return false
+    }
+  }
 }
