@@ -48,6 +48,12 @@ struct TaskParts {
       yield &phase
     }
   }
+  /// `machine.startedAt == nil` and `machine.tracedWaitReason`, read from the storage in place:
+  /// a full admission pass reads both for every waiting task, and reading them through
+  /// `machine` copied the whole machine each time.
+  var neverStarted: Bool { phase.startedAt == nil }
+  var tracedWaitReason: SimURLSessionTask.WaitReason? { phase.tracedWaitReason }
+
   /// `machine.isActive` as of the last change, for the session's count of active transfers.
   private var holdsConnection = false
   /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate` (read by the

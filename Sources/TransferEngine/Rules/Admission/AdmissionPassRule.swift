@@ -79,9 +79,13 @@ enum AdmissionPassRule {
     // read costs a reference count and an access check, and a long queue is scanned often.
     var session: UnsafeMutableRawPointer?
     var asksDelayedRequests = false
-    var configuration = SessionConfiguration.default()
-    var limit = 0
+    var sessionAllowsConstrained = true
     var heldByRateLimiter = false
+    // One request for the whole pass: its session's part is set when the session changes, the
+    // task's part for each row (a request made per row copied the configuration each time).
+    var request = Admission.Request(
+      configuration: .default(), firstStart: false, earliestBeginDate: nil, createdInBackground: false,
+      isDiscretionary: false, running: 0, connectionLimit: 0)
     // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
     for row in queue.rows {
       scanned += 1
@@ -89,27 +93,29 @@ enum AdmissionPassRule {
         let owner = row.pointee.owner
         session = row.pointee.sessionIdentity
         asksDelayedRequests = owner.asksDelayedRequests
-        configuration = owner.configuration
-        limit = engine.connectionLimit(configuration)
+        request.configuration = owner.configuration
+        sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
+        request.connectionLimit = engine.connectionLimit(request.configuration)
       }
       // Fields read in place: a copy of the whole machine costs more than the pass's own work.
-      let firstStart = row.pointee.machine.startedAt == nil
-      let traced = row.pointee.machine.tracedWaitReason
+      let firstStart = row.pointee.neverStarted
+      let traced = row.pointee.tracedWaitReason
       let earliestBeginDate = row.pointee.earliestBeginDate
       let isDiscretionary = row.pointee.isDiscretionary
-      var request = Admission.Request(
-        configuration: configuration, firstStart: firstStart,
-        earliestBeginDate: earliestBeginDate, createdInBackground: row.pointee.createdInBackground,
-        isDiscretionary: isDiscretionary,
-        transferSize: isDiscretionary ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
-        running: queue.running, connectionLimit: limit,
-        awaitsDelayedAnswer: earliestBeginDate != nil && row.pointee.delayedRequest != .answered
-          && asksDelayedRequests)
-      if !row.pointee.allowsConstrainedNetworkAccess {
-        request.configuration.allowsConstrainedNetworkAccess = false
-      }
+      request.firstStart = firstStart
+      request.earliestBeginDate = earliestBeginDate
+      request.createdInBackground = row.pointee.createdInBackground
+      request.isDiscretionary = isDiscretionary
+      request.transferSize =
+        isDiscretionary ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0
+      request.running = queue.running
+      request.awaitsDelayedAnswer =
+        earliestBeginDate != nil && row.pointee.delayedRequest != .answered && asksDelayedRequests
+      // A request may be stricter than its session, never looser.
+      request.configuration.allowsConstrainedNetworkAccess =
+        sessionAllowsConstrained && row.pointee.allowsConstrainedNetworkAccess
       if let reason = Admission.waitReason(request, in: conditions) {
-        if configuration.kind == .default, firstStart, reason.isInterfaceBlock {
+        if request.configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !request.configuration.waitsForConnectivity {
             failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
             continue
