@@ -18,9 +18,9 @@ extension DaemonSession {
   func awaitsChallengeAnswer() -> Bool {
     pendingQuestions > 0
       && pending.contains { event in
-      guard let task = Self.liveChallenge(event) else { return false }
-      return !task.challenge.wokeApp
-    }
+        guard let task = Self.liveChallenge(event) else { return false }
+        return !task.challenge.wokeApp
+      }
   }
 
   /// A wake for this session began: each challenge it holds has had its wake (noted in the
