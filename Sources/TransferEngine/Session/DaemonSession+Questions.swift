@@ -5,8 +5,8 @@ extension DaemonSession {
   /// Holds a `willBeginDelayedRequest` question and still wants a wake for it; `wakesApp` is the
   /// policy's `delayedRequest.wakesApp`.
   func awaitsDelayedRequestAnswer(wakesApp: Bool) -> Bool {
-    wakesApp && wantsWake && pendingQuestions > 0
-      && pending.contains { event in
+    wakesApp && wantsWake
+      && pendingQuestions.contains { event in
         if case .willBeginDelayedRequest = event { return true }
         return false
       }
@@ -16,18 +16,16 @@ extension DaemonSession {
   /// challenge: an app that suspends again without taking it (its handler called early, its
   /// session not recreated) is not woken again for it; it waits for a launch or times out.
   func awaitsChallengeAnswer() -> Bool {
-    pendingQuestions > 0
-      && pending.contains { event in
-        guard let task = Self.liveChallenge(event) else { return false }
-        return !task.challenge.wokeApp
-      }
+    pendingQuestions.contains { event in
+      guard let task = Self.liveChallenge(event) else { return false }
+      return !task.challenge.wokeApp
+    }
   }
 
   /// A wake for this session began: each challenge it holds has had its wake (noted in the
   /// engine's `tasks`).
   func challengesWokeApp(in tasks: TaskTable) {
-    guard pendingQuestions > 0 else { return }
-    for event in pending {
+    for event in pendingQuestions {
       if let task = Self.liveChallenge(event) { tasks[task].challenge.appWoken() }
     }
   }

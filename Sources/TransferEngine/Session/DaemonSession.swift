@@ -21,10 +21,10 @@ final class DaemonSession {
   private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
-  /// How many of `pending` are questions for the app (a challenge, a delayed request): every wake
-  /// check asks whether the session holds one, and while the app is away `pending` grows with
-  /// each finished task, so the check looks through it only when this is above zero.
-  private(set) var pendingQuestions = 0
+  /// The questions for the app among `pending` (challenges, delayed requests), in order: every
+  /// wake check asks whether the session holds one, and while the app is away `pending` grows
+  /// with each finished task, so the check looks through these alone.
+  private(set) var pendingQuestions: [DelegateEvent] = []
   /// The app's live session object, while the app has one.
   private(set) var attached: SimURLSession?
   /// The attached session object when the app holds it (not an extension): the one events go to.
@@ -109,14 +109,14 @@ final class DaemonSession {
 
   func queue(_ event: DelegateEvent) {
     pending.append(event)
-    if event.isQuestion { pendingQuestions += 1 }
+    if event.isQuestion { pendingQuestions.append(event) }
   }
 
   /// Takes the queued events for delivery, oldest first.
   func takePending() -> [DelegateEvent] {
     defer {
       pending.removeAll()
-      pendingQuestions = 0
+      pendingQuestions.removeAll()
     }
     return pending
   }
@@ -125,7 +125,7 @@ final class DaemonSession {
   /// queued since.
   func putBack(_ events: ArraySlice<DelegateEvent>) {
     pending.insert(contentsOf: events, at: 0)
-    pendingQuestions += events.reduce(0) { $0 + ($1.isQuestion ? 1 : 0) }
+    pendingQuestions.insert(contentsOf: events.filter(\.isQuestion), at: 0)
   }
 
   func owesWake(_ owed: Bool) { wantsWake = owed }

@@ -5,8 +5,8 @@ import Testing
 @testable import TransferEngine
 
 /// Whether a session holds a question for the app (`DaemonSession+Questions.swift`), which every
-/// wake check asks: the queue is looked through only when it holds one, so this must follow the
-/// queue through queueing, delivery and events put back.
+/// wake check asks: the questions are kept beside the queue and looked through alone, so they
+/// must follow the queue through queueing, delivery and events put back.
 @Suite("Rules: a session's questions")
 struct SessionQuestionsTests {
   @Test("a delayed request is seen while queued, gone once taken, seen again when put back")
@@ -20,21 +20,21 @@ struct SessionQuestionsTests {
     #expect(!record.awaitsDelayedRequestAnswer(wakesApp: true))
     record.queue(.willBeginDelayedRequest(feed))
     record.queue(.didComplete(other, error: nil))
-    #expect(record.pendingQuestions == 1)
+    #expect(record.pendingQuestions.count == 1)
     #expect(record.awaitsDelayedRequestAnswer(wakesApp: true))
     #expect(!record.awaitsDelayedRequestAnswer(wakesApp: false))
 
     let batch = record.takePending()
-    #expect(record.pendingQuestions == 0)
+    #expect(record.pendingQuestions.isEmpty)
     #expect(!record.awaitsDelayedRequestAnswer(wakesApp: true))
     // The app stopped after the first event: the rest, the question among them, goes back.
     record.putBack(batch[1...])
-    #expect(record.pendingQuestions == 1)
+    #expect(record.pendingQuestions.count == 1)
     #expect(record.awaitsDelayedRequestAnswer(wakesApp: true))
     // Put back without a question: nothing to answer.
     _ = record.takePending()
     record.putBack(batch[2...])
-    #expect(record.pendingQuestions == 0)
+    #expect(record.pendingQuestions.isEmpty)
     #expect(!record.awaitsDelayedRequestAnswer(wakesApp: true))
     withExtendedLifetime(fixture.engine) {}
   }
