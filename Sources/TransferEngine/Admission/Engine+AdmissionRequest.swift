@@ -14,11 +14,21 @@ extension Engine {
 
   /// What admission needs to know about `task`, with its pair holding `running` connections.
   func admissionRequest(_ task: SimURLSessionTask, running: Int) -> Admission.Request {
+    let session = task.session
+    var request = admissionRequest(for: session.configuration)
+    request.setTask(
+      task.row, sessionAllowsConstrained: session.configuration.allowsConstrainedNetworkAccess,
+      asksDelayedRequests: session.asksDelayedRequests, transferSize: discretionarySize(task),
+      running: running)
+    return request
+  }
+
+  /// The session's part of a request (its configuration and connection limit), the task's part
+  /// still to be set (`Admission.Request.setTask`).
+  func admissionRequest(for configuration: SessionConfiguration) -> Admission.Request {
     Admission.Request(
-      configuration: task.effectiveConfiguration, firstStart: task.machine.startedAt == nil,
-      earliestBeginDate: task.earliestBeginDate, createdInBackground: task.createdInBackground,
-      isDiscretionary: task.isDiscretionary, transferSize: discretionarySize(task), running: running,
-      connectionLimit: connectionLimit(task), awaitsDelayedAnswer: task.awaitsDelayedRequestAnswer)
+      configuration: configuration, firstStart: false, earliestBeginDate: nil, createdInBackground: false,
+      isDiscretionary: false, running: 0, connectionLimit: connectionLimit(configuration))
   }
 
   /// The size the system judges a discretionary transfer by (behavior.md, "Discretionary
@@ -35,5 +45,28 @@ extension Engine {
     }
     if case .upload(_, let size) = task.kind { return size }
     return links.server.resource(task.currentURL)?.size ?? 0
+  }
+}
+
+extension Admission.Request {
+  /// Sets the task's part of the request from its row, leaving the session's part as it is: the
+  /// admission pass keeps one request for a queue and sets this for each task (a request made
+  /// per task copied the session's configuration each time). `sessionAllowsConstrained` is the
+  /// session's own `allowsConstrainedNetworkAccess`: a request may be stricter, never looser.
+  mutating func setTask(
+    _ row: UnsafeMutablePointer<TaskParts>, sessionAllowsConstrained: Bool, asksDelayedRequests: Bool,
+    transferSize: Int64, running: Int
+  ) {
+    // Fields read in place: a copy of the whole row or machine costs more than the pass's work.
+    firstStart = row.pointee.neverStarted
+    earliestBeginDate = row.pointee.earliestBeginDate
+    createdInBackground = row.pointee.createdInBackground
+    isDiscretionary = row.pointee.isDiscretionary
+    self.transferSize = transferSize
+    self.running = running
+    awaitsDelayedAnswer =
+      earliestBeginDate != nil && row.pointee.delayedRequest != .answered && asksDelayedRequests
+    configuration.allowsConstrainedNetworkAccess =
+      sessionAllowsConstrained && row.pointee.allowsConstrainedNetworkAccess
   }
 }

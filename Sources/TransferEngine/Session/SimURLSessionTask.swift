@@ -117,11 +117,6 @@ public final class SimURLSessionTask {
   var inheritedBytes: Int64 { bytes.inherited }
   /// Connection attempts so far (1 for the first start).
   var attempts: Int { machine.attempts }
-  /// Admission must wait for the app's answer before the first start: the task has a start
-  /// date and its session's delegate implements `willBeginDelayedRequest`.
-  var awaitsDelayedRequestAnswer: Bool {
-    earliestBeginDate != nil && delayedRequest != .answered && session.asksDelayedRequests
-  }
 
   // Read-only views of the task's row; rules change it through `Engine.tasks[task]`.
 

@@ -82,10 +82,8 @@ enum AdmissionPassRule {
     var sessionAllowsConstrained = true
     var heldByRateLimiter = false
     // One request for the whole pass: its session's part is set when the session changes, the
-    // task's part for each row (a request made per row copied the configuration each time).
-    var request = Admission.Request(
-      configuration: .default(), firstStart: false, earliestBeginDate: nil, createdInBackground: false,
-      isDiscretionary: false, running: 0, connectionLimit: 0)
+    // task's part for each row (`setTask`).
+    var request = engine.admissionRequest(for: .default())
     // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
     for row in queue.rows {
       scanned += 1
@@ -93,27 +91,16 @@ enum AdmissionPassRule {
         let owner = row.pointee.owner
         session = row.pointee.sessionIdentity
         asksDelayedRequests = owner.asksDelayedRequests
-        request.configuration = owner.configuration
+        request = engine.admissionRequest(for: owner.configuration)
         sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
-        request.connectionLimit = engine.connectionLimit(request.configuration)
       }
-      // Fields read in place: a copy of the whole machine costs more than the pass's own work.
-      let firstStart = row.pointee.neverStarted
+      request.setTask(
+        row, sessionAllowsConstrained: sessionAllowsConstrained, asksDelayedRequests: asksDelayedRequests,
+        transferSize: row.pointee.isDiscretionary
+          ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
+        running: queue.running)
+      let firstStart = request.firstStart
       let traced = row.pointee.tracedWaitReason
-      let earliestBeginDate = row.pointee.earliestBeginDate
-      let isDiscretionary = row.pointee.isDiscretionary
-      request.firstStart = firstStart
-      request.earliestBeginDate = earliestBeginDate
-      request.createdInBackground = row.pointee.createdInBackground
-      request.isDiscretionary = isDiscretionary
-      request.transferSize =
-        isDiscretionary ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0
-      request.running = queue.running
-      request.awaitsDelayedAnswer =
-        earliestBeginDate != nil && row.pointee.delayedRequest != .answered && asksDelayedRequests
-      // A request may be stricter than its session, never looser.
-      request.configuration.allowsConstrainedNetworkAccess =
-        sessionAllowsConstrained && row.pointee.allowsConstrainedNetworkAccess
       if let reason = Admission.waitReason(request, in: conditions) {
         if request.configuration.kind == .default, firstStart, reason.isInterfaceBlock {
           if !request.configuration.waitsForConnectivity {
@@ -127,7 +114,7 @@ enum AdmissionPassRule {
         // A reason already traced needs no action but its re-evaluation time; most tasks of a
         // long queue wait for the same reason pass after pass.
         if traced == reason {
-          if reason == .earliestBegin { effects.append(.requestReevaluation(at: earliestBeginDate!)) }
+          if reason == .earliestBegin { effects.append(.requestReevaluation(at: request.earliestBeginDate!)) }
           if reason == .rateLimiter { heldByRateLimiter = true }
         } else {
           let changed = row.pointee.machine.deferred(reason) == .traceReason
