@@ -57,7 +57,7 @@ final class DeliveryFiles: @unchecked Sendable {
   private var prepared: (inode: Int, size: Int64)?
   /// The pool inode of the latest delivery, which `prepare` leaves alone while the app's call
   /// for it runs: a file the app copied away and deleted must keep its access time until the
-  /// call's end (`copiedAwaySize`).
+  /// call's end (`departure`).
   private var delivering: Int?
 
   /// A delivered file: its URL for the app, and its name in the delivery folder for the bridge.
@@ -83,10 +83,7 @@ final class DeliveryFiles: @unchecked Sendable {
     if let ready = prepared, ready.size == size, directoryDescriptor >= 0 {
       prepared = nil
       if linkat(poolDescriptor, String(ready.inode), directoryDescriptor, name, 0) == 0 {
-        delivering = ready.inode
-        return File(
-          url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
-          poolInode: ready.inode)
+        return delivered(name, inode: ready.inode)
       }
       // The delivery folder is gone, or the name taken: the usual path below, which may reuse it.
     }
@@ -103,11 +100,17 @@ final class DeliveryFiles: @unchecked Sendable {
     } else {
       AppContainer.writeSparseFile(in: directoryDescriptor, at: name, size: size, unread: true)
     }
+    return delivered(name, inode: poolWorks ? inode : nil)
+  }
+
+  /// The delivered file `name`, linked to the pool inode `inode` (nil where hard links fail),
+  /// which `prepare` leaves alone from now on until the next delivery.
+  private func delivered(_ name: String, inode: Int?) -> File {
     delivering = inode
     // Built from the folder's path: `appendingPathComponent` costs several times more per call.
     return File(
       url: URL(filePath: directoryPath + "/" + name, directoryHint: .notDirectory), name: name,
-      poolInode: poolWorks ? inode : nil)
+      poolInode: inode)
   }
 
   /// Sizes a pool inode for a delivery of `size` bytes expected next, so that `make` then only
@@ -265,29 +268,24 @@ final class DeliveryFiles: @unchecked Sendable {
     #endif
   }
 
-  /// Where a delivered file the app moved away now is: its device and inode, when the app keeps
-  /// a link to it on this file system (a rename, which a move within the container always is);
-  /// nil when it is still in place, was deleted or was copied to another file system.
-  func movedIdentity(_ file: File) -> FileIdentity? {
-    guard let inode = file.poolInode else { return nil }
-    var info = stat()
-    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
-    guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink >= 2 else { return nil }
-    return FileIdentity(
-      device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+  /// Where a delivered file the app took away went.
+  enum Departure {
+    /// Renamed: the app keeps a link to it on this file system (a move within the container
+    /// always is one), this inode.
+    case renamed(FileIdentity)
+    /// Read and let go of, with no link to it left: a copy of it, `size` bytes, is somewhere (a
+    /// move to another file system is a copy and a delete).
+    case copied(size: Int64)
   }
 
-  /// The size of a delivered file the app read and then let go of, with no link to it left: a
-  /// copy of it is somewhere (a move to another file system is a copy and a delete). Nil when it
-  /// is still in place, was renamed (`movedIdentity`) or was deleted unread.
-  func copiedAwaySize(_ file: File) -> Int64? {
+  /// What became of a delivered file that is gone from its place (`fate` was `.gone`), from its
+  /// pool inode: nil when the app deleted it unread, or when hard links fail here.
+  func departure(_ file: File) -> Departure? {
     guard let inode = file.poolInode else { return nil }
     var info = stat()
-    guard fstatat(directoryDescriptor, file.name, &info, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
-    guard fstatat(poolDescriptor, String(inode), &info, 0) == 0, info.st_nlink == 1,
-      Self.accessSeconds(info) != 0
-    else { return nil }
-    return Int64(info.st_size)
+    guard fstatat(poolDescriptor, String(inode), &info, 0) == 0 else { return nil }
+    if info.st_nlink >= 2 { return .renamed(FileIdentity(info)) }
+    return Self.accessSeconds(info) != 0 ? .copied(size: Int64(info.st_size)) : nil
   }
 
   /// Deletes a delivered file if it is still there (a missing file is no error).

@@ -62,7 +62,7 @@ final class FilesOutsideContainer: @unchecked Sendable {
     lint(task: task, verb: "moved", path: Self.findInHostFolders(where: isIt), simulation: simulation)
   }
 
-  /// Lints a delivered file the app read and deleted in its call (`DeliveryFiles.copiedAwaySize`)
+  /// Lints a delivered file the app read and deleted in its call (`DeliveryFiles.departure`)
   /// when a copy of it is in the host's folders: a regular file of its size whose status changed
   /// since `since` (seconds since 1970, real time), and none such in `container`. A move to
   /// another file system is a copy and a delete, which leaves no inode to follow. A file the app

@@ -72,14 +72,16 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
       let fate = deliveries.fate(file)
       taken.set(fate.isTaken)
       // The first deliveries of each process only: the check walks the container.
-      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number) {
-        if let moved = deliveries.movedIdentity(file) {
+      if let number = s.process?.number, host.filesOutside.shouldCheck(process: number), fate == .gone {
+        switch deliveries.departure(file) {
+        case .renamed(let moved)?:
           host.filesOutside.check(
             moved, container: host.container.url, simulation: host.simulation, task: downloadTask.name)
-        } else if let size = deliveries.copiedAwaySize(file) {
+        case .copied(let size)?:
           host.filesOutside.checkCopy(
             size: size, since: callStart, container: host.container.url, simulation: host.simulation,
             task: downloadTask.name)
+        case nil: break
         }
       }
       // A file the app moved away leaves nothing to delete (one system call less a download).
