@@ -52,13 +52,18 @@ final class SessionAdapter: SimURLSessionDelegate, @unchecked Sendable {
   ) {
     guard let bridged = self.session, let host = bridged.host else { return }
     let deliveries = host.container.deliveries
-    let file = deliveries.make(number: host.nextDeliveryNumber(), size: location.bytes)
+    let delivery = host.nextDeliveryNumber()
+    let file = deliveries.make(number: delivery, size: location.bytes)
     let taken = AppAnswer<Bool>()
-    // While the app runs this call, the simulation's thread sizes the file of the download
-    // delivered next: the next one queued, else the one whose transfer ends first. Read here,
-    // before the call: the app's calls into the engine may change it meanwhile.
+    // While the app runs this call, the simulation's thread makes the URL of the next delivery
+    // and sizes its file for the download delivered next: the next one queued, else the one
+    // whose transfer ends first. Read here, before the call: the app's calls into the engine
+    // may change it meanwhile.
     let nextBytes = location.nextDownloadBytes ?? host.simulation?.likelyNextDownloadBytes
-    let next = nextBytes.map { bytes in { deliveries.prepare(size: bytes) } }
+    let next = {
+      deliveries.prepareURL(number: delivery + 1)
+      if let nextBytes { deliveries.prepare(size: nextBytes) }
+    }
     with(downloadTask, meanwhile: next) { s, t in
       // Real time, for files only: a copy the app makes in the call changes status after this.
       let callStart = Int(Date().timeIntervalSince1970) - 1
