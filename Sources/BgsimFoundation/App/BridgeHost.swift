@@ -28,6 +28,8 @@ final class BridgeHost: @unchecked Sendable {
   let originalRequests = OriginalRequests()
   /// Tasks made and not yet resumed, for the `taskNeverResumed` lint.
   let neverResumed = NeverResumedTasks()
+  /// Dead processes' task objects, released while the simulation's thread waits for the app.
+  let deferredRelease = DeferredRelease()
   /// Background session identifiers each launch created, for the identifier-change lint.
   var identifiersByLaunch: [Int: [String]] = [:]
   var identifierChangeLinted = false

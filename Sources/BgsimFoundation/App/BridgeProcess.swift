@@ -40,8 +40,9 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     host?.neverResumed.check(host?.simulation, processEnded: true)
     // Released here, not after: the app's objects' `deinit`s (a manager calling
     // `invalidateAndCancel()`) then run while the release is known to be under way.
+    let release = host?.deferredRelease
     ProcessRelease.during {
-      for session in sessions { session.processDied() }
+      for session in sessions { session.processDied(releasingTasksTo: release) }
       delegate = nil
       application = nil
       sessions = []
@@ -127,7 +128,8 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
     defer { drainDepth -= 1 }
-    QueueDrain.run(UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile)
+    QueueDrain.run(
+      UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile, spare: host.deferredRelease)
     settle(host)
   }
 

@@ -455,12 +455,13 @@ final class BridgedSession: URLSession, @unchecked Sendable {
 
   /// The process ended: drop everything this session holds, and give the delivery loop's thread
   /// back now rather than after its idle timeout (a loop left waiting holds one of the few
-  /// threads the next process's queues run on).
-  func processDied() {
+  /// threads the next process's queues run on). The task objects go to `release` when given.
+  func processDied(releasingTasksTo release: DeferredRelease?) {
     deliveryLoop?.stop()
     storedDelegate = nil
     adapter = nil
     engine = nil
+    release?.add(tasksByEngine)
     tasksByEngine = [:]
     refusedTasks = [:]
   }

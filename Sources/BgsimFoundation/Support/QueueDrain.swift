@@ -163,10 +163,11 @@ enum QueueDrain {
   /// In the `loop` when the bridge made the queue, else an operation on a serial queue (either
   /// way `OperationQueue.current` is the delegate queue, as in Foundation); a barrier on a
   /// concurrent one, to come after what is queued. `meanwhile` runs on this thread once `work`
-  /// is handed over, before the wait: bridge work that must not touch what the app can see.
+  /// is handed over, before the wait: bridge work that must not touch what the app can see;
+  /// then some of `spare`'s objects are released.
   static func run(
     _ work: (@Sendable () -> Void)?, on queue: OperationQueue, loop: DeliveryLoop? = nil,
-    meanwhile: (() -> Void)? = nil
+    meanwhile: (() -> Void)? = nil, spare: DeferredRelease? = nil
   ) {
     // Every path below waits until `done` is signalled, so it goes back empty.
     let done = HandOff.takeSignal()
@@ -199,6 +200,7 @@ enum QueueDrain {
       // that `DispatchQueue.main.sync` from the delegate queue cannot deadlock.
       enqueue()
       meanwhile?()
+      spare?.releaseSome()
       if !done.wait(until: .now() + mainQueueHold) {
         while !done.wait(until: .now()) {
           _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
@@ -214,6 +216,7 @@ enum QueueDrain {
       engaged.wait()
       enqueue()
       meanwhile?()
+      spare?.releaseSome()
       done.wait()
       release.signal()
     }
