@@ -1,6 +1,6 @@
 import Foundation
 
-/// A dead process's Foundation task objects, released a few at a time while the simulation's
+/// A dead process's Foundation task objects, released one at a time while the simulation's
 /// thread waits for the app's next delegate calls, rather than all at once when the process ends.
 ///
 /// Freeing one of swift-corelibs-foundation's `URLSessionTask`s (its dispatch queue, `Progress`,
@@ -22,8 +22,9 @@ final class DeferredRelease: @unchecked Sendable {
   /// Past this many waiting, a new table's objects are released at once, as before.
   static let limit = 100_000
   /// Released at each wait: a dead process's objects are about one per three calls in a fleet
-  /// run, so two keep up while each stays well within the app's turn.
-  static let perWait = 2
+  /// run, so one keeps up, and stays within the app's turn even when the app does nothing in the
+  /// call (two or four a wait measured slower in `bgsim bench bridge`).
+  static let perWait = 1
 
   /// Takes over a dead session's task objects.
   func add(_ table: [ObjectIdentifier: BridgedTaskObject]) {
