@@ -99,6 +99,34 @@ struct BackgroundTaskTests {
     #expect(Self.time(sim, "app.terminate") == SimTime(.minutes(3) + .seconds(30)))
   }
 
+  @Test("ending the last assertion inside a delegate callback suspends the app as the callback returns")
+  func endedInCallback() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      resources: [Fixture.resource("https://example.com/album", size: 5_000_000)] + Self.book, app: app)
+    let context = AppContext(simulation: sim)
+    let id = context.beginBackgroundTask(name: "sync") { _ in }
+    app.onFinishDownloading = { task, context in
+      guard task.name == "album" else { return }
+      context.endBackgroundTask(id)
+      // The rest of the callback runs in a running app: the suspension waits for its return.
+      #expect(context.simulation.appState == .background)
+      _ = try? app.sessions["S"]!.downloadTask(with: "https://example.com/book", name: "book")
+    }
+    try app.sessions["S"]!.downloadTask(with: "https://example.com/album", name: "album").resume()
+    sim.backgroundApp()
+    sim.run(until: SimTime(.minutes(5)))
+    // The system wanted to suspend at 5 s; the assertion held the app until the download ended.
+    let order = sim.trace.events.map(\.kind).filter {
+      ["app.endBackgroundTask", "task.created", "app.suspend"].contains($0)
+    }
+    #expect(order.suffix(3) == ["app.endBackgroundTask", "task.created", "app.suspend"])
+    let ended = try #require(Self.time(sim, "app.endBackgroundTask"))
+    #expect(ended > SimTime(.seconds(5)))
+    #expect(sim.trace.events.last { $0.kind == "app.suspend" }?.time == ended)
+    #expect(sim.appState == .suspended)
+  }
+
   @Test("a background wake starts a fresh budget for assertions begun while woken")
   func wakeBudget() throws {
     let app = TestApp([.background(withIdentifier: "S")])

@@ -25,6 +25,24 @@ struct AppBusyTime {
   var current: Callback?
   /// The latest stretch of work; the app is busy while `until` is after now.
   private(set) var latest: Stretch?
+  /// The system wanted to suspend the app while a callback ran (app code in it ended the last
+  /// thing that held the app: `endBackgroundTask`, `setTaskCompleted`): it does when the
+  /// callback returns, so the rest of the callback runs, as it would on a device.
+  private var suspensionAfterCallback = false
+
+  /// The system wants to suspend the app: true when it may, false while a callback runs (the
+  /// suspension then waits for the callback to return).
+  mutating func maySuspend() -> Bool {
+    guard current != nil else { return true }
+    suspensionAfterCallback = true
+    return false
+  }
+
+  /// The outermost callback returned: true (once) when a suspension waited for it.
+  mutating func takeSuspensionAfterCallback() -> Bool {
+    defer { suspensionAfterCallback = false }
+    return suspensionAfterCallback
+  }
 
   /// The app spends `duration` in the current callback from `now`; returns the stretch. Work
   /// spent twice in one callback adds up; work spent while busy starts when the app is free.
@@ -52,6 +70,7 @@ struct AppBusyTime {
   mutating func processEnded() {
     latest = nil
     current = nil
+    suspensionAfterCallback = false
   }
 }
 

@@ -217,7 +217,8 @@ extension Simulation {
   func systemSuspend() {
     run {
       SystemSuspendRule.apply(
-        lifecycle: &engine.lifecycle, continued: &engine.continued, assertions: &engine.assertions, into: &$0)
+        lifecycle: &engine.lifecycle, continued: &engine.continued, assertions: &engine.assertions,
+        callbacks: &engine.appBusy, into: &$0)
     }
   }
 
@@ -282,8 +283,10 @@ extension Simulation {
   func inAppCallback<R>(_ name: String, task: String? = nil, _ call: () -> R) -> R {
     let outer = appBusy.current
     appBusy.current = AppBusyTime.Callback(name: name, task: task)
-    defer { appBusy.current = outer }
-    return call()
+    let result = call()
+    appBusy.current = outer
+    if outer == nil, appBusy.takeSuspensionAfterCallback() { systemSuspend() }
+    return result
   }
 
   /// The size of the file a download is expected to hand the app next if nothing changes: that
