@@ -17,6 +17,10 @@ final class DaemonSession {
   /// The unfinished tasks in creation order, plus some that finished since the last
   /// `unfinishedTasks()` (compacted lazily: a task finishes once, so each leaves once).
   private var unfinished: [SimURLSessionTask] = []
+  /// Those of `unfinished` that live in the app's memory (`needsAppProcess`: data tasks, uploads
+  /// from data), kept apart and compacted the same way: a suspension or the end of a process
+  /// looks at these alone, not at every unfinished download of a long queue.
+  private var unfinishedInApp: [SimURLSessionTask] = []
   /// Tasks connecting or moving bytes (kept by `TaskTable` as a task's machine changes).
   private(set) var activeTransfers = 0
   /// Delegate events not yet delivered, in the order they happened.
@@ -92,6 +96,7 @@ final class DaemonSession {
   func add(_ task: SimURLSessionTask) {
     tasks.append(task)
     unfinished.append(task)
+    if task.needsAppProcess { unfinishedInApp.append(task) }
     outstanding += 1
   }
 
@@ -100,6 +105,13 @@ final class DaemonSession {
   func unfinishedTasks() -> [SimURLSessionTask] {
     unfinished.removeAll { $0.isFinished }
     return unfinished
+  }
+
+  /// The unfinished tasks that need the app's process (`needsAppProcess`), in creation order:
+  /// O(those + finished since the last call).
+  func unfinishedTasksNeedingAppProcess() -> [SimURLSessionTask] {
+    unfinishedInApp.removeAll { $0.isFinished }
+    return unfinishedInApp
   }
 
   /// One of the session's tasks ended.

@@ -17,11 +17,11 @@ extension Engine {
     effects.append(.endWake)
     for record in daemon.sessionRecords where !record.heldByExtension {
       effects.append(.detachFromApp(sessionIndex: record.index))
-      for task in record.unfinishedTasks() {
-        if !record.isBackground {
+      if record.isBackground {
+        for task in record.unfinishedTasksNeedingAppProcess() { effects.append(.disconnect(uid: task.uid)) }
+      } else {
+        for task in record.unfinishedTasks() {
           effects.append(.vanish(uid: task.uid, reason: "appTerminated"))
-        } else if task.needsAppProcess {
-          effects.append(.disconnect(uid: task.uid))
         }
       }
     }
@@ -32,7 +32,7 @@ extension Engine {
   /// -997 (`backgroundSessionWasDisconnected`) [A]; an extension's sessions go on.
   func disconnectBackgroundDataTasks(into effects: inout EffectBuffer) {
     for record in daemon.sessionRecords where record.isBackground && !record.heldByExtension {
-      for task in record.unfinishedTasks() where task.kind == .data {
+      for task in record.unfinishedTasksNeedingAppProcess() where task.kind == .data {
         effects.append(.disconnect(uid: task.uid))
       }
     }

@@ -21,7 +21,7 @@ enum ExtensionEndRule {
     let owner = SessionOwner.appExtension(name)
     for record in engine.daemon.sessionRecords where record.attached?.owner == owner {
       effects.append(.detachFromApp(sessionIndex: record.index))
-      for task in record.unfinishedTasks() where task.needsAppProcess {
+      for task in record.unfinishedTasksNeedingAppProcess() {
         effects.append(.disconnect(uid: task.uid))
       }
     }
