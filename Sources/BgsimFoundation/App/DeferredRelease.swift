@@ -19,7 +19,7 @@ final class DeferredRelease: @unchecked Sendable {
   private var objects: [BridgedTaskObject] = []
   /// Objects waiting in all, so that a run with many deaths and few calls stays bounded.
   private var count = 0
-  /// Past this many waiting, a new table's objects are released at once, as before.
+  /// Past this many waiting, a new table's objects are released at once, when their process ends.
   static let limit = 100_000
   /// Released at each wait: a dead process's objects are about one per three calls in a fleet
   /// run, so one keeps up, and stays within the app's turn even when the app does nothing in the

@@ -27,7 +27,8 @@ struct AppBusyTime {
   private(set) var latest: Stretch?
   /// The system wanted to suspend the app while a callback ran (app code in it ended the last
   /// thing that held the app: `endBackgroundTask`, `setTaskCompleted`): it does when the
-  /// callback returns, so the rest of the callback runs, as it would on a device.
+  /// callback returns, so the rest of the callback runs in a running app (behavior.md,
+  /// "Background task assertions": bgsim's assumption, no source says when it lands).
   private var suspensionAfterCallback = false
 
   /// The system wants to suspend the app: true when it may, false while a callback runs (the
