@@ -71,6 +71,29 @@ struct TaskTableTests {
     #expect(record.activeTransfers == 0)
   }
 
+  @Test("the daemon's active transfers are its sessions' tasks connecting or moving bytes, in uid order")
+  func activeTransfersInUIDOrder() {
+    let fixture = EngineFixture()
+    let first = fixture.session("bg")
+    let second = fixture.session("other")
+    let a = fixture.task("a", .download, in: first)
+    let b = fixture.task("b", .download, in: second)
+    let c = fixture.task("c", .download, in: first)
+    let names = { fixture.engine.daemon.activeTransfers().map(\.name) }
+    #expect(names() == [])
+    // Started out of uid order, across two sessions.
+    for task in [c, b, a] {
+      _ = fixture.engine.tasks[task].machine.resume()
+      _ = fixture.engine.tasks[task].machine.admit(at: .zero)
+    }
+    #expect(names() == ["a", "b", "c"])
+    _ = fixture.engine.tasks[b].machine.end(.finished)
+    #expect(names() == ["a", "c"])
+    _ = fixture.engine.tasks[a].machine.end(.cancelled)
+    #expect(names() == ["c"])
+    #expect(first.activeTransfers == 1 && second.activeTransfers == 0)
+  }
+
   @Test("a task's row keeps its place as the table grows, and each task reads its own")
   func rowsStayPut() {
     let fixture = EngineFixture()

@@ -14,8 +14,6 @@ import SimKernel
 struct Daemon {
   /// Every task ever created, indexed by `uid`.
   private(set) var tasks: [SimURLSessionTask] = []
-  /// The unfinished tasks, plus some that finished since `unfinishedTasks()` last compacted.
-  private var unfinished: [SimURLSessionTask] = []
   /// Tasks created so far (the run budget counts them).
   var taskCount: Int { tasks.count }
   /// Every session record ever made, in creation order (index = `deliver` key).
@@ -67,19 +65,17 @@ struct Daemon {
   mutating func addTask(_ task: SimURLSessionTask) {
     precondition(task.uid == nextUID, "internal inconsistency: task uid \(task.uid) out of order")
     tasks.append(task)
-    unfinished.append(task)
-  }
-
-  /// Every task not yet finished, in uid order (compacted lazily, as `DaemonSession`'s).
-  mutating func unfinishedTasks() -> [SimURLSessionTask] {
-    unfinished.removeAll { $0.isFinished }
-    return unfinished
   }
 
   /// Tasks connecting or moving bytes, in uid order: the transfers a network change, a drop or
-  /// stall fault, or a restart can cut.
-  mutating func activeTransfers() -> [SimURLSessionTask] {
-    unfinishedTasks().filter { $0.machine.isActive }
+  /// stall fault, or a restart can cut. Gathered from the sessions' lists of active transfers,
+  /// which the connection limits keep short, not from every unfinished task: a network that
+  /// changes often under a long queue would otherwise walk the whole queue at each change.
+  func activeTransfers() -> [SimURLSessionTask] {
+    var uids: [Int32] = []
+    for record in sessionRecords where record.activeTransfers > 0 { uids += record.activeUIDs }
+    uids.sort()
+    return uids.map { tasks[Int($0)] }
   }
 
   /// The next `resume()` order number.

@@ -21,8 +21,11 @@ final class DaemonSession {
   /// from data), kept apart and compacted the same way: a suspension or the end of a process
   /// looks at these alone, not at every unfinished download of a long queue.
   private var unfinishedInApp: [SimURLSessionTask] = []
-  /// Tasks connecting or moving bytes (kept by `TaskTable` as a task's machine changes).
-  private(set) var activeTransfers = 0
+  /// The `uid`s of its tasks connecting or moving bytes, in no order (kept by `TaskParts` as a
+  /// task's machine changes).
+  private(set) var activeUIDs: [Int32] = []
+  /// How many of its tasks are connecting or moving bytes.
+  var activeTransfers: Int { activeUIDs.count }
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
   /// The questions for the app among `pending` (challenges, delayed requests), in order: every
@@ -117,7 +120,13 @@ final class DaemonSession {
   /// One of the session's tasks ended.
   func taskEnded() { outstanding -= 1 }
 
-  func transferActivityChanged(by delta: Int) { activeTransfers += delta }
+  /// Task `uid` started (`active`) or stopped connecting or moving bytes.
+  func transferActivityChanged(uid: Int32, active: Bool) {
+    if active { return activeUIDs.append(uid) }
+    guard let index = activeUIDs.lastIndex(of: uid) else { return }
+    activeUIDs.swapAt(index, activeUIDs.count - 1)
+    activeUIDs.removeLast()
+  }
 
   func queue(_ event: DelegateEvent) {
     pending.append(event)

@@ -16,7 +16,7 @@ struct TaskParts {
   var allowsConstrainedNetworkAccess = true
   /// Whether `startNanoseconds` holds a start date (a `SimTime?` would take 16 bytes here).
   private var hasStartDate = false
-  /// The session whose count of active transfers `machine` keeps, unretained: only the engine
+  /// The session whose list of active transfers `machine` keeps, unretained: only the engine
   /// changes a row, while `Daemon` holds every session; a row read after its simulation is gone
   /// never touches it. No reference count is taken for the row nor for each call
   /// (`_withUnsafeGuaranteedRef`).
@@ -34,7 +34,7 @@ struct TaskParts {
     }
   }
   /// Where the task is in its life; the one source of its phase. A change that starts or ends
-  /// the transfer (`isActive`) updates the session's count of active transfers as it ends.
+  /// the transfer (`isActive`) updates the session's list of active transfers as it ends.
   var machine: TaskStateMachine {
     _read { yield phase }
     _modify {
@@ -42,7 +42,7 @@ struct TaskParts {
         let active = phase.isActive
         if active != holdsConnection {
           holdsConnection = active
-          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(by: active ? 1 : -1) }
+          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(uid: uid, active: active) }
         }
       }
       yield &phase
@@ -54,7 +54,7 @@ struct TaskParts {
   var neverStarted: Bool { phase.startedAt == nil }
   var tracedWaitReason: SimURLSessionTask.WaitReason? { phase.tracedWaitReason }
 
-  /// `machine.isActive` as of the last change, for the session's count of active transfers.
+  /// `machine.isActive` as of the last change, for the session's list of active transfers.
   private var holdsConnection = false
   /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate` (read by the
   /// pass only for such a task).
