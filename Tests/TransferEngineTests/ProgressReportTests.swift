@@ -61,6 +61,29 @@ struct ProgressReportTests {
     #expect(app.sent.count <= 3)
   }
 
+  @Test("a relaunched app that recreates its session hears the tenths of transfers still running, in creation order")
+  func armedAtRelaunch() throws {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let sim = Fixture.simulation(
+      resources: [
+        Fixture.resource("https://example.com/a", size: 20_000_000),
+        Fixture.resource("https://example.com/b", size: 20_000_000),
+      ], app: app)
+    for name in ["a", "b"] {
+      try app.sessions["S"]!.downloadTask(with: "https://example.com/\(name)", name: name).resume()
+    }
+    // Both share 4 Mbit/s: 80 s each. The process ends at 10 s; the user opens the app at 30 s.
+    sim.schedule(at: SimTime(.seconds(10))) { $0.terminateApp() }
+    sim.schedule(at: SimTime(.seconds(30))) { $0.launchApp() }
+    sim.run(until: SimTime(.minutes(10)))
+    let afterLaunch = sim.trace.events.filter {
+      $0.kind == "delegate.didWriteData" && $0.time > SimTime(.seconds(30))
+        && $0["totalBytesWritten"] != .int(20_000_000)
+    }
+    #expect(afterLaunch.count >= 4, "tenths reported after the relaunch, before the end")
+    #expect(afterLaunch.prefix(2).map { $0["task"] } == [.string("a"), .string("b")])
+  }
+
   @Test("an upload sent again from zero reports its tenths again")
   func restartFromZero() throws {
     let app = TestApp([.default(identifier: "F")])

@@ -19,9 +19,13 @@ extension Engine {
   /// The shortest time between two per-tenth progress reports of one task.
   static let progressInterval = SimDuration.seconds(1)
 
-  /// Arms the progress check of every running transfer of a session the app just attached.
+  /// Arms the progress check of every running transfer of a session the app just attached, in
+  /// creation order; from the session's active transfers (short), not its unfinished tasks.
   func armProgressForSession(_ record: DaemonSession) {
-    for task in record.unfinishedTasks() where task.machine.direction != nil { armProgress(task) }
+    for uid in record.activeUIDs.sorted() {
+      let task = daemon.task(uid)
+      if task.machine.direction != nil { armProgress(task) }
+    }
   }
 
   /// What a task's progress reports are about now: a download's body coming in, or an upload's
