@@ -61,7 +61,8 @@ struct ProgressReportTests {
     #expect(app.sent.count <= 3)
   }
 
-  @Test("a relaunched app that recreates its session hears the tenths of transfers still running, in creation order")
+  @Test(
+    "a relaunched app that recreates its session hears the tenths of transfers still running, in creation order")
   func armedAtRelaunch() throws {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(
