@@ -62,7 +62,8 @@ struct ProgressReportTests {
   }
 
   @Test(
-    "a relaunched app that recreates its session hears the tenths of transfers still running, in creation order")
+    "a relaunched app that recreates its session hears the tenths of transfers still running, in creation order"
+  )
   func armedAtRelaunch() throws {
     let app = TestApp([.background(withIdentifier: "S")])
     let sim = Fixture.simulation(
