@@ -1,6 +1,29 @@
 import SimKernel
 
 extension Engine {
+  /// What admission's blocks that last (`WaitReason.lastsUntilInputsChange`) depend on besides
+  /// the task: while these are equal, such a block stands. The time is not among them: those
+  /// blocks do not end with it, and the ones that do (a start date, the rate limiter) are not
+  /// of that kind. The rate limiter's expiry is, as a later one can put a task behind it again.
+  struct AdmissionInputs: Equatable {
+    var network: NetworkState
+    var power: PowerState
+    var appState: AppState
+    var deviceLocked: Bool
+    var rateLimiterExpiry: SimTime
+    var serverVersion: Int
+    var waitingTasksVersion: UInt64
+    var sessionAttachments: Int
+  }
+
+  var admissionInputs: AdmissionInputs {
+    AdmissionInputs(
+      network: links.network, power: links.power, appState: lifecycle.state,
+      deviceLocked: links.lockedSinceRestart, rateLimiterExpiry: rateLimiter.expiry,
+      serverVersion: links.server.version, waitingTasksVersion: tasks.waitingInputsVersion,
+      sessionAttachments: daemon.attachments)
+  }
+
   /// The conditions admission decides on, now: the device, the app's state, the rate limiter,
   /// the discretionary knobs and the lock after a restart.
   var admissionConditions: Admission.Conditions {

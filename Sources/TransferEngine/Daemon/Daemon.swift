@@ -25,6 +25,9 @@ struct Daemon {
   /// Keys of the wait queues in first-use order, for deterministic passes.
   private(set) var waitQueueOrder: [String] = []
   private var resumeCounter = 0
+  /// Session objects attached to their records so far: an attachment can change a record's
+  /// configuration, one of admission's inputs (`Engine.AdmissionInputs`).
+  private(set) var attachments = 0
   /// Resume data produced so far, by token: what data handed back must match to be used.
   private var issuedResumeData: [ResumeDataContents] = []
   private var usedResumeData: Set<Int> = []
@@ -49,6 +52,9 @@ struct Daemon {
     }
     return record
   }
+
+  /// A session object was attached to its record (`DaemonSession.attach`).
+  mutating func sessionAttached() { attachments += 1 }
 
   /// The simulation ends and the app's process with it: every record drops its app session
   /// object, and each object its delegate, as at a termination (`Simulation.deinit`).

@@ -19,8 +19,22 @@ struct WaitQueue {
   private var head = 0
   /// Connections the pair holds now.
   private(set) var running = 0
+  /// The first `knownBlocked` waiting tasks were found blocked, at the last pass, for a reason
+  /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`), while
+  /// those were `knownBlockedInputs`. A pass after a connection freed up or a task was queued
+  /// starts behind them when the inputs are unchanged: it would decide the same for each, and do
+  /// nothing. Without this, a long queue of tasks waiting for Wi-Fi or power ahead of tasks that
+  /// may start was walked at every start and every finish (quadratic in the queue). A full pass
+  /// walks everything and sets these again.
+  var knownBlocked = 0
+  var knownBlockedInputs: Engine.AdmissionInputs?
 
   init(running: Int = 0) { self.running = running }
+
+  /// How many waiting tasks a pass may skip with admission's inputs now `inputs`.
+  func skippable(with inputs: Engine.AdmissionInputs) -> Int {
+    knownBlockedInputs == inputs ? knownBlocked : 0
+  }
 
   /// A task of the pair connects.
   mutating func openConnection() { running += 1 }
@@ -50,10 +64,14 @@ struct WaitQueue {
       if Self.startsBefore(row, storage[mid]) { high = mid } else { low = mid + 1 }
     }
     storage.insert(row, at: low)
+    // A task placed among the known-blocked ones ends their run there.
+    knownBlocked = min(knownBlocked, low - head)
   }
 
   mutating func remove(_ row: Row) {
-    if let i = storage[head...].firstIndex(of: row) { storage.remove(at: i) }
+    guard let i = storage[head...].firstIndex(of: row) else { return }
+    storage.remove(at: i)
+    if i - head < knownBlocked { knownBlocked -= 1 }
   }
 
   /// Removes the tasks among the first `prefix` waiting ones for which `isGone` holds, keeping

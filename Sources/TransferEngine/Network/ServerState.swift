@@ -7,6 +7,9 @@ struct ServerState {
   /// Connections still to drop, per `dropConnection` fault index, once that fault is active.
   private(set) var dropsLeft: [Int]
   private var dropActive: [Bool]
+  /// Changes applied so far: a resource's size is one of admission's inputs (a discretionary
+  /// transfer's size), so its waiting tasks' blocks are checked again after one.
+  private(set) var version = 0
 
   init(model: ServerModel) {
     for resource in model.resources { resources[resource.url] = resource }
@@ -29,6 +32,7 @@ struct ServerState {
     if let acceptsRanges = change.acceptsRanges { r.acceptsRanges = acceptsRanges }
     if let redirect = change.redirectTo { r.redirectTo = redirect }
     resources[change.url] = r
+    version += 1
   }
 
   /// The validator a range request would compare: the ETag, else Last-Modified.

@@ -50,13 +50,19 @@ public final class SimURLSessionTask {
   /// the task's row, where admission reads it.
   public var allowsConstrainedNetworkAccess: Bool {
     get { row.pointee.allowsConstrainedNetworkAccess }
-    set { row.pointee.allowsConstrainedNetworkAccess = newValue }
+    set {
+      row.pointee.allowsConstrainedNetworkAccess = newValue
+      table.taskInputsChanged(waiting: row.pointee.machine.isWaiting)
+    }
   }
   /// No start before this time (background sessions); nil starts when possible. Kept in the
   /// task's row, where admission reads it.
   public var earliestBeginDate: SimTime? {
     get { row.pointee.earliestBeginDate }
-    set { row.pointee.earliestBeginDate = newValue }
+    set {
+      row.pointee.earliestBeginDate = newValue
+      table.taskInputsChanged(waiting: row.pointee.machine.isWaiting)
+    }
   }
   /// Where this task's parts lie in the engine's `TaskTable` (a row never moves).
   let row: UnsafeMutablePointer<TaskParts>
@@ -75,10 +81,15 @@ public final class SimURLSessionTask {
   public var currentURL: SimURL { record.currentURL }
   /// App data that survives relaunches (seed 003 keeps JSON here).
   public var taskDescription: String?
-  /// The app's estimate of the bytes it will send, as the real property; the engine ignores it.
-  public var countOfBytesClientExpectsToSend: Int64?
-  /// The app's estimate of the bytes it will receive, as the real property; the engine ignores it.
-  public var countOfBytesClientExpectsToReceive: Int64?
+  /// The app's estimate of the bytes it will send, as the real property: the size a
+  /// discretionary transfer is judged by (`Engine.discretionarySize`).
+  public var countOfBytesClientExpectsToSend: Int64? {
+    didSet { table.taskInputsChanged(waiting: row.pointee.machine.isWaiting) }
+  }
+  /// The app's estimate of the bytes it will receive, as the real property (see above).
+  public var countOfBytesClientExpectsToReceive: Int64? {
+    didSet { table.taskInputsChanged(waiting: row.pointee.machine.isWaiting) }
+  }
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first. Kept in the
   /// task's row, where the wait queues' order reads it.
   public var priority: Double {

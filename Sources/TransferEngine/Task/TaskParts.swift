@@ -116,6 +116,15 @@ final class TaskTable {
   @exclusivity(unchecked) private var usedInLast = 0
   /// Tasks created so far; the next task's `uid`.
   @exclusivity(unchecked) private(set) var count = 0
+  /// Bumped when the app changes a waiting task's input to admission (its constrained-network
+  /// access, start date or expected sizes), so that the wait queues check their blocked tasks
+  /// again (`WaitQueue.knownBlocked`).
+  @exclusivity(unchecked) private(set) var waitingInputsVersion: UInt64 = 0
+
+  /// The app changed an input to admission of a task; `waiting` when the task is in a wait queue.
+  func taskInputsChanged(waiting: Bool) {
+    if waiting { waitingInputsVersion &+= 1 }
+  }
 
   deinit {
     for (index, block) in blocks.enumerated() {

@@ -73,7 +73,16 @@ enum AdmissionPassRule {
     var decisions: [Decision] = []
     var started: [SimURLSessionTask] = []
     var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
-    var scanned = 0
+    // A pass after a connection freed up or a task was queued starts behind the tasks the last
+    // pass found blocked for a lasting reason, when nothing they depend on changed since
+    // (`WaitQueue.knownBlocked`): it would decide the same for each and do nothing.
+    let inputs = engine.admissionInputs
+    let skipped = full ? 0 : queue.skippable(with: inputs)
+    var scanned = skipped
+    // The run of lasting blocks from the queue's front, as this pass leaves it (the tasks it
+    // starts or fails leave the queue, so they do not end the run).
+    var blockedRun = skipped
+    var inBlockedRun = true
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
     // read costs a reference count and an access check, and a long queue is scanned often.
@@ -85,7 +94,7 @@ enum AdmissionPassRule {
     // task's part for each row (`setTask`).
     var request = engine.admissionRequest(for: .default())
     // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
-    for row in queue.rows {
+    for row in queue.rows.dropFirst(skipped) {
       scanned += 1
       if row.pointee.sessionIdentity != session {
         let owner = row.pointee.owner
@@ -120,6 +129,7 @@ enum AdmissionPassRule {
           let changed = row.pointee.machine.deferred(reason) == .traceReason
           decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
         }
+        if inBlockedRun && reason.lastsUntilInputsChange { blockedRun += 1 } else { inBlockedRun = false }
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
@@ -127,6 +137,8 @@ enum AdmissionPassRule {
         started.append(engine.daemon.task(row.pointee.uid))
       }
     }
+    queue.knownBlocked = blockedRun
+    queue.knownBlockedInputs = inputs
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     if started.count + failed.count == 1 {
       let only = (started.first ?? failed.first?.0)!

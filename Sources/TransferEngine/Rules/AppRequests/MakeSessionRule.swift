@@ -46,6 +46,7 @@ enum MakeSessionRule {
     let session = SimURLSession(
       configuration: configuration, delegate: delegate, record: record, simulation: simulation, owner: owner)
     record.attach(session)
+    engine.daemon.sessionAttached()
     traceCreated(configuration, owner: owner, problem: problem, into: &effects)
     effects.append(.schedule(.deliver(sessionIndex: record.index), at: engine.now))
     effects.append(.armSessionProgress(sessionIndex: record.index))

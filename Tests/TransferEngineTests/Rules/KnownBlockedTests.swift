@@ -1,0 +1,138 @@
+import Foundation
+import SimKernel
+import Testing
+
+@testable import TransferEngine
+
+/// A pass after a slot frees up or a task is queued starts behind the tasks the last pass found
+/// blocked for a lasting reason (`WaitQueue.knownBlocked`), as long as nothing they depend on
+/// changed (`Engine.AdmissionInputs`); it must decide what a walk of the whole queue would.
+@Suite("Rule: admission passes skip tasks known to be blocked")
+struct KnownBlockedTests {
+  /// On a constrained network with one connection per host: `blocked` tasks that refuse
+  /// constrained networks, queued first, then `ready` tasks that accept it.
+  static func queue(blocked: Int, ready: Int) -> (Engine, [SimURLSessionTask], [SimURLSessionTask]) {
+    let engine = AdmissionPassRuleTests.engine(limit: 1)
+    _ = engine.links.apply(NetworkState(interface: .wifi, constrained: true), now: .zero)
+    let all = AdmissionPassRuleTests.tasks(
+      blocked + ready, in: SessionConfiguration(identifier: "bg", kind: .background), engine: engine)
+    for task in all.prefix(blocked) { engine.tasks[task].allowsConstrainedNetworkAccess = false }
+    return (engine, Array(all.prefix(blocked)), Array(all.suffix(ready)))
+  }
+
+  /// Queues `tasks` and runs the full passes, as a resume would one by one.
+  static func enqueue(_ tasks: [SimURLSessionTask], engine: Engine) {
+    for task in tasks { _ = engine.daemon.insert(task) }
+    var effects = EffectBuffer()
+    AdmissionPassRule.apply(key: engine.daemon.queueKey(tasks[0]), full: true, engine: engine, into: &effects)
+    AdmissionPassRuleTests.admit(effects.effects, engine: engine)
+  }
+
+  /// The queue's count of tasks known blocked, read without changing it.
+  static func knownBlocked(_ task: SimURLSessionTask, engine: Engine) -> Int {
+    let key = engine.daemon.queueKey(task)
+    guard let queue = engine.daemon.takeQueue(key) else { return -1 }
+    engine.daemon.restore(queue, key: key)
+    return queue.knownBlocked
+  }
+
+  /// A connection of `task`'s pair closes (the task finished) and its queue's pass runs.
+  static func finish(_ task: SimURLSessionTask, engine: Engine) -> [Effect] {
+    _ = engine.tasks[task].machine.end(.finished)
+    var effects = EffectBuffer()
+    AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: engine, into: &effects)
+    AdmissionPassRuleTests.admit(effects.effects, engine: engine)
+    return effects.effects
+  }
+
+  @Test("a freed slot goes to the first task that may start, behind the blocked ones, with nothing else done")
+  func skipsTheBlockedRun() throws {
+    let (engine, blocked, ready) = Self.queue(blocked: 50, ready: 3)
+    Self.enqueue(blocked + ready, engine: engine)
+    #expect(ready[0].machine.isActive)
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 50)
+    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)])
+    #expect(Self.knownBlocked(ready[2], engine: engine) == 50)
+    #expect(blocked.allSatisfy { $0.machine.isWaiting })
+  }
+
+  @Test("a blocked task the app lets use the network again takes the next freed slot, ahead of the others")
+  func aChangedTaskIsDecidedAgain() throws {
+    let (engine, blocked, ready) = Self.queue(blocked: 20, ready: 3)
+    Self.enqueue(blocked + ready, engine: engine)
+    // Through the app's handle, as the app would.
+    blocked[7].allowsConstrainedNetworkAccess = true
+    let effects = Self.finish(ready[0], engine: engine)
+    #expect(effects == [.beginAttempt(uid: blocked[7].uid)])
+    #expect(ready[1].machine.isWaiting)
+  }
+
+  @Test("a task queued ahead of the blocked run ends it there")
+  func anInsertAheadShortensTheRun() throws {
+    let (engine, blocked, ready) = Self.queue(blocked: 10, ready: 2)
+    Self.enqueue(blocked + ready, engine: engine)
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 10)
+    let late = AdmissionPassRuleTests.tasks(
+      1, in: SessionConfiguration(identifier: "bg", kind: .background), engine: engine)[0]
+    engine.tasks[late].priority = 1
+    _ = engine.daemon.insert(late)
+    #expect(Self.knownBlocked(late, engine: engine) == 0)
+    // The next pass starts it (ready[0]'s slot), walks the blocked run again and finds it whole.
+    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: late.uid)])
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 10)
+  }
+
+  @Test("a blocked task taken out of its queue shortens the run by one")
+  func aRemovalShortensTheRun() throws {
+    let (engine, blocked, ready) = Self.queue(blocked: 10, ready: 2)
+    Self.enqueue(blocked + ready, engine: engine)
+    engine.daemon.removeFromQueue(blocked[3])
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 9)
+  }
+
+  /// Each change an admission decision can depend on, other than the task and the time.
+  enum Change: String, CaseIterable, CustomStringConvertible {
+    case network, power, server, lock, rateLimiterWake, appState, sessionAttached, waitingTaskSetter
+    var description: String { rawValue }
+  }
+
+  @Test("every input of a lasting block is watched", arguments: Change.allCases)
+  func inputsChange(_ change: Change) throws {
+    let (engine, blocked, _) = Self.queue(blocked: 2, ready: 0)
+    Self.enqueue(blocked, engine: engine)
+    let before = engine.admissionInputs
+    switch change {
+    case .network: _ = engine.links.apply(NetworkState(interface: .cellular), now: .zero)
+    case .power: engine.links.apply(PowerState(charging: true))
+    case .server:
+      engine.links.apply(ServerChange(at: .zero, url: AdmissionPassRuleTests.url, size: 10))
+    case .lock: _ = engine.links.restart()
+    case .rateLimiterWake: _ = engine.rateLimiter.wake(at: .zero)
+    case .appState: _ = engine.lifecycle.userLaunch()
+    case .sessionAttached: engine.daemon.sessionAttached()
+    case .waitingTaskSetter: blocked[0].countOfBytesClientExpectsToReceive = 1_000
+    }
+    #expect(engine.admissionInputs != before)
+  }
+
+  @Test("the app's changes to a task not yet resumed change no input")
+  func aSetterOutsideTheQueue() {
+    let engine = AdmissionPassRuleTests.engine()
+    let record = engine.daemon.addSession(
+      SessionConfiguration(identifier: "bg", kind: .background), simulation: nil)
+    let task = SimURLSessionTask(
+      in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download,
+      url: AdmissionPassRuleTests.url,
+      session: record, name: "made", createdInBackground: false, resumeFrom: nil)
+    engine.daemon.addTask(task)
+    record.add(task)
+    let before = engine.admissionInputs
+    task.countOfBytesClientExpectsToReceive = 1_000
+    task.earliestBeginDate = SimTime(.seconds(5))
+    task.allowsConstrainedNetworkAccess = false
+    #expect(engine.admissionInputs == before)
+    _ = engine.tasks[task].machine.resume()
+    task.countOfBytesClientExpectsToSend = 10
+    #expect(engine.admissionInputs != before)
+  }
+}
