@@ -16,6 +16,16 @@ extension Engine {
     var sessionAttachments: Int
   }
 
+  /// The number of admission's inputs as they are now: the same number while they stay equal.
+  func admissionInputsEpoch() -> UInt64 {
+    let inputs = admissionInputs
+    if inputs != lastAdmissionInputs {
+      lastAdmissionInputs = inputs
+      admissionInputsEpochs &+= 1
+    }
+    return admissionInputsEpochs
+  }
+
   var admissionInputs: AdmissionInputs {
     AdmissionInputs(
       network: links.network, power: links.power, appState: lifecycle.state,

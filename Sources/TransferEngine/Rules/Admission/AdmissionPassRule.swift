@@ -76,8 +76,8 @@ enum AdmissionPassRule {
     // A pass after a connection freed up or a task was queued starts behind the tasks the last
     // pass found blocked for a lasting reason, when nothing they depend on changed since
     // (`WaitQueue.knownBlocked`): it would decide the same for each and do nothing.
-    let inputs = engine.admissionInputs
-    let skipped = full ? 0 : queue.skippable(with: inputs)
+    let skipped =
+      full || queue.knownBlocked == 0 ? 0 : queue.skippable(inEpoch: engine.admissionInputsEpoch())
     var scanned = skipped
     // The run of lasting blocks from the queue's front, as this pass leaves it (the tasks it
     // starts or fails leave the queue, so they do not end the run).
@@ -137,8 +137,9 @@ enum AdmissionPassRule {
         started.append(engine.daemon.task(row.pointee.uid))
       }
     }
+    // The inputs are as the pass found them: it changes none of them.
     queue.knownBlocked = blockedRun
-    queue.knownBlockedInputs = inputs
+    if blockedRun > 0 { queue.knownBlockedEpoch = engine.admissionInputsEpoch() }
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     if started.count + failed.count == 1 {
       let only = (started.first ?? failed.first?.0)!
