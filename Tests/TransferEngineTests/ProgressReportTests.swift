@@ -17,6 +17,13 @@ struct ProgressReportTests {
       .resume()
   }
 
+  /// An app with the background session `S`, and two 20 MB files on the server, `a` and `b`.
+  static func twoDownloads() -> (TestApp, Simulation) {
+    let app = TestApp([.background(withIdentifier: "S")])
+    let files = ["a", "b"].map { Fixture.resource("https://example.com/\($0)", size: 20_000_000) }
+    return (app, Fixture.simulation(resources: files, app: app))
+  }
+
   @Test("one call per tenth crossed, then one at 100%; the steps add up to the body")
   func tenthsThenAll() throws {
     let app = TestApp([.background(withIdentifier: "S")])
@@ -65,12 +72,7 @@ struct ProgressReportTests {
     "a relaunched app that recreates its session hears the tenths of transfers still running, in creation order"
   )
   func armedAtRelaunch() throws {
-    let app = TestApp([.background(withIdentifier: "S")])
-    let sim = Fixture.simulation(
-      resources: [
-        Fixture.resource("https://example.com/a", size: 20_000_000),
-        Fixture.resource("https://example.com/b", size: 20_000_000),
-      ], app: app)
+    let (app, sim) = Self.twoDownloads()
     for name in ["a", "b"] {
       try app.sessions["S"]!.downloadTask(with: "https://example.com/\(name)", name: name).resume()
     }
@@ -184,12 +186,7 @@ struct ProgressReportTests {
 
   @Test("a download's last didWriteData is at 100%, just before didFinishDownloadingTo; none at a wake")
   func downloadEndsAtAll() throws {
-    let app = TestApp([.background(withIdentifier: "S")])
-    let sim = Fixture.simulation(
-      resources: [
-        Fixture.resource("https://example.com/a", size: 20_000_000),
-        Fixture.resource("https://example.com/b", size: 20_000_000),
-      ], app: app)
+    let (app, sim) = Self.twoDownloads()
     try app.sessions["S"]!.downloadTask(with: "https://example.com/a", name: "a").resume()
     sim.run(until: SimTime(.minutes(5)))
     let kinds = sim.trace.events.map(\.kind)
