@@ -93,7 +93,6 @@ extension SimURLSessionTask {
       }
     }
 
-    /// True for the reasons that mean no allowed interface is up.
     /// A block that lasts while admission's inputs other than the time stay as they are
     /// (`Engine.AdmissionInputs`): the network, the power, the lock, discretionary conditions.
     /// A connection freed in the task's queue cannot lift it (`WaitQueue.knownBlocked`).
@@ -106,6 +105,7 @@ extension SimURLSessionTask {
       }
     }
 
+    /// True for the reasons that mean no allowed interface is up.
     var isInterfaceBlock: Bool {
       switch self {
       case .connectivity, .cellularNotAllowed, .expensiveNotAllowed, .constrainedNotAllowed: return true

@@ -21,9 +21,9 @@ struct WaitQueue {
   private(set) var running = 0
   /// The first `knownBlocked` waiting tasks were found blocked, at the last pass, for a reason
   /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`), while
-  /// those were as numbered `knownBlockedEpoch` (`Engine.admissionInputsEpoch`). A pass after a connection freed up or a task was queued
-  /// starts behind them when the inputs are unchanged: it would decide the same for each, and do
-  /// nothing. Without this, a long queue of tasks waiting for Wi-Fi or power ahead of tasks that
+  /// those were as numbered `knownBlockedEpoch` (`Engine.admissionInputsEpoch`). A pass after a
+  /// connection freed up or a task was queued starts behind them when the inputs are unchanged:
+  /// it would decide the same for each, and do nothing. Without this, a long queue of tasks waiting for Wi-Fi or power ahead of tasks that
   /// may start was walked at every start and every finish (quadratic in the queue). A full pass
   /// walks everything and sets these again.
   var knownBlocked = 0
