@@ -32,7 +32,9 @@ enum BenchCommand {
                         run and checked as bgsim run does (N = 10000 and 100000 by default,
                         then the ratio of their time per task, target at most 2, and a
                         runaway fan-out until a default budget stops it, target under
-                        10 s); one process, so peak memory is the largest so far
+                        10 s; then 10,000 and 98,000 downloads waiting for an unconstrained
+                        network ahead of 2,000 that start, and their ratio per task); one
+                        process, so peak memory is the largest so far
           sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 and with
                         --jobs 2, 5 times each; prints the medians, the speedup (target 1.8x),
                         the parallel efficiency, the load average before and during, and warns
@@ -147,7 +149,15 @@ enum BenchCommand {
         let ratio = i > 0 && i == runs.count - 1 ? perTaskRatio(runs[0], m) : nil
         report(ratio.map { m.adding([("perTaskRatioTo\(sizes[0])", $0)]) } ?? m, json: json)
       }
-      if positionals.count == 1 { report(scriptedRunaway(), json: json) }
+      if positionals.count == 1 {
+        report(scriptedRunaway(), json: json)
+        let blocked = ScriptedBenchmark.blockedSizes.map { scriptedBlocked($0) }
+        report(blocked[0], json: json)
+        report(
+          blocked[1].adding([
+            ("perTaskRatioTo\(ScriptedBenchmark.blockedSizes[0])", perTaskRatio(blocked[0], blocked[1]))
+          ]), json: json)
+      }
       return ExitCode.ok
     case _ where workloads.contains(workload):
       throw .unavailable(
@@ -307,6 +317,19 @@ enum BenchCommand {
     let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.run(tasks: n) }
     return Measurement(
       workload: "scripted", events: outcome.events, wallSeconds: seconds,
+      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
+      extra: [
+        ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
+        ("traceEvents", "\(outcome.traceEvents)"), ("passed", "\(outcome.passed)"),
+      ])
+  }
+
+  /// `scripted`'s blocked queue: N downloads waiting for an unconstrained network ahead of 2,000
+  /// that start; wall time per blocked task.
+  static func scriptedBlocked(_ n: Int) -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.runBlocked(blocked: n) }
+    return Measurement(
+      workload: "scripted-blocked", events: outcome.events, wallSeconds: seconds,
       peakRSSBytes: ProcessMetrics.peakResidentBytes(),
       extra: [
         ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),

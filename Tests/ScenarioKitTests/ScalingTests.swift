@@ -113,6 +113,15 @@ import TransferEngine
     #expect(outcome.events > 40 && outcome.traceEvents > 40 * 5)
   }
 
+  @Test("the benchmark's blocked queue: the tasks behind the blocked ones all finish, the blocked ones wait")
+  func scriptedBlocked() {
+    let outcome = ScriptedBenchmark.runBlocked(blocked: 30)
+    #expect(outcome.passed)
+    #expect(outcome.tasks == 30)
+    #expect(outcome.budgetExceeded == nil)
+    #expect(outcome.events > ScriptedBenchmark.blockedFollowers)
+  }
+
   @Test("the benchmark's runaway is stopped by a budget, naming which")
   func scriptedRunaway() {
     let outcome = ScriptedBenchmark.runaway(budget: RunBudget(maxTraceEvents: 3_000))

@@ -41,6 +41,33 @@ public enum ScriptedBenchmark {
     """
   }
 
+  /// The blocked queue's sizes: tasks waiting ahead (the file's `count`s may add up to 100,000).
+  public static let blockedSizes = [10_000, 98_000]
+  /// Tasks queued behind the blocked ones, which start one after another.
+  public static let blockedFollowers = 2_000
+
+  /// N downloads that refuse constrained networks, queued first on a constrained Wi-Fi, then
+  /// `blockedFollowers` that accept it: every start and finish of those runs a pass over their
+  /// queue, and the N ahead must not be walked each time (issue 26 found that quadratic).
+  public static func blockedScenario(blocked n: Int) -> String {
+    let total = n + blockedFollowers
+    return """
+      {"name": "bench-scripted-blocked-\(n)", "seed": 1, "duration": "1d",
+       "device": {"network": [{"at": "0s", "interface": "wifi", "down": "1Gbps", "up": "100Mbps", "latency": "10ms",
+                               "constrained": true}]},
+       "server": {"resources": [{"url": "https://cdn.example.com/f-{n}.bin", "count": \(total), "size": "10KB"}]},
+       "app": {"sessions": [{"identifier": "Files", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "Files", "count": \(n),
+                     "url": "https://cdn.example.com/f-{n}.bin", "name": "held-{n}",
+                     "allowsConstrainedNetworkAccess": false},
+                    {"at": "2s", "do": "download", "session": "Files", "count": \(blockedFollowers),
+                     "firstNumber": \(n + 1), "url": "https://cdn.example.com/f-{n}.bin", "name": "go-{n}"}],
+       "expect": [{"task": "go-*", "all": true, "state": "completed"},
+                  {"task": "held-*", "all": true, "state": "waiting"}]}
+      """
+  }
+
   /// A user's mistake: every finished download starts two more, with no `times`.
   public static let runawayScenario = """
     {"name": "bench-scripted-runaway", "seed": 1, "duration": "30d",
@@ -57,6 +84,11 @@ public enum ScriptedBenchmark {
   /// Loads, runs and checks `scenario(tasks: n)` with the default budgets.
   public static func run(tasks n: Int) -> Outcome {
     outcome(play(scenario(tasks: n), file: "bench-scripted-\(n).json"), tasks: n)
+  }
+
+  /// Loads, runs and checks `blockedScenario(blocked: n)`; `tasks` counts the blocked ones.
+  public static func runBlocked(blocked n: Int) -> Outcome {
+    outcome(play(blockedScenario(blocked: n), file: "bench-scripted-blocked-\(n).json"), tasks: n)
   }
 
   /// Runs the runaway until a budget (the defaults unless a test gives smaller ones) stops it.
