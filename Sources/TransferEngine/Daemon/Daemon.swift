@@ -79,7 +79,9 @@ struct Daemon {
   /// changes often under a long queue would otherwise walk the whole queue at each change.
   func activeTransfers() -> [SimURLSessionTask] {
     var uids: [Int32] = []
-    for record in sessionRecords where record.activeTransfers > 0 { uids += record.activeUIDs }
+    for record in sessionRecords where record.activeTransfers > 0 {
+      uids.append(contentsOf: record.activeUIDs)
+    }
     uids.sort()
     return uids.map { tasks[Int($0)] }
   }

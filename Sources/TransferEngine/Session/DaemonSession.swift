@@ -22,8 +22,9 @@ final class DaemonSession {
   /// looks at these alone, not at every unfinished download of a long queue.
   private var unfinishedInApp: [SimURLSessionTask] = []
   /// The `uid`s of its tasks connecting or moving bytes, in no order (kept by `TaskParts` as a
-  /// task's machine changes).
-  private(set) var activeUIDs: [Int32] = []
+  /// task's machine changes). A set: a session may have any number of hosts, each with its own
+  /// connections, so a transfer's end must not look through the others.
+  private(set) var activeUIDs: Set<Int32> = []
   /// How many of its tasks are connecting or moving bytes.
   var activeTransfers: Int { activeUIDs.count }
   /// Delegate events not yet delivered, in the order they happened.
@@ -122,10 +123,7 @@ final class DaemonSession {
 
   /// Task `uid` started (`active`) or stopped connecting or moving bytes.
   func transferActivityChanged(uid: Int32, active: Bool) {
-    if active { return activeUIDs.append(uid) }
-    guard let index = activeUIDs.lastIndex(of: uid) else { return }
-    activeUIDs.swapAt(index, activeUIDs.count - 1)
-    activeUIDs.removeLast()
+    if active { activeUIDs.insert(uid) } else { activeUIDs.remove(uid) }
   }
 
   func queue(_ event: DelegateEvent) {
