@@ -143,20 +143,11 @@ enum BenchCommand {
         sizes = [n]
       }
       warnIfDebug()
-      let runs = sizes.map { scripted($0) }
-      for (i, m) in runs.enumerated() {
-        // With both sizes, the last line also carries the ratio of time per task to the first.
-        let ratio = i > 0 && i == runs.count - 1 ? perTaskRatio(runs[0], m) : nil
-        report(ratio.map { m.adding([("perTaskRatioTo\(sizes[0])", $0)]) } ?? m, json: json)
-      }
+      reportScaling(sizes.map { scripted($0) }, sizes: sizes, json: json)
       if positionals.count == 1 {
         report(scriptedRunaway(), json: json)
-        let blocked = ScriptedBenchmark.blockedSizes.map { scriptedBlocked($0) }
-        report(blocked[0], json: json)
-        report(
-          blocked[1].adding([
-            ("perTaskRatioTo\(ScriptedBenchmark.blockedSizes[0])", perTaskRatio(blocked[0], blocked[1]))
-          ]), json: json)
+        let blocked = ScriptedBenchmark.blockedSizes
+        reportScaling(blocked.map { scriptedBlocked($0) }, sizes: blocked, json: json)
       }
       return ExitCode.ok
     case _ where workloads.contains(workload):
@@ -314,9 +305,22 @@ enum BenchCommand {
 
   /// `scripted N`: wall time of loading, running and checking the scenario, and per task.
   static func scripted(_ n: Int) -> Measurement {
-    let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.run(tasks: n) }
+    scriptedRun("scripted", tasks: n) { ScriptedBenchmark.run(tasks: n) }
+  }
+
+  /// `scripted`'s blocked queue: N downloads waiting for an unconstrained network ahead of 2,000
+  /// that start; wall time per blocked task.
+  static func scriptedBlocked(_ n: Int) -> Measurement {
+    scriptedRun("scripted-blocked", tasks: n) { ScriptedBenchmark.runBlocked(blocked: n) }
+  }
+
+  /// One scripted run of `n` tasks as `workload`: its wall time, per task, and its outcome.
+  private static func scriptedRun(
+    _ workload: String, tasks n: Int, _ run: () -> ScriptedBenchmark.Outcome
+  ) -> Measurement {
+    let (outcome, seconds) = ProcessMetrics.wallSeconds(run)
     return Measurement(
-      workload: "scripted", events: outcome.events, wallSeconds: seconds,
+      workload: workload, events: outcome.events, wallSeconds: seconds,
       peakRSSBytes: ProcessMetrics.peakResidentBytes(),
       extra: [
         ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
@@ -324,17 +328,13 @@ enum BenchCommand {
       ])
   }
 
-  /// `scripted`'s blocked queue: N downloads waiting for an unconstrained network ahead of 2,000
-  /// that start; wall time per blocked task.
-  static func scriptedBlocked(_ n: Int) -> Measurement {
-    let (outcome, seconds) = ProcessMetrics.wallSeconds { ScriptedBenchmark.runBlocked(blocked: n) }
-    return Measurement(
-      workload: "scripted-blocked", events: outcome.events, wallSeconds: seconds,
-      peakRSSBytes: ProcessMetrics.peakResidentBytes(),
-      extra: [
-        ("tasks", "\(n)"), ("microsecondsPerTask", String(format: "%.2f", seconds / Double(n) * 1e6)),
-        ("traceEvents", "\(outcome.traceEvents)"), ("passed", "\(outcome.passed)"),
-      ])
+  /// Reports runs of `sizes`; with more than one, the last line also carries the ratio of its
+  /// time per task to the first's.
+  static func reportScaling(_ runs: [Measurement], sizes: [Int], json: Bool) {
+    for (i, m) in runs.enumerated() {
+      let ratio = i > 0 && i == runs.count - 1 ? perTaskRatio(runs[0], m) : nil
+      report(ratio.map { m.adding([("perTaskRatioTo\(sizes[0])", $0)]) } ?? m, json: json)
+    }
   }
 
   /// Time per task of `large` over that of `small`, as JSON number text.

@@ -52,7 +52,7 @@ public final class SimURLSessionTask {
     get { row.pointee.allowsConstrainedNetworkAccess }
     set {
       row.pointee.allowsConstrainedNetworkAccess = newValue
-      table.taskInputsChanged(waiting: row.pointee.machine.isWaiting)
+      admissionInputChanged()
     }
   }
   /// No start before this time (background sessions); nil starts when possible. Kept in the
@@ -61,9 +61,12 @@ public final class SimURLSessionTask {
     get { row.pointee.earliestBeginDate }
     set {
       row.pointee.earliestBeginDate = newValue
-      table.taskInputsChanged(waiting: row.pointee.machine.isWaiting)
+      admissionInputChanged()
     }
   }
+  /// The app changed one of admission's inputs of this task: the wait queues decide their
+  /// blocked tasks again if it waits (`TaskTable.taskInputsChanged`).
+  private func admissionInputChanged() { table.taskInputsChanged(waiting: row.pointee.machine.isWaiting) }
   /// Where this task's parts lie in the engine's `TaskTable` (a row never moves).
   let row: UnsafeMutablePointer<TaskParts>
   /// The table that holds the row, kept alive by every task the app may still hold.
@@ -84,11 +87,11 @@ public final class SimURLSessionTask {
   /// The app's estimate of the bytes it will send, as the real property: the size a
   /// discretionary transfer is judged by (`Engine.discretionarySize`).
   public var countOfBytesClientExpectsToSend: Int64? {
-    didSet { table.taskInputsChanged(waiting: row.pointee.machine.isWaiting) }
+    didSet { admissionInputChanged() }
   }
   /// The app's estimate of the bytes it will receive, as the real property (see above).
   public var countOfBytesClientExpectsToReceive: Int64? {
-    didSet { table.taskInputsChanged(waiting: row.pointee.machine.isWaiting) }
+    didSet { admissionInputChanged() }
   }
   /// 0...1, default 0.5 (`URLSessionTask.defaultPriority`); higher starts first. Kept in the
   /// task's row, where the wait queues' order reads it.
