@@ -33,7 +33,8 @@ struct WaitQueue {
 
   /// How many waiting tasks a pass may skip with admission's inputs now numbered `epoch`.
   func skippable(inEpoch epoch: UInt64) -> Int {
-    knownBlockedEpoch == epoch ? knownBlocked : 0
+    // Never past the waiting tasks, whatever the bookkeeping says: a pass removes from those.
+    knownBlockedEpoch == epoch ? min(knownBlocked, count) : 0
   }
 
   /// A task of the pair connects.
