@@ -46,10 +46,12 @@ public enum ScriptedBenchmark {
   /// Tasks queued behind the blocked ones, which start one after another.
   public static let blockedFollowers = 2_000
 
-  /// N downloads that refuse constrained networks, queued first on a constrained Wi-Fi, then
-  /// `blockedFollowers` that accept it: every start and finish of those runs a pass over their
-  /// queue, and the N ahead must not be walked each time (issue 26 found that quadratic).
+  /// N downloads queued first on a constrained Wi-Fi, half refusing constrained networks, half
+  /// with a start date two days ahead, then `blockedFollowers` that may start: every start and
+  /// finish of those runs a pass over their queue, and the N ahead must not be walked each time
+  /// (issue 26 found that quadratic, first for the network's blocks, then for start dates).
   public static func blockedScenario(blocked n: Int) -> String {
+    let refusing = n / 2
     let total = n + blockedFollowers
     return """
       {"name": "bench-scripted-blocked-\(n)", "seed": 1, "duration": "1d",
@@ -58,13 +60,17 @@ public enum ScriptedBenchmark {
        "server": {"resources": [{"url": "https://cdn.example.com/f-{n}.bin", "count": \(total), "size": "10KB"}]},
        "app": {"sessions": [{"identifier": "Files", "kind": "background"}]},
        "timeline": [{"at": "0s", "do": "launch"},
-                    {"at": "1s", "do": "download", "session": "Files", "count": \(n),
+                    {"at": "1s", "do": "download", "session": "Files", "count": \(refusing),
                      "url": "https://cdn.example.com/f-{n}.bin", "name": "held-{n}",
                      "allowsConstrainedNetworkAccess": false},
+                    {"at": "1s", "do": "download", "session": "Files", "count": \(n - refusing),
+                     "firstNumber": \(refusing + 1), "url": "https://cdn.example.com/f-{n}.bin", "name": "later-{n}",
+                     "earliestBegin": "+2d"},
                     {"at": "2s", "do": "download", "session": "Files", "count": \(blockedFollowers),
                      "firstNumber": \(n + 1), "url": "https://cdn.example.com/f-{n}.bin", "name": "go-{n}"}],
        "expect": [{"task": "go-*", "all": true, "state": "completed"},
-                  {"task": "held-*", "all": true, "state": "waiting"}]}
+                  {"task": "held-*", "all": true, "state": "waiting"},
+                  {"task": "later-*", "all": true, "state": "waiting"}]}
       """
   }
 

@@ -64,6 +64,18 @@ enum Admission {
     return nil
   }
 
+  /// The instant a block for `reason` ends by itself while admission's other inputs stay as they
+  /// are (`WaitQueue.knownBlocked`): a start date, the rate limiter's expiry; nil for any other.
+  static func timedBlockEnd(
+    _ reason: SimURLSessionTask.WaitReason, _ request: Request, in conditions: Conditions
+  ) -> SimTime? {
+    switch reason {
+    case .earliestBegin: return request.earliestBeginDate
+    case .rateLimiter: return conditions.rateLimiterExpiry
+    default: return nil
+    }
+  }
+
   /// Whether the network's interface is one the session may use, and if not, why.
   static func interfaceBlock(for configuration: SessionConfiguration, on network: NetworkState)
     -> SimURLSessionTask.WaitReason?

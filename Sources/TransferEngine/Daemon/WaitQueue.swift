@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The tasks of one (session, host) pair that want to run, in start order: transfers an
 /// interface change cut first (in resume order), then higher `priority`, then the order
 /// `resume()` was called. Also counts the pair's open connections, which
@@ -20,21 +22,27 @@ struct WaitQueue {
   /// Connections the pair holds now.
   private(set) var running = 0
   /// The first `knownBlocked` waiting tasks were found blocked, at the last pass, for a reason
-  /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`), while
-  /// those were as numbered `knownBlockedEpoch` (`Engine.admissionInputsEpoch`). A pass after a
-  /// connection freed up or a task was queued starts behind them when the inputs are unchanged:
-  /// it would decide the same for each, and do nothing. Without this, a long queue of tasks waiting for Wi-Fi or power ahead of tasks that
-  /// may start was walked at every start and every finish (quadratic in the queue). A full pass
-  /// walks everything and sets these again.
+  /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`) or until an
+  /// instant (a start date, the rate limiter's expiry: `Admission.timedBlockEnd`), while those
+  /// inputs were as numbered `knownBlockedEpoch` (`Engine.admissionInputsEpoch`) and the earliest
+  /// such instant was `knownBlockedUntil` (nil: none). A pass after a connection freed up or a
+  /// task was queued starts behind them while the inputs are unchanged and that instant has not
+  /// come: it would decide the same for each, and do nothing (the re-evaluation each one's instant
+  /// asked for is armed already). Without this, a long queue of tasks waiting for Wi-Fi, power or
+  /// a start date ahead of tasks that may start was walked at every start and every finish
+  /// (quadratic in the queue). A full pass walks everything and sets these again.
   var knownBlocked = 0
   var knownBlockedEpoch: UInt64 = 0
+  var knownBlockedUntil: SimTime?
 
   init(running: Int = 0) { self.running = running }
 
-  /// How many waiting tasks a pass may skip with admission's inputs now numbered `epoch`.
-  func skippable(inEpoch epoch: UInt64) -> Int {
+  /// How many waiting tasks a pass may skip at `now`, with admission's inputs numbered `epoch`.
+  func skippable(inEpoch epoch: UInt64, at now: SimTime) -> Int {
+    guard knownBlockedEpoch == epoch else { return 0 }
+    if let until = knownBlockedUntil, now >= until { return 0 }
     // Never past the waiting tasks, whatever the bookkeeping says: a pass removes from those.
-    knownBlockedEpoch == epoch ? min(knownBlocked, count) : 0
+    return min(knownBlocked, count)
   }
 
   /// A task of the pair connects.

@@ -90,6 +90,75 @@ struct KnownBlockedTests {
     #expect(Self.knownBlocked(ready[1], engine: engine) == 9)
   }
 
+  /// With one connection per host: `deferred` tasks whose start dates are 100 s, 110 s, ... from
+  /// now, queued first, then `ready` tasks with none.
+  static func startDateQueue(deferred: Int, ready: Int) -> (Engine, [SimURLSessionTask], [SimURLSessionTask])
+  {
+    let engine = AdmissionPassRuleTests.engine(limit: 1)
+    let all = AdmissionPassRuleTests.tasks(
+      deferred + ready, in: SessionConfiguration(identifier: "bg", kind: .background), engine: engine)
+    for (i, task) in all.prefix(deferred).enumerated() {
+      engine.tasks[task].earliestBeginDate = SimTime(.seconds(100 + 10 * Int64(i)))
+    }
+    return (engine, Array(all.prefix(deferred)), Array(all.suffix(ready)))
+  }
+
+  @Test("tasks waiting for their start dates are skipped until the earliest date comes")
+  func startDatesAreSkippedUntilTheyCome() throws {
+    let (engine, deferred, ready) = Self.startDateQueue(deferred: 30, ready: 3)
+    Self.enqueue(deferred + ready, engine: engine)
+    #expect(ready[0].machine.isActive)
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 30)
+    // The 30 ahead are not decided again: no re-evaluation asked for each (one is armed already).
+    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)])
+    // The first start date came: the next pass walks the queue again, and starts that task.
+    engine.scheduler.advance(to: SimTime(.seconds(100)))
+    let effects = Self.finish(ready[1], engine: engine)
+    #expect(
+      effects.filter { if case .beginAttempt = $0 { true } else { false } } == [
+        .beginAttempt(uid: deferred[0].uid)
+      ])
+    let asked = effects.filter { if case .requestReevaluation = $0 { true } else { false } }
+    #expect(asked.count == 29, "each task still waiting asks for its re-evaluation: \(effects)")
+    #expect(Self.knownBlocked(ready[2], engine: engine) == 29)
+  }
+
+  @Test("a start date the app moves earlier ends the skip (a setter on a waiting task)")
+  func aStartDateMovedEarlier() throws {
+    let (engine, deferred, ready) = Self.startDateQueue(deferred: 5, ready: 2)
+    Self.enqueue(deferred + ready, engine: engine)
+    deferred[3].earliestBeginDate = SimTime(.seconds(1))
+    engine.scheduler.advance(to: SimTime(.seconds(2)))
+    #expect(Self.finish(ready[0], engine: engine).last == .beginAttempt(uid: deferred[3].uid))
+  }
+
+  @Test("tasks the rate limiter holds are skipped until its delay runs out")
+  func rateLimitedTasksAreSkippedUntilTheDelayEnds() throws {
+    let engine = AdmissionPassRuleTests.engine(limit: 1)
+    _ = engine.rateLimiter.wake(at: .zero)
+    let expiry = engine.rateLimiter.expiry
+    try #require(expiry > .zero)
+    let record = engine.daemon.addSession(
+      SessionConfiguration(identifier: "bg", kind: .background), simulation: nil)
+    let all = (0..<6).map { i in
+      let task = SimURLSessionTask(
+        in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download,
+        url: AdmissionPassRuleTests.url, session: record, name: nil, createdInBackground: i < 4,
+        resumeFrom: nil)
+      engine.daemon.addTask(task)
+      record.add(task)
+      _ = engine.tasks[task].machine.resume()
+      return task
+    }
+    let (held, ready) = (Array(all.prefix(4)), Array(all.suffix(2)))
+    Self.enqueue(all, engine: engine)
+    #expect(held.allSatisfy { $0.machine.isWaiting })
+    #expect(Self.knownBlocked(ready[1], engine: engine) == 4)
+    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)])
+    engine.scheduler.advance(to: expiry)
+    #expect(Self.finish(ready[1], engine: engine).contains(.beginAttempt(uid: held[0].uid)))
+  }
+
   /// Each change an admission decision can depend on, other than the task and the time.
   enum Change: String, CaseIterable, CustomStringConvertible {
     case network, power, server, lock, rateLimiterWake, appState, sessionAttached, waitingTaskSetter

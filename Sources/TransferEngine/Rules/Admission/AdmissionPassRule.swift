@@ -77,11 +77,14 @@ enum AdmissionPassRule {
     // pass found blocked for a lasting reason, when nothing they depend on changed since
     // (`WaitQueue.knownBlocked`): it would decide the same for each and do nothing.
     let skipped =
-      full || queue.knownBlocked == 0 ? 0 : queue.skippable(inEpoch: engine.admissionInputsEpoch())
+      full || queue.knownBlocked == 0
+      ? 0 : queue.skippable(inEpoch: engine.admissionInputsEpoch(), at: conditions.now)
     var scanned = skipped
     // The run of lasting blocks from the queue's front, as this pass leaves it (the tasks it
-    // starts or fails leave the queue, so they do not end the run).
+    // starts or fails leave the queue, so they do not end the run), and the earliest instant
+    // that ends one of its blocks.
     var blockedRun = skipped
+    var blockedRunUntil = skipped > 0 ? queue.knownBlockedUntil : nil
     var inBlockedRun = true
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
@@ -129,7 +132,14 @@ enum AdmissionPassRule {
           let changed = row.pointee.machine.deferred(reason) == .traceReason
           decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
         }
-        if inBlockedRun && reason.lastsUntilInputsChange { blockedRun += 1 } else { inBlockedRun = false }
+        if inBlockedRun && reason.lastsUntilInputsChange {
+          blockedRun += 1
+        } else if inBlockedRun, let end = Admission.timedBlockEnd(reason, request, in: conditions) {
+          blockedRun += 1
+          blockedRunUntil = min(blockedRunUntil ?? end, end)
+        } else {
+          inBlockedRun = false
+        }
         if reason == .connectionLimit && !full { break }
       } else {
         queue.openConnection()
@@ -139,7 +149,10 @@ enum AdmissionPassRule {
     }
     // The inputs are as the pass found them: it changes none of them.
     queue.knownBlocked = blockedRun
-    if blockedRun > 0 { queue.knownBlockedEpoch = engine.admissionInputsEpoch() }
+    if blockedRun > 0 {
+      queue.knownBlockedEpoch = engine.admissionInputsEpoch()
+      queue.knownBlockedUntil = blockedRunUntil
+    }
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     if started.count + failed.count == 1 {
       let only = (started.first ?? failed.first?.0)!
