@@ -77,10 +77,48 @@ struct WaitQueue {
     knownBlocked = min(knownBlocked, low - head)
   }
 
+  /// Takes a waiting task out (cancelled, suspended, its process gone). The tasks on the nearer
+  /// side of it move by one: a batch that ends a long queue's tasks in queue order (an
+  /// `invalidateAndCancel`, a force quit) or in reverse costs O(1) a task, where moving the tail
+  /// each time was quadratic in the queue.
   mutating func remove(_ row: Row) {
-    guard let i = storage[head...].firstIndex(of: row) else { return }
-    storage.remove(at: i)
+    guard let i = index(of: row) else { return }
     if i - head < knownBlocked { knownBlocked -= 1 }
+    guard i - head < storage.count - i else { return _ = storage.remove(at: i) }
+    storage.withUnsafeMutableBufferPointer { slots in
+      var j = i
+      while j > head {
+        slots[j] = slots[j - 1]
+        j -= 1
+      }
+    }
+    head += 1
+    compact()
+  }
+
+  /// Where `row` is in `storage`, or nil when it is not waiting here. Found by its start order
+  /// (O(log n)) while the keys it was placed by are unchanged; the app may change a waiting
+  /// task's `priority`, and then the queue is scanned.
+  private func index(of row: Row) -> Int? {
+    var low = head
+    var high = storage.count
+    while low < high {
+      let mid = (low + high) / 2
+      if Self.startsBefore(storage[mid], row) { low = mid + 1 } else { high = mid }
+    }
+    if low < storage.count && storage[low] == row { return low }
+    return storage[head...].firstIndex(of: row)
+  }
+
+  /// Frees the spent slots before `head` once they are half the storage (or all of it).
+  private mutating func compact() {
+    if head == storage.count {
+      storage.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 32 && head * 2 >= storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
   }
 
   /// Removes the tasks among the first `prefix` waiting ones for which `isGone` holds, keeping
@@ -97,13 +135,7 @@ struct WaitQueue {
       }
     }
     head = write
-    if head == storage.count {
-      storage.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 32 && head * 2 >= storage.count {
-      storage.removeFirst(head)
-      head = 0
-    }
+    compact()
   }
 
   static func startsBefore(_ a: Row, _ b: Row) -> Bool {
