@@ -20,10 +20,12 @@ struct Daemon {
   private(set) var sessionRecords: [DaemonSession] = []
   /// Background session records by identifier; they outlive the app.
   private(set) var backgroundSessions: [String: DaemonSession] = [:]
-  /// Waiting tasks per (session, host) key, each kept in start order, with its connection count.
-  private var waitQueues: [String: WaitQueue] = [:]
-  /// Keys of the wait queues in first-use order, for deterministic passes.
-  private(set) var waitQueueOrder: [String] = []
+  /// Waiting tasks per (session, host) pair, each kept in start order, with its connection
+  /// count; indexed by `WaitQueue.Key`, in first-use order.
+  private var waitQueues: [WaitQueue] = []
+  /// Each queue's pair, "identifier host", by key.
+  private var queueNames: [String] = []
+  private var queueKeysByName: [String: WaitQueue.Key] = [:]
   private var resumeCounter = 0
   /// Session objects attached to their records so far: an attachment can change a record's
   /// configuration, one of admission's inputs (`Engine.AdmissionInputs`).
@@ -125,44 +127,64 @@ struct Daemon {
 
   // MARK: Wait queues and connections
 
-  func queueKey(_ task: SimURLSessionTask) -> String {
+  /// The task's (session, host) pair as the queues name it: "identifier host".
+  func queueName(_ task: SimURLSessionTask) -> String {
     task.session.identifier + " " + task.currentURL.host
   }
 
-  /// Connections the pair `key` holds (0 for a pair never used).
-  func running(_ key: String) -> Int? { waitQueues[key]?.running }
+  /// The queue of the pair named `name`, if a task of it was ever queued.
+  func queueKey(named name: String) -> WaitQueue.Key? { queueKeysByName[name] }
 
-  func hasWaiting(_ key: String) -> Bool { waitQueues[key]?.isEmpty == false }
+  /// The queue of the task's current pair, if a task of it was ever queued.
+  func queueKey(_ task: SimURLSessionTask) -> WaitQueue.Key? { queueKeysByName[queueName(task)] }
 
-  /// Puts a task in its (session, host) queue, making the queue on first use; returns the key.
-  mutating func insert(_ task: SimURLSessionTask) -> String {
-    let key = queueKey(task)
-    if waitQueues[key] == nil {
-      waitQueues[key] = WaitQueue()
-      waitQueueOrder.append(key)
-    }
-    waitQueues[key]!.insert(task.row)
+  /// The pair the queue `key` holds, for messages.
+  func queueName(_ key: WaitQueue.Key) -> String { queueNames[Int(key.index)] }
+
+  /// Every queue, in the order their pairs were first used: the order of full passes.
+  var waitQueueOrder: [WaitQueue.Key] { (0..<Int32(waitQueues.count)).map(WaitQueue.Key.init) }
+
+  /// Connections the pair `key` holds.
+  func running(_ key: WaitQueue.Key) -> Int { waitQueues[Int(key.index)].running }
+
+  func hasWaiting(_ key: WaitQueue.Key) -> Bool { !waitQueues[Int(key.index)].isEmpty }
+
+  /// The queue of the task's current pair, made (empty) on first use.
+  mutating func ensureQueue(for task: SimURLSessionTask) -> WaitQueue.Key {
+    let name = queueName(task)
+    if let known = queueKeysByName[name] { return known }
+    let key = WaitQueue.Key(index: Int32(waitQueues.count))
+    waitQueues.append(WaitQueue())
+    queueNames.append(name)
+    queueKeysByName[name] = key
     return key
   }
 
-  /// Takes a queue out for an admission pass (a placeholder keeps the key and the count), so it
-  /// is not copied while it changes; `restore` puts it back.
-  mutating func takeQueue(_ key: String) -> WaitQueue? {
-    guard let running = waitQueues[key]?.running else { return nil }
-    return waitQueues.updateValue(WaitQueue(running: running), forKey: key)
+  /// Puts a task in its (session, host) queue, making the queue on first use; returns the key.
+  mutating func insert(_ task: SimURLSessionTask) -> WaitQueue.Key {
+    let key = ensureQueue(for: task)
+    waitQueues[Int(key.index)].insert(task.row)
+    return key
   }
 
-  mutating func restore(_ queue: WaitQueue, key: String) { waitQueues[key] = queue }
-
-  /// A connection of the pair closed; returns the count left, or nil for an unknown pair.
-  mutating func closeConnection(_ key: String) -> Int? {
-    guard waitQueues[key] != nil else { return nil }
-    return waitQueues[key]!.closeConnection()
+  /// Takes a queue out for an admission pass (a placeholder keeps the count), so it is not
+  /// copied while it changes; `restore` puts it back.
+  mutating func takeQueue(_ key: WaitQueue.Key) -> WaitQueue {
+    let i = Int(key.index)
+    let queue = waitQueues[i]
+    waitQueues[i] = WaitQueue(running: queue.running)
+    return queue
   }
+
+  mutating func restore(_ queue: WaitQueue, key: WaitQueue.Key) { waitQueues[Int(key.index)] = queue }
+
+  /// A connection of the pair closed; returns the count left.
+  mutating func closeConnection(_ key: WaitQueue.Key) -> Int { waitQueues[Int(key.index)].closeConnection() }
 
   /// Takes a task out of its wait queue (cancelled or failed while waiting).
   mutating func removeFromQueue(_ task: SimURLSessionTask) {
-    waitQueues[queueKey(task)]?.remove(task.row)
+    guard let key = queueKey(task) else { return }
+    waitQueues[Int(key.index)].remove(task.row)
   }
 
   // MARK: Re-evaluation timer

@@ -16,6 +16,13 @@ import SimKernel
 struct WaitQueue {
   typealias Row = UnsafeMutablePointer<TaskParts>
 
+  /// A queue's number in the daemon, in the order the (session, host) pairs were first used:
+  /// passes, connections and effects name a queue by it, so none hashes the pair's name
+  /// ("identifier host", `Daemon.queueName`), which only a task's insertion or removal looks up.
+  struct Key: Hashable {
+    let index: Int32
+  }
+
   /// Slots before `head` are spent; compacted once they are half the storage.
   private var storage: [Row] = []
   private var head = 0

@@ -9,7 +9,7 @@ extension Engine {
     EngineSnapshot(
       now: now, network: links.network, activeFlows: links.activeFlows,
       tasks: daemon.tasks.lazy.map { self.facts($0) },
-      queues: daemon.waitQueueOrder.map { ($0, daemon.running($0) ?? 0) })
+      queues: daemon.waitQueueOrder.map { (daemon.queueName($0), daemon.running($0)) })
   }
 
   func facts(_ task: SimURLSessionTask) -> TaskFacts {
@@ -17,7 +17,7 @@ extension Engine {
       uid: task.uid, name: task.name, isDownload: task.isDownload, fetchesBody: task.fetchesBody,
       isFinished: task.isFinished,
       isActive: task.machine.isActive, movesBytes: task.machine.direction != nil,
-      connectionKey: task.connectionKey ?? daemon.queueKey(task),
+      connectionKey: task.connectionKey.map(daemon.queueName) ?? daemon.queueName(task),
       connectionLimit: connectionLimit(task),
       configuration: task.effectiveConfiguration, received: task.countOfBytesReceived,
       sent: task.countOfBytesSent, fetchingSize: task.bytes.fetchingSize, uploadSize: task.uploadSize,

@@ -97,10 +97,10 @@ enum Effect: Equatable {
   case armProgress(uid: Int32)
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
-  case admissionPass(key: String, full: Bool)
+  case admissionPass(key: WaitQueue.Key, full: Bool)
   /// After an enqueue's pass: trace why task `uid` still waits in queue `key`, if it does
   /// (`AdmissionPassRule.explainWait`).
-  case explainWait(uid: Int32, key: String)
+  case explainWait(uid: Int32, key: WaitQueue.Key)
   /// Make sure waits are re-decided at `at` (a start date or the rate limiter's expiry): one
   /// timer, armed for the earliest such instant.
   case requestReevaluation(at: SimTime)

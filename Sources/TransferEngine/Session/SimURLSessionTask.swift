@@ -159,7 +159,7 @@ public final class SimURLSessionTask {
   var resourceTimeoutHandle: EventHandle? { record.resourceTimeoutHandle }
   var requestTimeoutHandle: EventHandle? { record.requestTimeoutHandle }
   var resumeFrom: ResumeDataContents? { record.resumeFrom }
-  var connectionKey: String? { record.connectionKey }
+  var connectionKey: WaitQueue.Key? { record.connectionKey }
   var cancelReason: SimURLError.CancelReason? { record.cancelReason }
 
   /// A new task, numbered next in `table`, whose row it adds.

@@ -28,7 +28,7 @@ struct TaskRecord {
   private(set) var resumeSequence = 0
   /// The (session, host) queue whose connection slot the current attempt holds: the host it
   /// started for, which a redirect to another host does not change.
-  private(set) var connectionKey: String?
+  private(set) var connectionKey: WaitQueue.Key?
   /// The pending `timeoutIntervalForResource` event, from `resume()` to the end.
   private(set) var resourceTimeoutHandle: EventHandle?
   /// When the resource timer fires; while the app keeps the task suspended, the time it had left.
@@ -100,7 +100,7 @@ struct TaskRecord {
   }
 
   /// The attempt took a connection slot of the queue `key`.
-  mutating func tookConnection(_ key: String) {
+  mutating func tookConnection(_ key: WaitQueue.Key) {
     connectionKey = key
   }
 

@@ -59,7 +59,7 @@ struct AdmissionPassRuleTests {
   func connectionLimit() {
     let engine = Self.engine(limit: 2)
     let t = Self.tasks(3, in: .background(withIdentifier: "bg"), engine: engine)
-    let key = engine.daemon.queueKey(t[0])
+    let key = engine.daemon.ensureQueue(for: t[0])
     var outcomes: [[Effect]] = []
     for task in t {
       var effects = EffectBuffer()
@@ -107,14 +107,14 @@ struct AdmissionPassRuleTests {
     // Offline: no interface is up, so no interface is to blame.
     #expect(uid == failing.uid && reason == nil)
     #expect(
-      effects.effects.dropFirst() == [.explainWait(uid: failing.uid, key: engine.daemon.queueKey(failing))])
+      effects.effects.dropFirst() == [.explainWait(uid: failing.uid, key: engine.daemon.ensureQueue(for: failing))])
     effects.removeAll()
     AdmissionPassRule.enqueue(patient, engine: engine, into: &effects)
     #expect(effects.effects.first == .notifyWaitingForConnectivity(uid: patient.uid))
     #expect(effects.effects.count == 3)
     // Decided again with nothing changed: no second notice, no second trace.
     effects.removeAll()
-    AdmissionPassRule.apply(key: engine.daemon.queueKey(patient), full: true, engine: engine, into: &effects)
+    AdmissionPassRule.apply(key: engine.daemon.ensureQueue(for: patient), full: true, engine: engine, into: &effects)
     #expect(effects.isEmpty)
   }
 
@@ -126,7 +126,7 @@ struct AdmissionPassRuleTests {
     let task = Self.tasks(1, in: .background(withIdentifier: "bg"), engine: engine)[0]
     let begin = SimTime(.minutes(5))
     task.earliestBeginDate = begin
-    let key = engine.daemon.queueKey(task)
+    let key = engine.daemon.ensureQueue(for: task)
     var effects = EffectBuffer()
     AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
     #expect(
@@ -150,8 +150,8 @@ struct AdmissionPassRuleTests {
     AdmissionPassRule.reevaluateAll(engine: engine, into: &effects)
     #expect(
       effects.effects == [
-        .admissionPass(key: engine.daemon.queueKey(second), full: true),
-        .admissionPass(key: engine.daemon.queueKey(first), full: true),
+        .admissionPass(key: engine.daemon.ensureQueue(for: second), full: true),
+        .admissionPass(key: engine.daemon.ensureQueue(for: first), full: true),
       ])
   }
 }

@@ -54,7 +54,7 @@ struct DefaultSessionTransfersTests {
       ])
     #expect(running.machine.state == .paused(since: .zero))
     #expect(engine.links.activeFlows.down == 0, "it left its link")
-    #expect(engine.daemon.running(engine.daemon.queueKey(running)) == 0, "its connection is free")
+    #expect(engine.daemon.running(engine.daemon.ensureQueue(for: running)) == 0, "its connection is free")
     #expect(waiting.machine.isWaiting, "the app is suspended: the waiting task may not take the slot")
   }
 
@@ -84,9 +84,9 @@ struct DefaultSessionTransfersTests {
     #expect(
       effects.effects == [
         Self.deferred(running, "connectionLimit"), .beginAttempt(uid: waiting.uid),
-        .explainWait(uid: running.uid, key: engine.daemon.queueKey(running)),
+        .explainWait(uid: running.uid, key: engine.daemon.ensureQueue(for: running)),
       ])
-    #expect(engine.daemon.running(engine.daemon.queueKey(running)) == 1)
+    #expect(engine.daemon.running(engine.daemon.ensureQueue(for: running)) == 1)
     effects.removeAll()
     engine.resumePausedDefaultTransfers(into: &effects)
     #expect(effects.isEmpty, "nothing is paused any more")

@@ -81,12 +81,14 @@ struct DelayedRequestRuleTests {
   }
 
   static let fresh = SimURL("https://b.example/fresh")!
+  /// The queue `setUp` put the task in, the engine's first ("bg a.example").
+  static let firstQueue = WaitQueue.Key(index: 0)
 
   /// (name, answer, task still waiting, effects, URL after).
   static let answerTable: [(String, SimDelayedRequestDisposition, Bool, [Effect], String)] = [
     (
       "continue: an admission pass over its queue", .continueLoading, true,
-      [answered("continueLoading"), .admissionPass(key: "bg a.example", full: false)],
+      [answered("continueLoading"), .admissionPass(key: firstQueue, full: false)],
       "https://a.example/feed"
     ),
     (
@@ -122,7 +124,7 @@ struct DelayedRequestRuleTests {
     #expect(task.currentURL.string == url)
     if case .useNewRequest = answer, waiting {
       // Taken out of the old host's queue; the `.enqueue` effect puts it in the new one.
-      #expect(!engine.daemon.hasWaiting("bg a.example"))
+      #expect(!engine.daemon.hasWaiting(engine.daemon.queueKey(named: "bg a.example")!))
     }
     // A task holds its session unowned: keep the engine that owns it alive to the end.
     withExtendedLifetime(engine) {}

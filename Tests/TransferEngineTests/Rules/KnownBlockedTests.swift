@@ -24,14 +24,14 @@ struct KnownBlockedTests {
   static func enqueue(_ tasks: [SimURLSessionTask], engine: Engine) {
     for task in tasks { _ = engine.daemon.insert(task) }
     var effects = EffectBuffer()
-    AdmissionPassRule.apply(key: engine.daemon.queueKey(tasks[0]), full: true, engine: engine, into: &effects)
+    AdmissionPassRule.apply(key: engine.daemon.ensureQueue(for: tasks[0]), full: true, engine: engine, into: &effects)
     AdmissionPassRuleTests.admit(effects.effects, engine: engine)
   }
 
   /// The queue's count of tasks known blocked, read without changing it.
   static func knownBlocked(_ task: SimURLSessionTask, engine: Engine) -> Int {
-    let key = engine.daemon.queueKey(task)
-    guard let queue = engine.daemon.takeQueue(key) else { return -1 }
+    let key = engine.daemon.ensureQueue(for: task)
+    let queue = engine.daemon.takeQueue(key)
     engine.daemon.restore(queue, key: key)
     return queue.knownBlocked
   }

@@ -43,7 +43,7 @@ struct SuspendTaskRuleTests {
       sequence: 0, resourceTimer: timer, deadline: .zero + .seconds(100))
     var effects = EffectBuffer()
     _ = fixture.engine.daemon.insert(task)
-    let key = fixture.engine.daemon.queueKey(task)
+    let key = fixture.engine.daemon.ensureQueue(for: task)
     SuspendTaskRule.apply(task, engine: fixture.engine, into: &effects)
     #expect(effects.effects == [.cancelEvent(timer), Self.suspended(task), .rescheduleLinks])
     #expect(!fixture.engine.daemon.hasWaiting(key), "it left its queue")

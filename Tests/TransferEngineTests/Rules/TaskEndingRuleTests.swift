@@ -127,7 +127,7 @@ struct TaskEndingRuleTests {
     #expect(task.isFinished && record.outstanding == 0)
     #expect(record.wantsWake == owes, "\(name)")
     #expect(
-      fixture.engine.daemon.running(fixture.engine.daemon.queueKey(task)) == 0, "its connection is free")
+      fixture.engine.daemon.running(fixture.engine.daemon.ensureQueue(for: task)) == 0, "its connection is free")
   }
 
   @Test("the freed connection starts the next waiting task, before the wake check")
@@ -205,7 +205,7 @@ struct TaskEndingRuleTests {
   @Test("a disconnected task leaves its queue and fails with -997; one that ended is left alone")
   func disconnect() {
     let (fixture, _, _, waiting) = Self.twoStarted(.data)
-    let key = fixture.engine.daemon.queueKey(waiting)
+    let key = fixture.engine.daemon.ensureQueue(for: waiting)
     var effects = EffectBuffer()
     FailTaskRule.disconnect(waiting, engine: fixture.engine, into: &effects)
     #expect(!fixture.engine.daemon.hasWaiting(key), "it left its queue")
@@ -241,14 +241,14 @@ struct TaskEndingRuleTests {
         ])
     #expect(Self.queued(record) == ["didComplete f cancelled"])
     #expect(task.cancelReason == .userForceQuitApplication)
-    let left = fixture.engine.daemon.running(fixture.engine.daemon.queueKey(task))
+    let left = fixture.engine.daemon.running(fixture.engine.daemon.ensureQueue(for: task))
     #expect(left == (admitting ? 1 : 0))
   }
 
   @Test("cancelling a waiting task takes it out of its queue; a task that ended is left alone")
   func cancelWaiting() {
     let (fixture, record, _, next) = Self.twoStarted(.download)
-    let key = fixture.engine.daemon.queueKey(next)
+    let key = fixture.engine.daemon.ensureQueue(for: next)
     var effects = EffectBuffer()
     CancelTaskRule.apply(
       next, produceResumeData: false, reason: nil, admitting: true, engine: fixture.engine, into: &effects)
@@ -278,7 +278,7 @@ struct TaskEndingRuleTests {
         .trace(.taskLost, [TraceField("task", .string("f")), TraceField("reason", .string("appTerminated"))])
       ])
     #expect(task.isFinished && record.pending.isEmpty && record.outstanding == 1)
-    #expect(fixture.engine.daemon.running(fixture.engine.daemon.queueKey(task)) == 0)
+    #expect(fixture.engine.daemon.running(fixture.engine.daemon.ensureQueue(for: task)) == 0)
     #expect(next.machine.isWaiting)
     effects.removeAll()
     VanishTaskRule.apply(task, reason: "appTerminated", engine: fixture.engine, into: &effects)

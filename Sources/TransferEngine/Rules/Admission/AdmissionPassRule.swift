@@ -27,11 +27,11 @@ enum AdmissionPassRule {
   /// The pass stops at the first task the connection limit holds; a task queued behind it
   /// still gets its own reason traced, so every waiting task can say why.
   static func explainWait(
-    _ task: SimURLSessionTask, key: String, engine: Engine, into effects: inout EffectBuffer
+    _ task: SimURLSessionTask, key: WaitQueue.Key, engine: Engine, into effects: inout EffectBuffer
   ) {
-    guard task.machine.isWaiting, let running = engine.daemon.running(key),
+    guard task.machine.isWaiting,
       let reason = Admission.waitReason(
-        engine.admissionRequest(task, running: running), in: engine.admissionConditions)
+        engine.admissionRequest(task, running: engine.daemon.running(key)), in: engine.admissionConditions)
     else { return }
     waiting(
       task, reason, changed: engine.tasks[task].machine.deferred(reason) == .traceReason, engine: engine,
@@ -45,10 +45,11 @@ enum AdmissionPassRule {
   static func releaseConnection(
     of task: SimURLSessionTask, admitting: Bool, engine: Engine, into effects: inout EffectBuffer
   ) {
-    let key = task.connectionKey ?? engine.daemon.queueKey(task)
-    guard let left = engine.daemon.closeConnection(key) else { return }
+    guard let key = task.connectionKey ?? engine.daemon.queueKey(task) else { return }
+    let left = engine.daemon.closeConnection(key)
     if left < 0 {
-      effects.append(.inconsistency(.engineConsistency, "negative connection count for '\(key)'"))
+      effects.append(
+        .inconsistency(.engineConsistency, "negative connection count for '\(engine.daemon.queueName(key))'"))
     }
     if admitting { apply(key: key, engine: engine, into: &effects) }
   }
@@ -67,8 +68,9 @@ enum AdmissionPassRule {
   /// A full pass looks at every task so each one's traced reason stays true; a pass after a
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
   /// which keeps a completion O(1) in the common case however long the queue.
-  static func apply(key: String, full: Bool = false, engine: Engine, into effects: inout EffectBuffer) {
-    guard engine.daemon.hasWaiting(key), var queue = engine.daemon.takeQueue(key) else { return }
+  static func apply(key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer) {
+    guard engine.daemon.hasWaiting(key) else { return }
+    var queue = engine.daemon.takeQueue(key)
     let conditions = engine.admissionConditions
     var decisions: [Decision] = []
     var started: [SimURLSessionTask] = []

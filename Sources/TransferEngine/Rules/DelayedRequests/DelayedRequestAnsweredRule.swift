@@ -30,8 +30,8 @@ enum DelayedRequestAnsweredRule {
     effects.append(.trace(.taskDelayedRequestAnswered, fields))
     switch answer {
     case .continueLoading:
-      if task.machine.isWaiting {
-        effects.append(.admissionPass(key: engine.daemon.queueKey(task), full: false))
+      if task.machine.isWaiting, let key = engine.daemon.queueKey(task) {
+        effects.append(.admissionPass(key: key, full: false))
       }
     case .useNewRequest(let url):
       guard task.machine.isWaiting else {
