@@ -107,14 +107,17 @@ struct AdmissionPassRuleTests {
     // Offline: no interface is up, so no interface is to blame.
     #expect(uid == failing.uid && reason == nil)
     #expect(
-      effects.effects.dropFirst() == [.explainWait(uid: failing.uid, key: engine.daemon.ensureQueue(for: failing))])
+      effects.effects.dropFirst() == [
+        .explainWait(uid: failing.uid, key: engine.daemon.ensureQueue(for: failing))
+      ])
     effects.removeAll()
     AdmissionPassRule.enqueue(patient, engine: engine, into: &effects)
     #expect(effects.effects.first == .notifyWaitingForConnectivity(uid: patient.uid))
     #expect(effects.effects.count == 3)
     // Decided again with nothing changed: no second notice, no second trace.
     effects.removeAll()
-    AdmissionPassRule.apply(key: engine.daemon.ensureQueue(for: patient), full: true, engine: engine, into: &effects)
+    AdmissionPassRule.apply(
+      key: engine.daemon.ensureQueue(for: patient), full: true, engine: engine, into: &effects)
     #expect(effects.isEmpty)
   }
 

@@ -24,7 +24,8 @@ struct KnownBlockedTests {
   static func enqueue(_ tasks: [SimURLSessionTask], engine: Engine) {
     for task in tasks { _ = engine.daemon.insert(task) }
     var effects = EffectBuffer()
-    AdmissionPassRule.apply(key: engine.daemon.ensureQueue(for: tasks[0]), full: true, engine: engine, into: &effects)
+    AdmissionPassRule.apply(
+      key: engine.daemon.ensureQueue(for: tasks[0]), full: true, engine: engine, into: &effects)
     AdmissionPassRuleTests.admit(effects.effects, engine: engine)
   }
 

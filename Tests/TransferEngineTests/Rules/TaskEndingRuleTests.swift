@@ -127,7 +127,8 @@ struct TaskEndingRuleTests {
     #expect(task.isFinished && record.outstanding == 0)
     #expect(record.wantsWake == owes, "\(name)")
     #expect(
-      fixture.engine.daemon.running(fixture.engine.daemon.ensureQueue(for: task)) == 0, "its connection is free")
+      fixture.engine.daemon.running(fixture.engine.daemon.ensureQueue(for: task)) == 0,
+      "its connection is free")
   }
 
   @Test("the freed connection starts the next waiting task, before the wake check")

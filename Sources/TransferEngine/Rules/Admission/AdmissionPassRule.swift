@@ -68,7 +68,9 @@ enum AdmissionPassRule {
   /// A full pass looks at every task so each one's traced reason stays true; a pass after a
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
   /// which keeps a completion O(1) in the common case however long the queue.
-  static func apply(key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer) {
+  static func apply(
+    key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer
+  ) {
     guard engine.daemon.hasWaiting(key) else { return }
     var queue = engine.daemon.takeQueue(key)
     let conditions = engine.admissionConditions
