@@ -6,12 +6,25 @@
 /// of sessions' queues or of the app: the facade asks it and carries out the answer.
 struct WakeContract {
   /// The wake in progress: which sessions were told to handle events, and whose handlers came back.
+  /// Changed in place (never copied out and back: a wake of thousands of sessions would copy its
+  /// sets at every call), and asked by set, so each input costs O(1) however many sessions.
   private struct Wake: Equatable {
     let number: Int
-    var sessions: [String]
+    /// In the order the app was told, for the verdicts that list them.
+    let sessions: [String]
+    let members: Set<String>
     var handlerCalled: Set<String> = []
     var finishedEventsDelivered: Set<String> = []
+    /// Sessions of the wake whose handler has not come back.
+    var outstanding: Int
     var tasksCreated = 0
+
+    init(number: Int, sessions: [String]) {
+      self.number = number
+      self.sessions = sessions
+      members = Set(sessions)
+      outstanding = members.count
+    }
   }
 
   private var wake: Wake?
@@ -50,18 +63,14 @@ struct WakeContract {
   /// True when a session's handler came back before its events were delivered: the rest wait
   /// for the next wake or launch.
   func deliveryHeld(_ session: String) -> Bool {
-    guard let wake, wake.sessions.contains(session) else { return false }
+    guard let wake, wake.members.contains(session) else { return false }
     return wake.handlerCalled.contains(session) && !wake.finishedEventsDelivered.contains(session)
   }
 
   /// A session of this wake has nothing left to deliver: true (once) when `didFinishEvents` is due.
   mutating func eventsDelivered(_ session: String) -> Bool {
-    guard var current = wake, current.sessions.contains(session),
-      !current.finishedEventsDelivered.contains(session)
-    else { return false }
-    current.finishedEventsDelivered.insert(session)
-    wake = current
-    return true
+    guard wake?.members.contains(session) == true else { return false }
+    return wake!.finishedEventsDelivered.insert(session).inserted
   }
 
   /// What a completion handler's call means.
@@ -77,11 +86,11 @@ struct WakeContract {
   }
 
   mutating func handlerCalled(session: String, wake number: Int, appInBackground: Bool) -> HandlerOutcome {
-    guard var current = wake, current.number == number, appInBackground else { return .ignored }
-    current.handlerCalled.insert(session)
-    wake = current
-    if !current.finishedEventsDelivered.contains(session) { return .calledEarly }
-    return current.sessions.allSatisfy { current.handlerCalled.contains($0) } ? .allCalled : .waiting
+    guard wake?.number == number, appInBackground else { return .ignored }
+    let first = wake!.handlerCalled.insert(session).inserted
+    if first && wake!.members.contains(session) { wake!.outstanding -= 1 }
+    if !wake!.finishedEventsDelivered.contains(session) { return .calledEarly }
+    return wake!.outstanding == 0 ? .allCalled : .waiting
   }
 
   /// The completion-handler timeout of wake `number` fired: the sessions whose handler never

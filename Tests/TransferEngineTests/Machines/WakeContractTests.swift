@@ -65,6 +65,17 @@ struct WakeContractTests {
     #expect(r10 == expected)
   }
 
+  @Test(
+    "handlerCalled: a handler called twice, or one of a session outside the wake, is not another session's")
+  func handlerCountsEachSessionOnce() {
+    var w = WakeContract()
+    _ = w.begin(sessions: ["A", "B", "C"])
+    for s in ["A", "B", "C", "D"] { _ = w.eventsDelivered(s) }
+    let calls = ["A", "A", "D", "B"].map { w.handlerCalled(session: $0, wake: 1, appInBackground: true) }
+    #expect(calls == [.waiting, .waiting, .calledEarly, .waiting])
+    #expect(w.handlerCalled(session: "C", wake: 1, appInBackground: true) == .allCalled)
+  }
+
   @Test("deliveryHeld: a handler called early holds the rest of its session's events")
   func deliveryHeld() {
     var w = WakeContract()
