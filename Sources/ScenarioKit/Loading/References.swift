@@ -124,7 +124,8 @@ struct References {
         "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
     }
     let begun = begunBackgroundTasks.map(\.name)
-    for use in endedBackgroundTasks where !begun.contains(use.name) {
+    let begunSet = Set(begun)
+    for use in endedBackgroundTasks where !begunSet.contains(use.name) {
       let hint = context.suggest(use.name, among: begun).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
@@ -176,9 +177,12 @@ struct References {
         ?? "add it to server.resources"
       context.report(.reference, path, at: position, "no resource '\(url)' in server.resources; \(hint)")
     }
+    // In the order declared (for the suggestion), and as a set to ask: a server of 20,000 hosts
+    // made this quadratic.
     var hosts: [String] = []
-    for url in resources where !hosts.contains(url.host) { hosts.append(url.host) }
-    for (host, path, position) in hostUses where !hosts.contains(host.lowercased()) {
+    var hostSet: Set<String> = []
+    for url in resources where hostSet.insert(url.host).inserted { hosts.append(url.host) }
+    for (host, path, position) in hostUses where !hostSet.contains(host.lowercased()) {
       let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
