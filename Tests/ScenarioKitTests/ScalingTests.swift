@@ -54,6 +54,34 @@ import TransferEngine
     #expect(evaluator.tracePasses == 3)
   }
 
+  @Test(
+    "a trace count naming one task exactly reads that task's events, not the trace; a '*' in its name reads the trace"
+  )
+  func traceCountOfOneTask() throws {
+    let expect = #"""
+      {"trace": "task.finished task=f-2", "count": 1}, {"trace": "task.finished task=f-2 status=200", "count": 1},
+      {"trace": "task.finished task=f-9", "count": 0}, {"trace": "task.finished task=f-*", "count": 5}
+      """#
+    let result = try run(Self.counted(5, expect: expect))
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    #expect(verdicts.map(\.passed) == [true, true, true, true])
+    #expect(evaluator.tracePasses == 2, "the index, then the '*' one")
+  }
+
+  @Test("glob matching compares characters, also beyond ASCII, with '*' anywhere")
+  func wildcardMatching() {
+    let cases: [(String, String, Bool)] = [
+      ("f-*", "f-12", true), ("f-*", "g-12", false), ("*", "", true), ("", "", true), ("a", "", false),
+      ("épisode-*", "épisode-3", true), ("e*", "é", false), ("*é*", "café au lait", true),
+      ("a*b*c", "aXbYc", true), ("a*b*c", "aXbY", false), ("日本*", "日本語", true), ("*語", "日本語", true),
+      ("f-?", "f-1", false), ("task*", "task", true),
+    ]
+    for (pattern, text, expected) in cases {
+      #expect(TracePattern.wildcardMatch(pattern, text) == expected, "\(pattern) ~ \(text)")
+    }
+  }
+
   @Test("the task index keeps each task's events in order and the created tasks once each")
   func taskIndex() {
     func event(_ kind: TraceKind, _ task: String) -> TraceEvent {

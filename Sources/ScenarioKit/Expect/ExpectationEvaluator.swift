@@ -180,7 +180,7 @@ public struct ExpectationEvaluator {
       return traceExpectation(path, patterns, inOrder)
     case .traceCount(let text, let comparison):
       let pattern = TracePattern(text)
-      let matching = pattern.map { p in events.filter { p.matches($0) } } ?? []
+      let matching = pattern.map { p in candidates(for: p).filter { p.matches($0) } } ?? []
       let expected = "trace '\(text)' occurs \(describe(comparison))"
       let kind = pattern?.kind ?? ""
       return verdict(
@@ -194,6 +194,13 @@ public struct ExpectationEvaluator {
         expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.is(.lint) } : lints
       )
     }
+  }
+
+  /// The events `pattern` can match, in trace order: a pattern naming one task exactly
+  /// (`task=book`) reads that task's events only, not the whole trace once per expectation.
+  private func candidates(for pattern: TracePattern) -> [TraceEvent] {
+    guard let task = pattern.literalValue(of: "task") else { return events }
+    return taskEvents(task)
   }
 
   private func traceExpectation(_ path: String, _ texts: [String], _ inOrder: Bool) -> ExpectationResult {

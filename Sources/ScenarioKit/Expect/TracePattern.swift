@@ -35,19 +35,38 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
   public static func == (a: TracePattern, b: TracePattern) -> Bool { a.description == b.description }
   public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
+  /// The value a `key=value` pair requires exactly (no `*`), if the pattern has one for `key`.
+  func literalValue(of key: String) -> String? {
+    guard let pair = fields.first(where: { $0.key == key }), !pair.value.utf8.contains(Self.star) else {
+      return nil
+    }
+    return pair.value
+  }
+
+  private static let star = UInt8(ascii: "*")
+
   /// Glob match where `*` is any run of characters (iterative, linear backtracking).
+  ///
+  /// Compared as UTF-8 bytes, in place (no copy of either string: expectations and reactions
+  /// match every event of a long trace). The same as comparing Unicode scalars: a literal's bytes
+  /// begin with a scalar's first byte, which never occurs inside another scalar, so they match
+  /// only at a scalar's start.
   public static func wildcardMatch(_ pattern: String, _ text: String) -> Bool {
-    let p = Array(pattern.unicodeScalars)
-    let t = Array(text.unicodeScalars)
+    var pattern = pattern
+    var text = text
+    return pattern.withUTF8 { p in text.withUTF8 { t in match(p, t) } }
+  }
+
+  private static func match(_ p: UnsafeBufferPointer<UInt8>, _ t: UnsafeBufferPointer<UInt8>) -> Bool {
     var pi = 0
     var ti = 0
     var star = -1
     var mark = 0
     while ti < t.count {
-      if pi < p.count && p[pi] != "*" && p[pi] == t[ti] {
+      if pi < p.count && p[pi] != Self.star && p[pi] == t[ti] {
         pi += 1
         ti += 1
-      } else if pi < p.count && p[pi] == "*" {
+      } else if pi < p.count && p[pi] == Self.star {
         star = pi
         mark = ti
         pi += 1
@@ -59,7 +78,7 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
         return false
       }
     }
-    while pi < p.count && p[pi] == "*" { pi += 1 }
+    while pi < p.count && p[pi] == Self.star { pi += 1 }
     return pi == p.count
   }
 }
