@@ -112,12 +112,11 @@ struct References {
     checkTotal(resourceCounts, limit: Self.maxNumberedResources, what: "numbered resources", context)
     let literalNames = createdTasks.map(\.name).filter { !$0.contains("{n}") && !$0.contains("{task}") }
     let literalSet = Set(literalNames)
-    let patterns = createdTasks.map(\.name).filter { $0.contains("{n}") || $0.contains("{task}") }
+    let patterns = NamePatterns(
+      createdTasks.map(\.name).filter { $0.contains("{n}") || $0.contains("{task}") })
     // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
     for use in tasks + (context.tasksComeFromSwiftApp ? [] : expectedTasks)
-    where !use.name.contains("{task}") && !literalSet.contains(use.name)
-      && !patterns.contains(where: { References.name(use.name, matches: $0) })
-    {
+    where !use.name.contains("{task}") && !literalSet.contains(use.name) && !patterns.match(use.name) {
       let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,

@@ -1,0 +1,38 @@
+/// The task names a scenario creates with `{n}` or `{task}` in them, asked whether a referenced
+/// name fits one (`References.name(_:matches:)`) without trying every one: each is filed under
+/// its literal text before the first placeholder, and a reference tries only those filed under
+/// one of its own beginnings. A file with thousands of reactions, each naming its tasks, and
+/// thousands of expectations made loading try every pair.
+struct NamePatterns {
+  private var byPrefix: [String: [String]] = [:]
+  private var all: Set<String> = []
+
+  init(_ patterns: [String]) {
+    for pattern in patterns where all.insert(pattern).inserted {
+      byPrefix[Self.literalPrefix(pattern), default: []].append(pattern)
+    }
+  }
+
+  /// Whether `reference` fits one of the patterns, as `References.name(_:matches:)` decides.
+  func match(_ reference: String) -> Bool {
+    if all.contains(reference) { return true }
+    guard !reference.contains("{n}") else { return false }
+    var end = reference.startIndex
+    while true {
+      if let candidates = byPrefix[String(reference[..<end])],
+        candidates.contains(where: { References.name(reference, matches: $0) })
+      {
+        return true
+      }
+      guard end < reference.endIndex else { return false }
+      end = reference.index(after: end)
+    }
+  }
+
+  /// The characters before the first `{n}` or `{task}`, read as `References.fits` reads them.
+  static func literalPrefix(_ pattern: String) -> String {
+    var rest = Substring(pattern)
+    while !rest.isEmpty && !rest.hasPrefix("{n}") && !rest.hasPrefix("{task}") { rest = rest.dropFirst() }
+    return String(pattern[..<rest.startIndex])
+  }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import ScenarioKit
+
+/// The loader's index of created name patterns answers as trying every pattern would.
+@Suite struct NamePatternsTests {
+  static let patterns = [
+    "t{n}", "r5-{n}", "r50-{n}", "{n}-late", "ep-{task}-copy", "{task}", "épisode-{n}", "a{n}b{n}", "t{n}",
+  ]
+  static let references = [
+    "t1", "t", "t12x", "r5-3", "r50-3", "r5-", "r500-3", "7-late", "-late", "ep-x-copy", "ep--copy",
+    "anything",
+    "épisode-4", "episode-4", "a1b2", "a1b", "t{n}", "r{n}", "", "r5-{n}",
+  ]
+
+  @Test("each reference fits exactly when some pattern, tried one by one, says it does")
+  func agreesWithTryingEveryPattern() {
+    for patterns in [Self.patterns, Array(Self.patterns.prefix(3)), ["{task}"], []] {
+      let index = NamePatterns(patterns)
+      for reference in Self.references {
+        let expected = patterns.contains { References.name(reference, matches: $0) }
+        #expect(index.match(reference) == expected, "\(reference) against \(patterns)")
+      }
+    }
+  }
+
+  @Test("a pattern is filed under the text before its first placeholder")
+  func prefixes() {
+    #expect(NamePatterns.literalPrefix("r5-{n}") == "r5-")
+    #expect(NamePatterns.literalPrefix("{n}-late") == "")
+    #expect(NamePatterns.literalPrefix("ep-{task}-{n}") == "ep-")
+    #expect(NamePatterns.literalPrefix("plain") == "plain")
+  }
+}
