@@ -22,6 +22,8 @@ final class ScriptedAppStore {
   fileprivate var resumeData: [String: (data: Data, session: String)] = [:]
   /// `{n}` counters, one per reaction.
   fileprivate var reactionCounts: [Int] = []
+  /// The reactions by the callbacks they follow.
+  let reactionIndex: ReactionIndex
   /// Challenges answered by each `didReceiveChallenge` entry (its `times`).
   fileprivate var challengeAnswerCounts: [Int] = []
   /// The first problem that makes the scenario impossible to play, with its JSON path.
@@ -31,6 +33,7 @@ final class ScriptedAppStore {
     self.spec = spec
     self.simulation = simulation
     self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
+    self.reactionIndex = ReactionIndex(spec.behavior.reactions)
     self.challengeAnswerCounts = Array(repeating: 0, count: spec.behavior.challengeAnswers?.count ?? 0)
   }
 
@@ -390,7 +393,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   }
 
   func react(to event: Reaction.Event, task: String?, error: SimURLError? = nil) {
-    for (i, reaction) in spec.behavior.reactions.enumerated() where reaction.event == event {
+    for i in store.reactionIndex.candidates(event, task: task) {
+      let reaction = spec.behavior.reactions[i]
       if let pattern = reaction.task {
         guard let task, TracePattern.wildcardMatch(pattern, task) else { continue }
       }
