@@ -46,13 +46,23 @@ struct KnownBlockedTests {
     return effects.effects
   }
 
+  /// Queues `ahead` then `ready` (one connection): the first ready task starts, the others are
+  /// known blocked, and its finish starts the next ready one with nothing else done.
+  static func expectRunSkipped(
+    ahead: [SimURLSessionTask], ready: [SimURLSessionTask], engine: Engine,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    enqueue(ahead + ready, engine: engine)
+    #expect(ready[0].machine.isActive, sourceLocation: sourceLocation)
+    #expect(knownBlocked(ready[1], engine: engine) == ahead.count, sourceLocation: sourceLocation)
+    #expect(
+      finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)], sourceLocation: sourceLocation)
+  }
+
   @Test("a freed slot goes to the first task that may start, behind the blocked ones, with nothing else done")
   func skipsTheBlockedRun() throws {
     let (engine, blocked, ready) = Self.queue(blocked: 50, ready: 3)
-    Self.enqueue(blocked + ready, engine: engine)
-    #expect(ready[0].machine.isActive)
-    #expect(Self.knownBlocked(ready[1], engine: engine) == 50)
-    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)])
+    Self.expectRunSkipped(ahead: blocked, ready: ready, engine: engine)
     #expect(Self.knownBlocked(ready[2], engine: engine) == 50)
     #expect(blocked.allSatisfy { $0.machine.isWaiting })
   }
@@ -107,11 +117,8 @@ struct KnownBlockedTests {
   @Test("tasks waiting for their start dates are skipped until the earliest date comes")
   func startDatesAreSkippedUntilTheyCome() throws {
     let (engine, deferred, ready) = Self.startDateQueue(deferred: 30, ready: 3)
-    Self.enqueue(deferred + ready, engine: engine)
-    #expect(ready[0].machine.isActive)
-    #expect(Self.knownBlocked(ready[1], engine: engine) == 30)
     // The 30 ahead are not decided again: no re-evaluation asked for each (one is armed already).
-    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: ready[1].uid)])
+    Self.expectRunSkipped(ahead: deferred, ready: ready, engine: engine)
     // The first start date came: the next pass walks the queue again, and starts that task.
     engine.scheduler.advance(to: SimTime(.seconds(100)))
     let effects = Self.finish(ready[1], engine: engine)
