@@ -308,8 +308,8 @@ enum BenchCommand {
     scriptedRun("scripted", tasks: n) { ScriptedBenchmark.run(tasks: n) }
   }
 
-  /// `scripted`'s blocked queue: N downloads waiting for an unconstrained network ahead of 2,000
-  /// that start; wall time per blocked task.
+  /// `scripted`'s blocked queue: N downloads waiting (half for an unconstrained network, half for
+  /// a start date) ahead of 2,000 that start; wall time per blocked task.
   static func scriptedBlocked(_ n: Int) -> Measurement {
     scriptedRun("scripted-blocked", tasks: n) { ScriptedBenchmark.runBlocked(blocked: n) }
   }
