@@ -25,6 +25,19 @@ import Testing
     }
   }
 
+  @Test(
+    "a name of 50,000 characters is answered as trying every pattern would (looking up only the filed lengths)"
+  )
+  func longReference() {
+    let long = String(repeating: "y", count: 50_000)
+    let patterns = ["x{n}", "yy{task}", "{n}-late", String(repeating: "y", count: 300) + "{n}"]
+    let index = NamePatterns(patterns)
+    for reference in [long, "x" + long, long + "-late", String(repeating: "y", count: 300) + "42", "y"] {
+      let expected = patterns.contains { References.name(reference, matches: $0) }
+      #expect(index.match(reference) == expected, "a name of \(reference.count) characters")
+    }
+  }
+
   @Test("a pattern is filed under the text before its first placeholder")
   func prefixes() {
     #expect(NamePatterns.literalPrefix("r5-{n}") == "r5-")

@@ -5,12 +5,19 @@
 /// thousands of expectations made loading try every pair.
 struct NamePatterns {
   private var byPrefix: [String: [String]] = [:]
+  /// The lengths, in characters, of the beginnings filed, ascending: a reference looks up its
+  /// own beginnings of these lengths only (every length of a long name would cost its square).
+  private var prefixLengths: [Int] = []
   private var all: Set<String> = []
 
   init(_ patterns: [String]) {
+    var lengths: Set<Int> = []
     for pattern in patterns where all.insert(pattern).inserted {
-      byPrefix[Self.literalPrefix(pattern), default: []].append(pattern)
+      let prefix = Self.literalPrefix(pattern)
+      byPrefix[prefix, default: []].append(pattern)
+      lengths.insert(prefix.count)
     }
+    prefixLengths = lengths.sorted()
   }
 
   /// Whether `reference` fits one of the patterns, as `References.name(_:matches:)` decides.
@@ -18,15 +25,20 @@ struct NamePatterns {
     if all.contains(reference) { return true }
     guard !reference.contains("{n}") else { return false }
     var end = reference.startIndex
-    while true {
+    var walked = 0
+    for length in prefixLengths {
+      guard let next = reference.index(end, offsetBy: length - walked, limitedBy: reference.endIndex) else {
+        return false
+      }
+      end = next
+      walked = length
       if let candidates = byPrefix[String(reference[..<end])],
         candidates.contains(where: { References.name(reference, matches: $0) })
       {
         return true
       }
-      guard end < reference.endIndex else { return false }
-      end = reference.index(after: end)
     }
+    return false
   }
 
   /// The characters before the first `{n}` or `{task}`, read as `References.fits` reads them.
