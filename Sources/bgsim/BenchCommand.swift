@@ -32,9 +32,10 @@ enum BenchCommand {
                         run and checked as bgsim run does (N = 10000 and 100000 by default,
                         then the ratio of their time per task, target at most 2, and a
                         runaway fan-out until a default budget stops it, target under
-                        10 s; then 10,000 and 98,000 downloads waiting for an unconstrained
-                        network ahead of 2,000 that start, and their ratio per task); one
-                        process, so peak memory is the largest so far
+                        10 s; then 10,000 and 98,000 downloads waiting, half for an
+                        unconstrained network and half for a start date, ahead of 2,000 that
+                        start, and their ratio per task); one process, so peak memory is the
+                        largest so far
           sweep         fleet shrunk to 1,000 tasks over 64 seeds, run with --jobs 1 and with
                         --jobs 2, 5 times each; prints the medians, the speedup (target 1.8x),
                         the parallel efficiency, the load average before and during, and warns

@@ -1,10 +1,11 @@
 import SimKernel
 
 extension Engine {
-  /// What admission's blocks that last (`WaitReason.lastsUntilInputsChange`) depend on besides
-  /// the task: while these are equal, such a block stands. The time is not among them: those
-  /// blocks do not end with it, and the ones that do (a start date, the rate limiter) are not
-  /// of that kind. The rate limiter's expiry is, as a later one can put a task behind it again.
+  /// What admission's blocks that last (`WaitReason.lastsUntilInputsChange`, and those that end
+  /// at an instant, `Admission.timedBlockEnd`) depend on besides the task: while these are
+  /// equal, such a block stands. The time is not among them: a block that ends at an instant (a
+  /// start date, the rate limiter's delay) is kept only before it (`WaitQueue.knownBlockedUntil`).
+  /// The rate limiter's expiry is, as a later one can put a task behind it again.
   struct AdmissionInputs: Equatable {
     var network: NetworkState
     var power: PowerState
