@@ -20,7 +20,9 @@ final class DeferredRelease: @unchecked Sendable {
   /// Objects waiting in all, so that a run with many deaths and few calls stays bounded.
   private var count = 0
   /// Past this many waiting, a new table's objects are released at once, when their process ends.
-  static let limit = 100_000
+  /// A variable for tests only (`DeferredReleaseLimitTests` lowers it rather than make 100,000
+  /// tasks); change it before the first process ends.
+  var limit = 100_000
   /// Released at each wait: a dead process's objects are about one per three calls in a fleet
   /// run, so one keeps up, and stays within the app's turn even when the app does nothing in the
   /// call (two or four a wait measured slower in `bgsim bench bridge`).
@@ -30,7 +32,7 @@ final class DeferredRelease: @unchecked Sendable {
   func add(_ table: [ObjectIdentifier: BridgedTaskObject]) {
     guard !table.isEmpty else { return }
     lock.lock()
-    let full = count + table.count > Self.limit
+    let full = count + table.count > limit
     if !full {
       tables.append(table)
       count += table.count
