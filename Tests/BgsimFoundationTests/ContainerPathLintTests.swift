@@ -13,9 +13,12 @@ import Testing
   static let episode = "https://example.com/episode.mp3"
   static let upload = "https://example.com/upload"
 
-  func world(seed: UInt64 = 4) -> Simulation {
+  /// `episodeSize` names the copy: the lint finds a copy by its size and age, so the test that
+  /// leaves one in a host folder gives it a size of its own, or a test running beside it that
+  /// deletes its file would find that copy.
+  func world(seed: UInt64 = 4, episodeSize: Int64 = 2_000_000) -> Simulation {
     let server = ServerModel(resources: [
-      ServerResource(url: SimURL(Self.episode)!, size: 2_000_000, etag: "\"e1\""),
+      ServerResource(url: SimURL(Self.episode)!, size: episodeSize, etag: "\"e1\""),
       ServerResource(url: SimURL(Self.upload)!, size: 100),
     ])
     return Simulation(seed: seed, device: .wifi, server: server)
@@ -74,10 +77,10 @@ import Testing
 
   /// Runs the app that moves (or copies) its one delivered file into `destination(container)`,
   /// and returns the `fileOutsideContainer` lints with how many files the app moved.
-  func runMoving(_ way: MovingDelegate.Way, to destination: @escaping (URL) -> URL) -> (
-    lints: [TraceEvent], moved: Int?
-  ) {
-    let sim = world()
+  func runMoving(
+    _ way: MovingDelegate.Way, episodeSize: Int64 = 2_000_000, to destination: @escaping (URL) -> URL
+  ) -> (lints: [TraceEvent], moved: Int?) {
+    let sim = world(episodeSize: episodeSize)
     var app: MovingApp?
     sim.installApp { application in
       let made = MovingApp(destination: destination(application.containerDirectory), way: way)
@@ -115,7 +118,7 @@ import Testing
     let caches = try #require(FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first)
     let outside = Self.outsideFolder(in: caches)
     defer { try? FileManager.default.removeItem(at: outside) }
-    let (found, moved) = runMoving(.copyAndDelete) { _ in outside }
+    let (found, moved) = runMoving(.copyAndDelete, episodeSize: 2_000_017) { _ in outside }
     #expect(moved == 1)
     #expect(found.count == 1)
     #expect(found.first?["message"]?.description.contains("copied (or moved to another file system)") == true)
