@@ -15,14 +15,27 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   var application: SimulatedApplication?
   var delegate: SimulatedAppDelegate?
   /// The sessions this process made, in creation order (their delegate queues are drained).
-  private(set) var sessions: [BridgedSession] = [] {
-    didSet { drainTargets = sessions.map(\.drainTarget) }
-  }
-  /// The sessions' delegate queues as the drain waits for them, kept rather than made at each of
-  /// the drain's several looks per delegate call.
+  private(set) var sessions: [BridgedSession] = []
+  /// The sessions' delegate queues as the drain waits for them, each once, in the order of the
+  /// first session on it: kept rather than made at each of the drain's several looks per delegate
+  /// call, and one look for a queue many sessions share (a look per session made every call cost
+  /// the number of sessions).
   private var drainTargets: [QueueDrain.Target] = []
+  /// The delegate queues of `drainTargets`, for `isOnDelegateQueue`.
+  private var delegateQueues: Set<ObjectIdentifier> = []
   /// Due times of this process's timers not yet run (late ones included), for `pendingAppTimers`.
-  private(set) var pendingTimerDues: [SimTime] = []
+  /// Counted by instant: a timer that runs finds its own in one step, however many are pending.
+  private var pendingTimerDueCounts: [SimTime: Int] = [:]
+  /// Due times of this process's timers not yet run, in order, each as many times as it is due.
+  var pendingTimerDues: [SimTime] {
+    pendingTimerDueCounts.sorted { $0.key < $1.key }.flatMap { repeatElement($0.key, count: $0.value) }
+  }
+  /// The delivery loops of the latest calls, most recent last, at most `liveLoops`; older ones
+  /// are stopped. Each keeps a thread for `DeliveryLoop.idleTimeout` after its call: an app with
+  /// hundreds of sessions held hundreds of threads, until libdispatch had none left to start the
+  /// next call's loop (about 10 ms of waiting a call at 250 sessions, in a run of 4 s).
+  private(set) var recentLoops: [DeliveryLoop] = []
+  static let liveLoops = 4
   /// How many waits for app code are under way (work posted meanwhile is picked up by them).
   private var drainDepth = 0
   var isDraining: Bool { drainDepth > 0 }
@@ -46,6 +59,8 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
       delegate = nil
       application = nil
       sessions = []
+      drainTargets = []
+      delegateQueues = []
       sleepLock.lock()
       let asleep = sleepers + unscheduledSleepers
       sleepers = []
@@ -59,7 +74,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   /// True on an operation of one of this process's sessions' delegate queues.
   var isOnDelegateQueue: Bool {
     guard let current = OperationQueue.current else { return false }
-    return sessions.contains { $0.delegateQueueForDrain === current }
+    return delegateQueues.contains(ObjectIdentifier(current))
   }
 
   // MARK: AppUnderTest
@@ -128,9 +143,18 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
     defer { drainDepth -= 1 }
+    if let loop { keepRecent(loop) }
     QueueDrain.run(
       UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile, spare: host.deferredRelease)
     settle(host)
+  }
+
+  /// Makes `loop` the most recent, stopping the oldest past `liveLoops`.
+  private func keepRecent(_ loop: DeliveryLoop) {
+    guard recentLoops.last !== loop else { return }
+    recentLoops.removeAll { $0 === loop }
+    recentLoops.append(loop)
+    if recentLoops.count > Self.liveLoops { recentLoops.removeFirst().stop() }
   }
 
   /// After a test's callback: waits for what it queued on this process's queues.
@@ -167,7 +191,12 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     let session = BridgedSession(
       process: self, configuration: configuration.bridgeCopy(), delegate: delegate,
       delegateQueue: delegateQueue)
-    if !isDead { sessions.append(session) }
+    if !isDead {
+      sessions.append(session)
+      if delegateQueues.insert(ObjectIdentifier(session.delegateQueueForDrain)).inserted {
+        drainTargets.append(session.drainTarget)
+      }
+    }
     return session
   }
 
@@ -182,18 +211,18 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     let box = UncheckedBox(work)
     let delay = SimDuration.seconds(rounding: seconds)
     let dueAt = simulation.now + delay
-    pendingTimerDues.append(dueAt)
+    pendingTimerDueCounts[dueAt, default: 0] += 1
     // The engine's app-timer rule decides when it runs: at `dueAt` if the app runs then, at the
     // next resume if it is suspended, never once its process ended.
     AppContext(simulation: simulation).after(delay) { [weak self] _ in
       guard let self, !self.isDead else { return }
       self.host?.enteredFromEngine()
-      if let index = self.pendingTimerDues.firstIndex(of: dueAt) { self.pendingTimerDues.remove(at: index) }
+      if let left = self.pendingTimerDueCounts[dueAt] {
+        self.pendingTimerDueCounts[dueAt] = left > 1 ? left - 1 : nil
+      }
       self.enter { box.value() }
     }
   }
-
-  func forget(_ session: BridgedSession) { sessions.removeAll { $0 === session } }
 
   // MARK: SimulatedClock
 

@@ -7,6 +7,6 @@ extension Simulation {
   /// while the app is not running. Exploration reads it to place kill points before a timer
   /// fires and to tell apart points where the app's observable state is the same.
   public var pendingAppTimers: [SimTime] {
-    self.bridgeHost?.process?.pendingTimerDues.sorted() ?? []
+    self.bridgeHost?.process?.pendingTimerDues ?? []
   }
 }

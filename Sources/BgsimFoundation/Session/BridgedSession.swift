@@ -15,7 +15,7 @@ final class BridgedSession: URLSession, @unchecked Sendable {
   private var storedDelegate: URLSessionDelegate?
   private let queue: OperationQueue
   /// Runs delegate calls on `queue` when the bridge made it (see `DeliveryLoop`).
-  private let deliveryLoop: DeliveryLoop?
+  let deliveryLoop: DeliveryLoop?
   private(set) var engine: SimURLSession?
   private var adapter: SessionAdapter?
   /// The one Foundation task object per engine task (libraries attach their objects to it).

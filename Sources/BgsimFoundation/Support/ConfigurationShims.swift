@@ -38,6 +38,9 @@ extension URLSessionConfiguration {
     private static let shared = LinuxConfigurationShims()
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Past this many entries the dead ones are dropped; then it is twice the live ones, so that
+    /// many live configurations (a session each) cost a pass now and then, not one per update.
+    private var pruneAt = 64
 
     static func values(of configuration: URLSessionConfiguration) -> Values {
       shared.lock.lock()
@@ -55,7 +58,10 @@ extension URLSessionConfiguration {
       if let entry = shared.entries[key], entry.owner === configuration { values = entry.values }
       change(&values)
       shared.entries[key] = Entry(owner: configuration, values: values)
-      if shared.entries.count > 64 { shared.entries = shared.entries.filter { $0.value.owner != nil } }
+      if shared.entries.count > shared.pruneAt {
+        shared.entries = shared.entries.filter { $0.value.owner != nil }
+        shared.pruneAt = max(64, 2 * shared.entries.count)
+      }
     }
   }
 

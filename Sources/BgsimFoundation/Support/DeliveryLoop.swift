@@ -31,6 +31,13 @@ final class DeliveryLoop: @unchecked Sendable {
     return state != .stopped
   }
 
+  /// True once the loop stopped or was asked to (`stop()`): it holds no thread past its call.
+  var isStoppedOrStopping: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return state == .stopped || stopAsked
+  }
+
   /// A call and what to signal once it ran and the loop is ready for the next one.
   private struct Job {
     var work: @Sendable () -> Void
