@@ -51,6 +51,34 @@ struct ResourceReferenceTests {
         ])
   }
 
+  static func fault(_ target: String) -> String {
+    """
+    {"name": "f", "server": {"resources": [{"url": "https://h{n}.example.com/f", "count": 3, "size": "1MB"}],
+       "faults": [{"kind": "stall", "from": "1s", "to": "2s", \(target)}]},
+     "app": {"sessions": [{"identifier": "S"}]},
+     "timeline": [{"at": "0s", "do": "launch"}]}
+    """
+  }
+
+  @Test("a fault may name one copy of a numbered resource, by URL or by host, as a download may")
+  func faultOnACopy() {
+    #expect(loaderProblems(Self.fault(#""url": "https://h2.example.com/f""#)) == [])
+    #expect(loaderProblems(Self.fault(#""host": "h3.example.com""#)) == [])
+    #expect(loaderProblems(Self.fault(#""host": "H3.example.com""#)) == [])
+    #expect(
+      loaderProblems(Self.fault(#""host": "h3x.example.com""#))
+        == [
+          "s.json: server.faults[0].host: no resource in server.resources is on host 'h3x.example.com'; "
+            + "did you mean 'h{n}.example.com'?"
+        ])
+    #expect(
+      loaderProblems(Self.fault(#""url": "https://h2.example.com/g""#))
+        == [
+          "s.json: server.faults[0].url: no resource 'https://h2.example.com/g' in server.resources; "
+            + "add it to server.resources"
+        ])
+  }
+
   static func methods(resource: String, action: String) -> String {
     """
     {"name": "m", "server": {"resources": [\(resource)]}, "app": {"sessions": [{"identifier": "S"}]},

@@ -170,7 +170,11 @@ struct References {
     }
     checkMethods(context)
     let resourceSet = Set(resources)
-    for (url, path, position) in resourceUses where !resourceSet.contains(url) {
+    // A fault or server change may name one copy of a numbered resource (`https://h{n}.x/f`).
+    for (url, path, position) in resourceUses
+    where !resourceSet.contains(url)
+      && !numberedResources.contains(where: { References.name(url.string, matches: $0) })
+    {
       let hint =
         context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
         ?? "add it to server.resources"
@@ -181,7 +185,11 @@ struct References {
     var hosts: [String] = []
     var hostSet: Set<String> = []
     for url in resources where hostSet.insert(url.host).inserted { hosts.append(url.host) }
-    for (host, path, position) in hostUses where !hostSet.contains(host.lowercased()) {
+    let numberedHosts = hosts.filter { $0.contains("{n}") }
+    for (host, path, position) in hostUses
+    where !hostSet.contains(host.lowercased())
+      && !numberedHosts.contains(where: { References.name(host.lowercased(), matches: $0) })
+    {
       let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
