@@ -42,6 +42,13 @@ import TransferEngine
     let unmatched = ScenarioRunner.run(
       try loadScenario(Self.scenario(#"[{"task": "z*", "answer": "cancel"}]"#)))
     #expect(Self.answered(unmatched) == ["a continueLoading", "b continueLoading"])
+    // Entries for one task and `*` entries keep the file's order between them.
+    let wildcardFirst = ScenarioRunner.run(
+      try loadScenario(
+        Self.scenario(
+          #"[{"task": "b", "answer": "continueLoading"}, {"task": "*", "answer": "cancel"}, {"task": "a", "answer": "useNewRequest", "url": "https://example.com/a-fresh"}]"#
+        )))
+    #expect(Self.answered(wildcardFirst) == ["a cancel", "b continueLoading"])
   }
 
   @Test("without the key the delegate does not implement the method: nobody is asked")

@@ -42,4 +42,18 @@ import Testing
     #expect(index.candidates(.didFinishDownloading, task: "a") == [0, 1, 3, 5, 8])
     #expect(index.candidates(.didFinishDownloading, task: "c") == [1, 3, 8], "not those for 'a' or 'b'")
   }
+
+  @Test("a list of answers by task (challenges, delayed requests) keeps every fitting entry, in order")
+  func taskEntryIndexKeepsEveryFittingEntry() {
+    let tasks: [String?] = ["a", nil, "a*", "b", "a", "*", "c"]
+    let index = TaskEntryIndex(tasks: tasks)
+    for task in ["a", "ab", "b", "c", "d"] {
+      let fitting = tasks.indices.filter { tasks[$0].map { TracePattern.wildcardMatch($0, task) } ?? true }
+      let candidates = index.candidates(task: task)
+      #expect(candidates == candidates.sorted(), "\(task)")
+      #expect(candidates.filter(fitting.contains) == fitting, "\(task)")
+    }
+    #expect(index.candidates(task: "a") == [0, 1, 2, 4, 5])
+    #expect(index.candidates(task: "d") == [1, 2, 5], "not those for 'a', 'b' or 'c'")
+  }
 }

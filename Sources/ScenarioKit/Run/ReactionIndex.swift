@@ -1,47 +1,65 @@
-/// Which of the app's reactions may follow a callback, found without looking at each: by event,
-/// and, for a reaction naming one task exactly (no `*`), by that name. A scenario with thousands
-/// of reactions, each for one task, looked at every reaction at every callback.
+/// Which entries of a list the scripted app consults for a task (reactions, challenge answers,
+/// delayed-request answers) may apply to it, found without looking at each: an entry naming one
+/// task exactly (no `*`) is filed under that name. A scenario with thousands of entries, each for
+/// one task, looked at every entry at every callback.
 ///
-/// It only narrows: `ScriptedApp.react` still checks each candidate's pattern, error filter and
-/// `times`, in the reactions' own order.
-struct ReactionIndex {
-  private struct Candidates {
-    /// Reactions for exactly one task, by its name.
-    var byTask: [String: [Int]] = [:]
-    /// Reactions for any task, for a `*` pattern, or for a callback without a task.
-    var others: [Int] = []
+/// It only narrows: the caller still checks each candidate's pattern (and error filter, `times`),
+/// in the entries' own order.
+struct TaskEntryIndex {
+  /// Entries for exactly one task, by its name.
+  private var byTask: [String: [Int]] = [:]
+  /// Entries for any task, for a `*` pattern, or for a callback without a task.
+  private var others: [Int] = []
+
+  /// Files entry `index`, whose task pattern is `task` (nil: any task). Indexes must ascend.
+  mutating func add(_ index: Int, task: String?) {
+    if let task, !task.contains("*") {
+      byTask[task, default: []].append(index)
+    } else {
+      others.append(index)
+    }
   }
 
-  private var byEvent: [Reaction.Event: Candidates] = [:]
+  init() {}
+
+  /// An index of entries whose task patterns are `tasks`, in order.
+  init(tasks: [String?]) {
+    for (i, task) in tasks.enumerated() { add(i, task: task) }
+  }
+
+  /// The entries that may apply to `task`, in their order in the file.
+  func candidates(task: String?) -> [Int] {
+    guard let task, let named = byTask[task] else { return others }
+    // Both lists ascend: merge them.
+    var merged: [Int] = []
+    merged.reserveCapacity(named.count + others.count)
+    var a = 0
+    var b = 0
+    while a < named.count || b < others.count {
+      if b == others.count || (a < named.count && named[a] < others[b]) {
+        merged.append(named[a])
+        a += 1
+      } else {
+        merged.append(others[b])
+        b += 1
+      }
+    }
+    return merged
+  }
+}
+
+/// The app's reactions by the callback they follow, then by task (`TaskEntryIndex`).
+struct ReactionIndex {
+  private var byEvent: [Reaction.Event: TaskEntryIndex] = [:]
 
   init(_ reactions: [Reaction]) {
     for (i, reaction) in reactions.enumerated() {
-      if let task = reaction.task, !task.contains("*") {
-        byEvent[reaction.event, default: Candidates()].byTask[task, default: []].append(i)
-      } else {
-        byEvent[reaction.event, default: Candidates()].others.append(i)
-      }
+      byEvent[reaction.event, default: TaskEntryIndex()].add(i, task: reaction.task)
     }
   }
 
   /// The reactions that may follow `event` for `task`, in their order in the file.
   func candidates(_ event: Reaction.Event, task: String?) -> [Int] {
-    guard let entry = byEvent[event] else { return [] }
-    guard let task, let named = entry.byTask[task] else { return entry.others }
-    // Both lists ascend: merge them.
-    var merged: [Int] = []
-    merged.reserveCapacity(named.count + entry.others.count)
-    var a = 0
-    var b = 0
-    while a < named.count || b < entry.others.count {
-      if b == entry.others.count || (a < named.count && named[a] < entry.others[b]) {
-        merged.append(named[a])
-        a += 1
-      } else {
-        merged.append(entry.others[b])
-        b += 1
-      }
-    }
-    return merged
+    byEvent[event]?.candidates(task: task) ?? []
   }
 }

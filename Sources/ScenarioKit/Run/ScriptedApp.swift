@@ -26,6 +26,9 @@ final class ScriptedAppStore {
   let reactionIndex: ReactionIndex
   /// Challenges answered by each `didReceiveChallenge` entry (its `times`).
   fileprivate var challengeAnswerCounts: [Int] = []
+  /// The `didReceiveChallenge` and `willBeginDelayedRequest` entries by task.
+  let challengeAnswerIndex: TaskEntryIndex
+  let delayedRequestAnswerIndex: TaskEntryIndex
   /// The first problem that makes the scenario impossible to play, with its JSON path.
   private(set) var runError: String?
 
@@ -35,6 +38,9 @@ final class ScriptedAppStore {
     self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
     self.reactionIndex = ReactionIndex(spec.behavior.reactions)
     self.challengeAnswerCounts = Array(repeating: 0, count: spec.behavior.challengeAnswers?.count ?? 0)
+    self.challengeAnswerIndex = TaskEntryIndex(tasks: (spec.behavior.challengeAnswers ?? []).map(\.task))
+    self.delayedRequestAnswerIndex = TaskEntryIndex(
+      tasks: (spec.behavior.delayedRequestAnswers ?? []).map(\.task))
   }
 
   /// Keeps a task the app created under its name. Written in place on the store: a copy of
@@ -198,7 +204,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   func urlSession(
     _ session: SimURLSession, task: SimURLSessionTask, didReceive challenge: SimAuthenticationChallenge
   ) -> SimAuthChallengeDisposition {
-    for (i, entry) in (spec.behavior.challengeAnswers ?? []).enumerated() {
+    let entries = spec.behavior.challengeAnswers ?? []
+    for i in store.challengeAnswerIndex.candidates(task: task.name) {
+      let entry = entries[i]
       if let pattern = entry.task, !TracePattern.wildcardMatch(pattern, task.name) { continue }
       if let times = entry.times, store.challengeAnswerCounts[i] >= times { continue }
       store.challengeAnswerCounts[i] += 1
@@ -223,8 +231,11 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   ) -> SimDelayedRequestDisposition {
     let answers = spec.behavior.delayedRequestAnswers ?? []
     guard
-      let entry = answers.first(where: { $0.task.map { TracePattern.wildcardMatch($0, task.name) } ?? true })
+      let i = store.delayedRequestAnswerIndex.candidates(task: task.name).first(where: {
+        answers[$0].task.map { TracePattern.wildcardMatch($0, task.name) } ?? true
+      })
     else { return .continueLoading }
+    let entry = answers[i]
     switch entry.answer {
     case .continueLoading: return .continueLoading
     case .cancel: return .cancel
