@@ -55,18 +55,70 @@ import TransferEngine
   }
 
   @Test(
-    "a trace count naming one task exactly reads that task's events, not the trace; a '*' in its name reads the trace"
+    "a trace count naming tasks (exactly, or by a literal beginning or end) reads their events, not the trace; 'task=*' reads the trace"
   )
   func traceCountOfOneTask() throws {
     let expect = #"""
       {"trace": "task.finished task=f-2", "count": 1}, {"trace": "task.finished task=f-2 status=200", "count": 1},
-      {"trace": "task.finished task=f-9", "count": 0}, {"trace": "task.finished task=f-*", "count": 5}
+      {"trace": "task.finished task=f-9", "count": 0}, {"trace": "task.finished task=f-*", "count": 5},
+      {"trace": "task.finished task=*-3", "count": 1}, {"trace": "task.finished task=f*3", "count": 1}
       """#
     let result = try run(Self.counted(5, expect: expect))
     let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
     let verdicts = evaluator.evaluate(result.scenario.expectations)
-    #expect(verdicts.map(\.passed) == [true, true, true, true])
-    #expect(evaluator.tracePasses == 2, "the index, then the '*' one")
+    #expect(verdicts.map(\.passed) == [true, true, true, true, true, true])
+    #expect(evaluator.tracePasses == 1, "the index only")
+    let all = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let any = try ScenarioLoader.load(
+      data: Array(Self.counted(5, expect: #"{"trace": "task.finished task=*", "count": 5}"#).utf8),
+      file: "c.json")
+    #expect(all.evaluate(any.expectations).map(\.passed) == [true])
+    #expect(all.tracePasses == 2, "the index, then the 'task=*' one")
+  }
+
+  @Test("a list of trace patterns naming tasks reads their events, in order or not, and fails as before")
+  func traceListsOfTasks() throws {
+    let expect = #"""
+      {"trace": ["task.started task=f-1", "task.finished task=f-1", "task.finished task=f-3"]},
+      {"trace": ["task.finished task=f-4", "task.started task=f-2", "task.finished task=f-*"], "inOrder": false},
+      {"trace": ["task.finished task=f-3", "task.created task=f-3"]},
+      {"trace": ["task.finished task=f-2", "task.finished task=f-9"], "inOrder": false}
+      """#
+    let result = try run(Self.counted(5, expect: expect))
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    #expect(verdicts.map(\.passed) == [true, true, false, false])
+    #expect(
+      verdicts[2].found
+        == "'task.created task=f-3' did not occur after 'task.finished task=f-3' (it occurs earlier)")
+    #expect(verdicts[3].found == "'task.finished task=f-9' did not occur after 'task.finished task=f-2'")
+    #expect(evaluator.tracePasses == 1, "the index only")
+  }
+
+  @Test(
+    "the names a '*' pattern can match, found by its literal beginning or end, are those every name tried gives"
+  )
+  func nameRangesAgreeWithTryingEveryName() {
+    let names = [
+      "f-1", "f-10", "f-2", "f-", "g-1", "épisode-3", "épisode-30", "e-3", "日本語", "日本", "a*b", "ab", "abab",
+      "x",
+    ]
+    let ranges = TaskNameRanges(names)
+    let patterns = [
+      "f-*", "*-1", "f*0", "é*", "*3", "e*", "日本*", "*語", "*本*", "a*b", "ab*ab", "*", "**", "*x*", "f-1*",
+      "zz*",
+      "*zz", "x*", "*x", "f-*-1",
+    ]
+    for pattern in patterns {
+      let expected = names.filter { TracePattern.wildcardMatch(pattern, $0) }.sorted()
+      let found = ranges.names(matching: pattern)
+      if let found {
+        #expect(found.sorted() == expected, "\(pattern)")
+      } else {
+        #expect(
+          pattern.hasPrefix("*") && pattern.hasSuffix("*"), "\(pattern): nil only with '*' at both ends")
+      }
+    }
   }
 
   @Test("glob matching compares characters, also beyond ASCII, with '*' anywhere")

@@ -57,7 +57,7 @@ public struct ExpectationEvaluator {
     guard let quantifier = expectation.quantifier, let pattern = expectation.form.task else {
       return evaluateOne(expectation)
     }
-    let names = tasks.created.filter { TracePattern.wildcardMatch(pattern, $0) }
+    let names = tasks.created(matching: pattern)
     let results = names.map {
       evaluateOne(Expectation(expectation.form.with(task: $0), path: expectation.path))
     }
@@ -196,11 +196,36 @@ public struct ExpectationEvaluator {
     }
   }
 
-  /// The events `pattern` can match, in trace order: a pattern naming one task exactly
-  /// (`task=book`) reads that task's events only, not the whole trace once per expectation.
+  /// The events `pattern` can match, in trace order: a pattern that names tasks (`task=book`,
+  /// `task=book-*`) reads those tasks' events only, not the whole trace once per expectation.
   private func candidates(for pattern: TracePattern) -> [TraceEvent] {
-    guard let task = pattern.literalValue(of: "task") else { return events }
-    return taskEvents(task)
+    guard let positions = candidatePositions(for: pattern) else { return events }
+    return positions.map { trace[$0] }
+  }
+
+  /// Where in the trace the events `pattern` can match are, in order, from the task index: one
+  /// task's when it names one exactly, the tasks its `*` can match otherwise. Nil when every event
+  /// can (no `task=`, or one the index cannot narrow: `*`, `*x*`).
+  private func candidatePositions(for pattern: TracePattern) -> [Int]? {
+    guard tasks.tasksAreText, let value = pattern.value(of: "task") else { return nil }
+    if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
+    guard let names = tasks.names(matching: value) else { return nil }
+    if names.count == 1 { return tasks.positions(of: names[0]) }
+    return names.flatMap(tasks.positions(of:)).sorted()
+  }
+
+  /// The first event at or after `start` that `pattern` matches.
+  private func firstMatch(_ pattern: TracePattern, from start: Int) -> Int? {
+    guard let positions = candidatePositions(for: pattern) else {
+      return events[start...].firstIndex(where: pattern.matches)
+    }
+    var low = 0
+    var high = positions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if positions[middle] < start { low = middle + 1 } else { high = middle }
+    }
+    return positions[low...].first { pattern.matches(trace[$0]) }
   }
 
   private func traceExpectation(_ path: String, _ texts: [String], _ inOrder: Bool) -> ExpectationResult {
@@ -209,12 +234,13 @@ public struct ExpectationEvaluator {
     var position = 0
     for (i, pattern) in patterns.enumerated() {
       let start = inOrder ? position : 0
-      guard let index = events[start...].firstIndex(where: pattern.matches) else {
+      guard let index = firstMatch(pattern, from: start) else {
         let previous = i > 0 ? " after '\(texts[i - 1])'" : ""
-        let elsewhere = events.firstIndex(where: pattern.matches)
+        let elsewhere = firstMatch(pattern, from: 0)
         let found =
           "'\(texts[i])' did not occur\(previous)" + (elsewhere.map { _ in " (it occurs earlier)" } ?? "")
-        let around = Array(events[max(0, start - 3)..<min(events.count, start + 3)])
+        // A few events around where the search began: a slice, not a pass over the trace.
+        let around = Array(trace[max(0, start - 3)..<min(trace.count, start + 3)])
         return ExpectationResult(path: path, expected: expected, passed: false, found: found, nearby: around)
       }
       position = index + 1

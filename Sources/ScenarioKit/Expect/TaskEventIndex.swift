@@ -12,15 +12,27 @@ struct TaskEventIndex {
   private var creations: [Int] = []
   /// The created tasks' names, each once, in the order of their first `task.created`.
   private(set) var created: [String] = []
-  private var createdNames = Set<String>()
+  /// Each created task's place in `created`.
+  private var createdOrder: [String: Int] = [:]
+  /// False when some event's `task` field is not text: then the index does not hold every event
+  /// a `task=` pattern can match, and the trace must be read.
+  private(set) var tasksAreText = true
+  /// The names, for `*` patterns; made when the first one needs them.
+  private let nameRanges = LazyNameRanges()
 
   init(_ events: [TraceEvent]) {
     self.events = events
     for (i, event) in events.enumerated() {
-      guard case .string(let name)? = event["task"] else { continue }
+      guard case .string(let name)? = event["task"] else {
+        if event["task"] != nil { tasksAreText = false }
+        continue
+      }
       if event.is(.taskCreated) {
         creations.append(i)
-        if createdNames.insert(name).inserted { created.append(name) }
+        if createdOrder[name] == nil {
+          createdOrder[name] = created.count
+          created.append(name)
+        }
       }
       positions[name, default: []].append(i)
     }
@@ -31,11 +43,41 @@ struct TaskEventIndex {
     (positions[task] ?? []).map { events[$0] }
   }
 
+  /// Where the events whose `task` field is `task` are in the trace, in order.
+  func positions(of task: String) -> [Int] { positions[task] ?? [] }
+
   /// Whether a task of that name was ever created.
-  func wasCreated(_ task: String) -> Bool { createdNames.contains(task) }
+  func wasCreated(_ task: String) -> Bool { createdOrder[task] != nil }
+
+  /// The names of tasks with events that `pattern` (with a `*`) matches, or nil when only trying
+  /// every name would tell (`*`, `*x*`).
+  func names(matching pattern: String) -> [String]? {
+    nameRanges.ranges(of: positions.keys).names(matching: pattern)
+  }
+
+  /// The created tasks `pattern` matches, in the order they were created.
+  func created(matching pattern: String) -> [String] {
+    guard pattern.utf8.contains(UInt8(ascii: "*")) else { return wasCreated(pattern) ? [pattern] : [] }
+    guard let names = names(matching: pattern) else {
+      return created.filter { TracePattern.wildcardMatch(pattern, $0) }
+    }
+    return names.compactMap { name in createdOrder[name].map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(\.1)
+  }
 
   /// The last `count` `task.created` events, oldest first.
   func lastCreations(_ count: Int) -> [TraceEvent] {
     creations.suffix(count).map { events[$0] }
+  }
+}
+
+/// Builds `TaskNameRanges` once, at the first `*` pattern (most runs have none).
+final class LazyNameRanges {
+  private var built: TaskNameRanges?
+
+  func ranges(of names: @autoclosure () -> Dictionary<String, [Int]>.Keys) -> TaskNameRanges {
+    if let built { return built }
+    let made = TaskNameRanges(names())
+    built = made
+    return made
   }
 }

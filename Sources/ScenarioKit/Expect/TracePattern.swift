@@ -35,6 +35,9 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
   public static func == (a: TracePattern, b: TracePattern) -> Bool { a.description == b.description }
   public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
+  /// The value the first `key=value` pair for `key` requires, `*`s and all, if the pattern has one.
+  func value(of key: String) -> String? { fields.first { $0.key == key }?.value }
+
   /// The value a `key=value` pair requires exactly (no `*`), if the pattern has one for `key`.
   func literalValue(of key: String) -> String? {
     guard let pair = fields.first(where: { $0.key == key }), !pair.value.utf8.contains(Self.star) else {
