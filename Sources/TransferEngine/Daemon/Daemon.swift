@@ -88,6 +88,16 @@ struct Daemon {
     return uids.map { tasks[Int($0)] }
   }
 
+  /// `activeTransfers()` that `target` applies to: a fault's own, without the others' copies.
+  func activeTransfers(matching target: FaultTarget) -> [SimURLSessionTask] {
+    var uids: [Int32] = []
+    for record in sessionRecords where record.activeTransfers > 0 {
+      for uid in record.activeUIDs where target.matches(tasks[Int(uid)].currentURL) { uids.append(uid) }
+    }
+    uids.sort()
+    return uids.map { tasks[Int($0)] }
+  }
+
   /// The next `resume()` order number.
   mutating func nextResumeSequence() -> Int {
     resumeCounter += 1

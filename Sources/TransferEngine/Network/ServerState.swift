@@ -7,6 +7,12 @@ struct ServerState {
   /// Connections still to drop, per `dropConnection` fault index, once that fault is active.
   private(set) var dropsLeft: [Int]
   private var dropActive: [Bool]
+  /// Fault indexes by target, ascending: the faults that can hold a request are those for its
+  /// URL and those for its host, not every fault (a server with a fault per host looked at all
+  /// of them at every response).
+  private let faultsByTarget: [FaultTarget: [Int]]
+  /// Up to this many faults a plain look at each is cheaper than two hashed lookups.
+  private static let faultsLookedAtInTurn = 8
   /// Changes applied so far: a resource's size is one of admission's inputs (a discretionary
   /// transfer's size), so its waiting tasks' blocks are checked again after one.
   private(set) var version = 0
@@ -22,6 +28,36 @@ struct ServerState {
       return 0
     }
     dropActive = Array(repeating: false, count: model.faults.count)
+    var byTarget: [FaultTarget: [Int]] = [:]
+    if model.faults.count > Self.faultsLookedAtInTurn {
+      for (i, fault) in model.faults.enumerated() { byTarget[fault.target, default: []].append(i) }
+    }
+    faultsByTarget = byTarget
+  }
+
+  /// The first fault, in the scenario's order, that targets `url` (by URL or by host) and passes
+  /// `test`.
+  private func firstFault(for url: SimURL, where test: (Int) -> Bool) -> Int? {
+    if faults.count <= Self.faultsLookedAtInTurn {
+      return faults.indices.first { faults[$0].target.matches(url) && test($0) }
+    }
+    let byURL = faultsByTarget[.url(url)] ?? []
+    let byHost = faultsByTarget[.host(url.host)] ?? []
+    // Both ascend: merged, the scenario's order.
+    var a = 0
+    var b = 0
+    while a < byURL.count || b < byHost.count {
+      let index: Int
+      if b == byHost.count || (a < byURL.count && byURL[a] < byHost[b]) {
+        index = byURL[a]
+        a += 1
+      } else {
+        index = byHost[b]
+        b += 1
+      }
+      if test(index) { return index }
+    }
+    return nil
   }
 
   func resource(_ url: SimURL) -> ServerResource? { resources[url] }
@@ -50,24 +86,22 @@ struct ServerState {
   /// `status(for:at:)` when the caller already looked up `resource`, the resource at `url`: each
   /// lookup hashes the whole URL.
   func status(for url: SimURL, resource: ServerResource?, at now: SimTime) -> Int {
-    for fault in faults {
-      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to,
-        target.matches(url)
-      {
-        return status
-      }
+    guard !faults.isEmpty else { return resource?.status ?? 404 }
+    let window = firstFault(for: url) {
+      if case .status(let from, let to, _, _) = faults[$0] { return from <= now && now < to }
+      return false
     }
+    if let window, case .status(_, _, _, let status) = faults[window] { return status }
     return resource?.status ?? 404
   }
 
   /// Whether a `stall` fault holds `url` at `now`.
   func isStalled(_ url: SimURL, at now: SimTime) -> Bool {
-    faults.contains { fault in
-      if case .stall(let from, let to, let target) = fault {
-        return from <= now && now < to && target.matches(url)
-      }
+    guard !faults.isEmpty else { return false }
+    return firstFault(for: url) {
+      if case .stall(let from, let to, _) = faults[$0] { return from <= now && now < to }
       return false
-    }
+    } != nil
   }
 
   /// Marks a drop fault active; the simulation cuts running connections then.
@@ -75,13 +109,24 @@ struct ServerState {
 
   /// Consumes one drop of an active fault matching `url`, if any remains.
   mutating func takeDrop(for url: SimURL) -> Bool {
-    for (i, fault) in faults.enumerated() where dropActive[i] && dropsLeft[i] > 0 {
-      if case .dropConnection(_, let target, _) = fault, target.matches(url) {
-        dropsLeft[i] -= 1
-        return true
-      }
+    guard !faults.isEmpty else { return false }
+    let drop = firstFault(for: url) { [dropActive, dropsLeft] in
+      guard dropActive[$0], dropsLeft[$0] > 0, case .dropConnection = faults[$0] else { return false }
+      return true
     }
-    return false
+    guard let drop else { return false }
+    dropsLeft[drop] -= 1
+    return true
+  }
+}
+
+extension ServerFault {
+  /// What the fault applies to.
+  var target: FaultTarget {
+    switch self {
+    case .dropConnection(_, let target, _), .status(_, _, let target, _), .stall(_, _, let target):
+      return target
+    }
   }
 }
 

@@ -18,7 +18,9 @@ enum StallChangeRule {
 
   /// Stall fault `index` began or ended: appends what follows for the engine's transfers.
   static func apply(fault index: Int, engine: Engine, into effects: inout EffectBuffer) {
-    let transfers = engine.daemon.activeTransfers().map {
+    let faults = engine.links.server.faults
+    guard faults.indices.contains(index) else { return }
+    let transfers = engine.daemon.activeTransfers(matching: faults[index].target).map {
       Transfer(uid: $0.uid, url: $0.currentURL, stalled: $0.machine.direction?.stalled)
     }
     apply(fault: index, server: engine.links.server, now: engine.now, transfers: transfers, into: &effects)
