@@ -88,11 +88,19 @@ struct Daemon {
     return uids.map { tasks[Int($0)] }
   }
 
-  /// `activeTransfers()` that `target` applies to: a fault's own, without the others' copies.
+  /// `activeTransfers()` that `target` applies to, from the sessions' lists by host: a server
+  /// with a stall per host looked at every transfer at every stall's start and end.
   func activeTransfers(matching target: FaultTarget) -> [SimURLSessionTask] {
+    let host: String
+    switch target {
+    case .host(let name): host = name
+    case .url(let url): host = url.host
+    }
     var uids: [Int32] = []
     for record in sessionRecords where record.activeTransfers > 0 {
-      for uid in record.activeUIDs where target.matches(tasks[Int(uid)].currentURL) { uids.append(uid) }
+      for uid in record.activeUIDs(onHost: host) where target.matches(tasks[Int(uid)].currentURL) {
+        uids.append(uid)
+      }
     }
     uids.sort()
     return uids.map { tasks[Int($0)] }

@@ -27,6 +27,9 @@ final class DaemonSession {
   private(set) var activeUIDs: Set<Int32> = []
   /// How many of its tasks are connecting or moving bytes.
   var activeTransfers: Int { activeUIDs.count }
+  /// `activeUIDs` by the host of the URL each fetches: a fault on one host (a stall that begins
+  /// or ends) reads that host's transfers, not every one of a server with a host per file.
+  private var activeByHost: [String: Set<Int32>] = [:]
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
   /// The questions for the app among `pending` (challenges, delayed requests), in order: every
@@ -121,10 +124,30 @@ final class DaemonSession {
   /// One of the session's tasks ended.
   func taskEnded() { outstanding -= 1 }
 
-  /// Task `uid` started (`active`) or stopped connecting or moving bytes.
-  func transferActivityChanged(uid: Int32, active: Bool) {
-    if active { activeUIDs.insert(uid) } else { activeUIDs.remove(uid) }
+  /// Task `uid` started (`active`) or stopped connecting or moving bytes, to `host`.
+  func transferActivityChanged(uid: Int32, active: Bool, host: String) {
+    if active {
+      activeUIDs.insert(uid)
+      activeByHost[host, default: []].insert(uid)
+    } else {
+      activeUIDs.remove(uid)
+      removeActive(uid, host: host)
+    }
   }
+
+  /// Active transfer `uid` now fetches from `new` (a redirect).
+  func activeHostChanged(uid: Int32, from old: String, to new: String) {
+    removeActive(uid, host: old)
+    activeByHost[new, default: []].insert(uid)
+  }
+
+  private func removeActive(_ uid: Int32, host: String) {
+    guard activeByHost[host]?.remove(uid) != nil, activeByHost[host]?.isEmpty == true else { return }
+    activeByHost[host] = nil
+  }
+
+  /// The `uid`s of its tasks connecting to or moving bytes from `host`, in no order.
+  func activeUIDs(onHost host: String) -> Set<Int32> { activeByHost[host] ?? [] }
 
   func queue(_ event: DelegateEvent) {
     pending.append(event)

@@ -42,7 +42,8 @@ struct TaskParts {
         let active = phase.isActive
         if active != holdsConnection {
           holdsConnection = active
-          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(uid: uid, active: active) }
+          let host = record.currentURL.host
+          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(uid: uid, active: active, host: host) }
         }
       }
       yield &phase
@@ -56,6 +57,23 @@ struct TaskParts {
 
   /// `machine.isActive` as of the last change, for the session's list of active transfers.
   private var holdsConnection = false
+
+  /// A redirect was followed (`TaskRecord.redirected`); a transfer holding a connection moves to
+  /// the new host in the session's list of active transfers by host.
+  mutating func redirected(to url: SimURL) { changeURL { $0.redirected(to: url) } }
+
+  /// The app answered a delayed request with a new one (`TaskRecord.requestReplaced`).
+  mutating func requestReplaced(by url: SimURL) { changeURL { $0.requestReplaced(by: url) } }
+
+  /// The only ways `record.currentURL` changes after creation: the session files its active
+  /// transfers by host (`DaemonSession.activeUIDs(onHost:)`), so a move must be told.
+  private mutating func changeURL(_ change: (inout TaskRecord) -> Void) {
+    let old = record.currentURL.host
+    change(&record)
+    let new = record.currentURL.host
+    guard holdsConnection, new != old else { return }
+    session._withUnsafeGuaranteedRef { $0.activeHostChanged(uid: uid, from: old, to: new) }
+  }
   /// Its `willBeginDelayedRequest` question, for a task with an `earliestBeginDate` (read by the
   /// pass only for such a task).
   var delayedRequest = DelayedRequestStage.notAsked

@@ -104,12 +104,14 @@ struct TaskRecord {
     connectionKey = key
   }
 
-  /// `willBeginDelayedRequest` answered `useNewRequest`: the task fetches the new URL.
+  /// `willBeginDelayedRequest` answered `useNewRequest`: the task fetches the new URL. Called
+  /// through `TaskParts.requestReplaced(by:)`, which keeps the session's active transfers by host.
   mutating func requestReplaced(by url: SimURL) {
     currentURL = url
   }
 
-  /// A redirect was followed.
+  /// A redirect was followed. Called through `TaskParts.redirected(to:)`, which keeps the
+  /// session's active transfers by host.
   mutating func redirected(to url: SimURL) {
     currentURL = url
     redirectsInARow += 1

@@ -35,11 +35,11 @@ enum DelayedRequestAnsweredRule {
       }
     case .useNewRequest(let url):
       guard task.machine.isWaiting else {
-        engine.tasks[task].record.requestReplaced(by: url)
+        engine.tasks[task].requestReplaced(by: url)
         return
       }
       engine.daemon.removeFromQueue(task)
-      engine.tasks[task].record.requestReplaced(by: url)
+      engine.tasks[task].requestReplaced(by: url)
       effects.append(.enqueue(uid: task.uid))
     case .cancel:
       effects.append(

@@ -63,7 +63,7 @@ enum ConnectedRule {
           TraceField("task", .string(task.name)), TraceField("from", .string(task.currentURL.string)),
           TraceField("to", .string(target.string)),
         ]))
-    engine.tasks[task].record.redirected(to: target)
+    engine.tasks[task].redirected(to: target)
     effects.append(
       .schedule(
         .connected(uid: task.uid, generation: task.machine.generation),
