@@ -33,6 +33,10 @@ struct Daemon {
   /// Resume data produced so far, by token: what data handed back must match to be used.
   private var issuedResumeData: [ResumeDataContents] = []
   private var usedResumeData: Set<Int> = []
+  /// Whether sessions file their active transfers by host (`DaemonSession.activeUIDs(onHost:)`):
+  /// only for a server with many faults, the only reader; the filing costs every transfer's start
+  /// and end a hashed host (5% of `bench fleet`'s instructions).
+  var filesActiveByHost = false
   /// The one timer that re-decides waits at a start date or the rate limiter's expiry.
   private(set) var reevaluation: (at: SimTime, handle: EventHandle)?
 
@@ -47,7 +51,7 @@ struct Daemon {
   ) -> DaemonSession {
     let record = DaemonSession(
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
-      simulation: simulation)
+      simulation: simulation, filesActiveByHost: filesActiveByHost)
     sessionRecords.append(record)
     if configuration.kind == .background && registers {
       backgroundSessions[configuration.identifier] = record

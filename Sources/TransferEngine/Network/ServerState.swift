@@ -10,9 +10,13 @@ struct ServerState {
   /// Fault indexes by target, ascending: the faults that can hold a request are those for its
   /// URL and those for its host, not every fault (a server with a fault per host looked at all
   /// of them at every response).
-  private let faultsByTarget: [FaultTarget: [Int]]
+  /// Held by a reference (`FaultIndex`): a `ServerState` is copied often, and each reference it
+  /// holds is counted at every copy.
+  private let faultsByTarget: FaultIndex?
   /// Up to this many faults a plain look at each is cheaper than two hashed lookups.
   private static let faultsLookedAtInTurn = 8
+  /// Whether faults are found by target (more than `faultsLookedAtInTurn` of them).
+  var indexesFaults: Bool { faultsByTarget != nil }
   /// Changes applied so far: a resource's size is one of admission's inputs (a discretionary
   /// transfer's size), so its waiting tasks' blocks are checked again after one.
   private(set) var version = 0
@@ -28,21 +32,17 @@ struct ServerState {
       return 0
     }
     dropActive = Array(repeating: false, count: model.faults.count)
-    var byTarget: [FaultTarget: [Int]] = [:]
-    if model.faults.count > Self.faultsLookedAtInTurn {
-      for (i, fault) in model.faults.enumerated() { byTarget[fault.target, default: []].append(i) }
-    }
-    faultsByTarget = byTarget
+    faultsByTarget = model.faults.count > Self.faultsLookedAtInTurn ? FaultIndex(model.faults) : nil
   }
 
   /// The first fault, in the scenario's order, that targets `url` (by URL or by host) and passes
   /// `test`.
   private func firstFault(for url: SimURL, where test: (Int) -> Bool) -> Int? {
-    if faults.count <= Self.faultsLookedAtInTurn {
+    guard let faultsByTarget else {
       return faults.indices.first { faults[$0].target.matches(url) && test($0) }
     }
-    let byURL = faultsByTarget[.url(url)] ?? []
-    let byHost = faultsByTarget[.host(url.host)] ?? []
+    let byURL = faultsByTarget.indexes[.url(url)] ?? []
+    let byHost = faultsByTarget.indexes[.host(url.host)] ?? []
     // Both ascend: merged, the scenario's order.
     var a = 0
     var b = 0
@@ -117,6 +117,17 @@ struct ServerState {
     guard let drop else { return false }
     dropsLeft[drop] -= 1
     return true
+  }
+}
+
+/// A server's fault indexes by target, ascending.
+final class FaultIndex: Sendable {
+  let indexes: [FaultTarget: [Int]]
+
+  init(_ faults: [ServerFault]) {
+    var indexes: [FaultTarget: [Int]] = [:]
+    for (i, fault) in faults.enumerated() { indexes[fault.target, default: []].append(i) }
+    self.indexes = indexes
   }
 }
 

@@ -27,9 +27,11 @@ final class DaemonSession {
   private(set) var activeUIDs: Set<Int32> = []
   /// How many of its tasks are connecting or moving bytes.
   var activeTransfers: Int { activeUIDs.count }
-  /// `activeUIDs` by the host of the URL each fetches: a fault on one host (a stall that begins
-  /// or ends) reads that host's transfers, not every one of a server with a host per file.
+  /// `activeUIDs` by the host of the URL each fetches, when `filesActiveByHost`: a fault on one
+  /// host (a stall that begins or ends) reads that host's transfers, not every one of a server
+  /// with a host per file.
   private var activeByHost: [String: Set<Int32>] = [:]
+  private let filesActiveByHost: Bool
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
   /// The questions for the app among `pending` (challenges, delayed requests), in order: every
@@ -65,11 +67,15 @@ final class DaemonSession {
   /// Position in the daemon's session records (the key of `deliver` events).
   let index: Int
 
-  init(identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation?) {
+  init(
+    identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation?,
+    filesActiveByHost: Bool = false
+  ) {
     self.identifier = identifier
     self.configuration = configuration
     self.index = index
     self.simulation = simulation
+    self.filesActiveByHost = filesActiveByHost
   }
 
   /// The session could not connect: every task made in it fails with `code`.
@@ -128,15 +134,16 @@ final class DaemonSession {
   func transferActivityChanged(uid: Int32, active: Bool, host: String) {
     if active {
       activeUIDs.insert(uid)
-      activeByHost[host, default: []].insert(uid)
+      if filesActiveByHost { activeByHost[host, default: []].insert(uid) }
     } else {
       activeUIDs.remove(uid)
-      removeActive(uid, host: host)
+      if filesActiveByHost { removeActive(uid, host: host) }
     }
   }
 
   /// Active transfer `uid` now fetches from `new` (a redirect).
   func activeHostChanged(uid: Int32, from old: String, to new: String) {
+    guard filesActiveByHost else { return }
     removeActive(uid, host: old)
     activeByHost[new, default: []].insert(uid)
   }
@@ -146,8 +153,11 @@ final class DaemonSession {
     activeByHost[host] = nil
   }
 
-  /// The `uid`s of its tasks connecting to or moving bytes from `host`, in no order.
-  func activeUIDs(onHost host: String) -> Set<Int32> { activeByHost[host] ?? [] }
+  /// The `uid`s of its tasks connecting to or moving bytes from `host`, in no order; all its
+  /// active transfers when it does not file them by host.
+  func activeUIDs(onHost host: String) -> Set<Int32> {
+    filesActiveByHost ? activeByHost[host] ?? [] : activeUIDs
+  }
 
   func queue(_ event: DelegateEvent) {
     pending.append(event)

@@ -59,6 +59,7 @@ final class Engine {
     self.serverModel = server
     self.links = Links(server: server)
     self.rateLimiter = RateLimiter(policy: policy.rateLimiter)
+    daemon.filesActiveByHost = links.server.indexesFaults
   }
 
   /// The current simulated time.

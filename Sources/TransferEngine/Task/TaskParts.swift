@@ -43,7 +43,9 @@ struct TaskParts {
         if active != holdsConnection {
           holdsConnection = active
           let host = record.currentURL.host
-          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(uid: uid, active: active, host: host) }
+          session._withUnsafeGuaranteedRef {
+            $0.transferActivityChanged(uid: uid, active: active, host: host)
+          }
         }
       }
       yield &phase
