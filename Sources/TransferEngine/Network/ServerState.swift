@@ -3,20 +3,16 @@ import SimKernel
 /// The server as it is now: resources after the changes applied so far, and fault bookkeeping.
 struct ServerState {
   private(set) var resources: [SimURL: ServerResource] = [:]
-  let faults: [ServerFault]
+  /// The scenario's faults, with their index by target when there are many.
+  private let faultTable: FaultTable
+  var faults: [ServerFault] { faultTable.list }
   /// Connections still to drop, per `dropConnection` fault index, once that fault is active.
   private(set) var dropsLeft: [Int]
   private var dropActive: [Bool]
-  /// Fault indexes by target, ascending: the faults that can hold a request are those for its
-  /// URL and those for its host, not every fault (a server with a fault per host looked at all
-  /// of them at every response).
-  /// Held by a reference (`FaultIndex`): a `ServerState` is copied often, and each reference it
-  /// holds is counted at every copy.
-  private let faultsByTarget: FaultIndex?
   /// Up to this many faults a plain look at each is cheaper than two hashed lookups.
   private static let faultsLookedAtInTurn = 8
   /// Whether faults are found by target (more than `faultsLookedAtInTurn` of them).
-  var indexesFaults: Bool { faultsByTarget != nil }
+  var indexesFaults: Bool { faultTable.byTarget != nil }
   /// Changes applied so far: a resource's size is one of admission's inputs (a discretionary
   /// transfer's size), so its waiting tasks' blocks are checked again after one.
   private(set) var version = 0
@@ -26,38 +22,12 @@ struct ServerState {
     // at each doubling.
     resources.reserveCapacity(model.resources.count)
     for resource in model.resources { resources[resource.url] = resource }
-    faults = model.faults
+    faultTable = FaultTable(model.faults, indexed: model.faults.count > Self.faultsLookedAtInTurn)
     dropsLeft = model.faults.map { fault in
       if case .dropConnection(_, _, let times) = fault { return times }
       return 0
     }
     dropActive = Array(repeating: false, count: model.faults.count)
-    faultsByTarget = model.faults.count > Self.faultsLookedAtInTurn ? FaultIndex(model.faults) : nil
-  }
-
-  /// The first fault, in the scenario's order, that targets `url` (by URL or by host) and passes
-  /// `test`.
-  private func firstFault(for url: SimURL, where test: (Int) -> Bool) -> Int? {
-    guard let faultsByTarget else {
-      return faults.indices.first { faults[$0].target.matches(url) && test($0) }
-    }
-    let byURL = faultsByTarget.indexes[.url(url)] ?? []
-    let byHost = faultsByTarget.indexes[.host(url.host)] ?? []
-    // Both ascend: merged, the scenario's order.
-    var a = 0
-    var b = 0
-    while a < byURL.count || b < byHost.count {
-      let index: Int
-      if b == byHost.count || (a < byURL.count && byURL[a] < byHost[b]) {
-        index = byURL[a]
-        a += 1
-      } else {
-        index = byHost[b]
-        b += 1
-      }
-      if test(index) { return index }
-    }
-    return nil
   }
 
   func resource(_ url: SimURL) -> ServerResource? { resources[url] }
@@ -86,22 +56,36 @@ struct ServerState {
   /// `status(for:at:)` when the caller already looked up `resource`, the resource at `url`: each
   /// lookup hashes the whole URL.
   func status(for url: SimURL, resource: ServerResource?, at now: SimTime) -> Int {
-    guard !faults.isEmpty else { return resource?.status ?? 404 }
-    let window = firstFault(for: url) {
-      if case .status(let from, let to, _, _) = faults[$0] { return from <= now && now < to }
-      return false
+    if let faultsByTarget = faultTable.byTarget {
+      for i in faultsByTarget.candidates(for: url) {
+        if case .status(let from, let to, _, let status) = faults[i], from <= now, now < to { return status }
+      }
+      return resource?.status ?? 404
     }
-    if let window, case .status(_, _, _, let status) = faults[window] { return status }
+    for fault in faults {
+      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to,
+        target.matches(url)
+      {
+        return status
+      }
+    }
     return resource?.status ?? 404
   }
 
   /// Whether a `stall` fault holds `url` at `now`.
   func isStalled(_ url: SimURL, at now: SimTime) -> Bool {
-    guard !faults.isEmpty else { return false }
-    return firstFault(for: url) {
-      if case .stall(let from, let to, _) = faults[$0] { return from <= now && now < to }
+    if let faultsByTarget = faultTable.byTarget {
+      return faultsByTarget.candidates(for: url).contains {
+        if case .stall(let from, let to, _) = faults[$0] { return from <= now && now < to }
+        return false
+      }
+    }
+    return faults.contains { fault in
+      if case .stall(let from, let to, let target) = fault {
+        return from <= now && now < to && target.matches(url)
+      }
       return false
-    } != nil
+    }
   }
 
   /// Marks a drop fault active; the simulation cuts running connections then.
@@ -109,25 +93,70 @@ struct ServerState {
 
   /// Consumes one drop of an active fault matching `url`, if any remains.
   mutating func takeDrop(for url: SimURL) -> Bool {
-    guard !faults.isEmpty else { return false }
-    let drop = firstFault(for: url) { [dropActive, dropsLeft] in
-      guard dropActive[$0], dropsLeft[$0] > 0, case .dropConnection = faults[$0] else { return false }
-      return true
+    if let faultsByTarget = faultTable.byTarget {
+      for i in faultsByTarget.candidates(for: url) where dropActive[i] && dropsLeft[i] > 0 {
+        if case .dropConnection = faults[i] {
+          dropsLeft[i] -= 1
+          return true
+        }
+      }
+      return false
     }
-    guard let drop else { return false }
-    dropsLeft[drop] -= 1
-    return true
+    for (i, fault) in faults.enumerated() where dropActive[i] && dropsLeft[i] > 0 {
+      if case .dropConnection(_, let target, _) = fault, target.matches(url) {
+        dropsLeft[i] -= 1
+        return true
+      }
+    }
+    return false
   }
 }
 
-/// A server's fault indexes by target, ascending.
-final class FaultIndex: Sendable {
-  let indexes: [FaultTarget: [Int]]
+/// A server's faults, and (`indexed`) their indexes by target, ascending: the faults that can
+/// hold a request are those for its URL and for its host, not every fault (a server with a fault
+/// per host looked at all of them at every response). One reference for `ServerState` to hold:
+/// it is copied often, and each reference it holds is counted at every copy.
+final class FaultTable: Sendable {
+  let list: [ServerFault]
+  let byTarget: FaultIndex?
+
+  init(_ faults: [ServerFault], indexed: Bool) {
+    list = faults
+    byTarget = indexed ? FaultIndex(faults) : nil
+  }
+}
+
+/// Fault indexes by target, ascending.
+struct FaultIndex: Sendable {
+  private let indexes: [FaultTarget: [Int]]
 
   init(_ faults: [ServerFault]) {
     var indexes: [FaultTarget: [Int]] = [:]
     for (i, fault) in faults.enumerated() { indexes[fault.target, default: []].append(i) }
     self.indexes = indexes
+  }
+
+  /// The faults that target `url` (by URL or by host), in the scenario's order.
+  func candidates(for url: SimURL) -> [Int] {
+    let byURL = indexes[.url(url)] ?? []
+    let byHost = indexes[.host(url.host)] ?? []
+    if byURL.isEmpty { return byHost }
+    if byHost.isEmpty { return byURL }
+    // Both ascend: merged.
+    var merged: [Int] = []
+    merged.reserveCapacity(byURL.count + byHost.count)
+    var a = 0
+    var b = 0
+    while a < byURL.count || b < byHost.count {
+      if b == byHost.count || (a < byURL.count && byURL[a] < byHost[b]) {
+        merged.append(byURL[a])
+        a += 1
+      } else {
+        merged.append(byHost[b])
+        b += 1
+      }
+    }
+    return merged
   }
 }
 

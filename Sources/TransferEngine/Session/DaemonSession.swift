@@ -31,7 +31,7 @@ final class DaemonSession {
   /// host (a stall that begins or ends) reads that host's transfers, not every one of a server
   /// with a host per file.
   private var activeByHost: [String: Set<Int32>] = [:]
-  private let filesActiveByHost: Bool
+  let filesActiveByHost: Bool
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
   /// The questions for the app among `pending` (challenges, delayed requests), in order: every
@@ -130,15 +130,15 @@ final class DaemonSession {
   /// One of the session's tasks ended.
   func taskEnded() { outstanding -= 1 }
 
-  /// Task `uid` started (`active`) or stopped connecting or moving bytes, to `host`.
-  func transferActivityChanged(uid: Int32, active: Bool, host: String) {
-    if active {
-      activeUIDs.insert(uid)
-      if filesActiveByHost { activeByHost[host, default: []].insert(uid) }
-    } else {
-      activeUIDs.remove(uid)
-      if filesActiveByHost { removeActive(uid, host: host) }
-    }
+  /// Task `uid` started (`active`) or stopped connecting or moving bytes.
+  func transferActivityChanged(uid: Int32, active: Bool) {
+    if active { activeUIDs.insert(uid) } else { activeUIDs.remove(uid) }
+  }
+
+  /// The same, under `host`, when the session files its active transfers by host.
+  func fileActiveTransfer(uid: Int32, active: Bool, host: String) {
+    guard filesActiveByHost else { return }
+    if active { activeByHost[host, default: []].insert(uid) } else { removeActive(uid, host: host) }
   }
 
   /// Active transfer `uid` now fetches from `new` (a redirect).
