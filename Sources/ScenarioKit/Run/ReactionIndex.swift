@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Which entries of a list the scripted app consults for a task (reactions, challenge answers,
 /// delayed-request answers) may apply to it, found without looking at each: an entry naming one
 /// task exactly (no `*`) is filed under that name. A scenario with thousands of entries, each for
@@ -30,21 +32,7 @@ struct TaskEntryIndex {
   /// The entries that may apply to `task`, in their order in the file.
   func candidates(task: String?) -> [Int] {
     guard let task, let named = byTask[task] else { return others }
-    // Both lists ascend: merge them.
-    var merged: [Int] = []
-    merged.reserveCapacity(named.count + others.count)
-    var a = 0
-    var b = 0
-    while a < named.count || b < others.count {
-      if b == others.count || (a < named.count && named[a] < others[b]) {
-        merged.append(named[a])
-        a += 1
-      } else {
-        merged.append(others[b])
-        b += 1
-      }
-    }
-    return merged
+    return mergedAscending(named, others)
   }
 }
 

@@ -138,25 +138,7 @@ struct FaultIndex: Sendable {
 
   /// The faults that target `url` (by URL or by host), in the scenario's order.
   func candidates(for url: SimURL) -> [Int] {
-    let byURL = indexes[.url(url)] ?? []
-    let byHost = indexes[.host(url.host)] ?? []
-    if byURL.isEmpty { return byHost }
-    if byHost.isEmpty { return byURL }
-    // Both ascend: merged.
-    var merged: [Int] = []
-    merged.reserveCapacity(byURL.count + byHost.count)
-    var a = 0
-    var b = 0
-    while a < byURL.count || b < byHost.count {
-      if b == byHost.count || (a < byURL.count && byURL[a] < byHost[b]) {
-        merged.append(byURL[a])
-        a += 1
-      } else {
-        merged.append(byHost[b])
-        b += 1
-      }
-    }
-    return merged
+    mergedAscending(indexes[.url(url)] ?? [], indexes[.host(url.host)] ?? [])
   }
 }
 
