@@ -219,13 +219,7 @@ public struct ExpectationEvaluator {
     guard let positions = candidatePositions(for: pattern) else {
       return events[start...].firstIndex(where: pattern.matches)
     }
-    var low = 0
-    var high = positions.count
-    while low < high {
-      let middle = (low + high) / 2
-      if positions[middle] < start { low = middle + 1 } else { high = middle }
-    }
-    return positions[low...].first { pattern.matches(trace[$0]) }
+    return positions[positions.partitioningIndex { $0 >= start }...].first { pattern.matches(trace[$0]) }
   }
 
   private func traceExpectation(_ path: String, _ texts: [String], _ inOrder: Bool) -> ExpectationResult {

@@ -57,7 +57,7 @@ struct TaskEventIndex {
 
   /// The created tasks `pattern` matches, in the order they were created.
   func created(matching pattern: String) -> [String] {
-    guard pattern.utf8.contains(UInt8(ascii: "*")) else { return wasCreated(pattern) ? [pattern] : [] }
+    guard pattern.utf8.contains(TracePattern.star) else { return wasCreated(pattern) ? [pattern] : [] }
     guard let names = names(matching: pattern) else {
       return created.filter { TracePattern.wildcardMatch(pattern, $0) }
     }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// A trace's task names sorted by their UTF-8 bytes, forwards and backwards, so that the names a
 /// `*` pattern can match are found from its literal beginning or end by binary search rather than
 /// by trying every name: N expectations like `task=f-7*` over N tasks then cost about N log N,
@@ -26,14 +28,13 @@ final class TaskNameRanges {
     self.backward = backward.sorted(by: byKey)
   }
 
-  private static let star = UInt8(ascii: "*")
-
   /// The names `pattern` (with at least one `*`) can match: those with its literal beginning, or
   /// with its literal end, whichever run is shorter, each tested against the whole pattern. Nil
   /// when the pattern has neither (`*`, `*x*`): every name is a candidate then.
   func names(matching pattern: String) -> [String]? {
     let bytes = Array(pattern.utf8)
-    guard let firstStar = bytes.firstIndex(of: Self.star), let lastStar = bytes.lastIndex(of: Self.star)
+    guard let firstStar = bytes.firstIndex(of: TracePattern.star),
+      let lastStar = bytes.lastIndex(of: TracePattern.star)
     else {
       return nil
     }
@@ -55,18 +56,9 @@ final class TaskNameRanges {
   /// The entries whose key begins with `start`: from the first key not below it to the first key
   /// not below it followed by 0xFF, a byte no UTF-8 text holds.
   private static func run(of start: [UInt8], in entries: [Entry]) -> Range<Int> {
-    let lower = lowerBound(start, in: entries)
-    let upper = lowerBound(start + [0xFF], in: entries)
+    let end = start + [0xFF]
+    let lower = entries.partitioningIndex { !$0.key.lexicographicallyPrecedes(start) }
+    let upper = entries.partitioningIndex { !$0.key.lexicographicallyPrecedes(end) }
     return lower..<upper
-  }
-
-  private static func lowerBound(_ key: [UInt8], in entries: [Entry]) -> Int {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let middle = (low + high) / 2
-      if entries[middle].key.lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
-    }
-    return low
   }
 }

@@ -46,7 +46,8 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
     return pair.value
   }
 
-  private static let star = UInt8(ascii: "*")
+  /// The wildcard, as the UTF-8 byte the matchers compare.
+  static let star = UInt8(ascii: "*")
 
   /// Glob match where `*` is any run of characters (iterative, linear backtracking).
   ///

@@ -133,6 +133,10 @@ struct References {
     checkContinuedTasks(context)
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)
+    /// A declared resource, or one copy of a numbered one (`https://h{n}.x/f`).
+    func servesResource(_ url: SimURL) -> Bool {
+      urlSet.contains(url.string) || numberedResources.contains { References.name(url.string, matches: $0) }
+    }
     for use in urls where use.name.contains("{n}") || use.name.contains("{task}") {
       // A templated URL (a reaction's `{n}`, a delayed-request answer's `{task}`) must be able
       // to name a resource, or every task it makes is a typo's 404.
@@ -158,9 +162,7 @@ struct References {
         )
         continue
       }
-      if !urlSet.contains(url.string)
-        && !numberedResources.contains(where: { References.name(url.string, matches: $0) })
-      {
+      if !servesResource(url) {
         let hint =
           context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
@@ -169,12 +171,8 @@ struct References {
       }
     }
     checkMethods(context)
-    let resourceSet = Set(resources)
-    // A fault or server change may name one copy of a numbered resource (`https://h{n}.x/f`).
-    for (url, path, position) in resourceUses
-    where !resourceSet.contains(url)
-      && !numberedResources.contains(where: { References.name(url.string, matches: $0) })
-    {
+    // A fault or server change may name one copy of a numbered resource, as a download may.
+    for (url, path, position) in resourceUses where !servesResource(url) {
       let hint =
         context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
         ?? "add it to server.resources"

@@ -19,3 +19,24 @@ package func mergedAscending(_ first: [Int], _ second: [Int]) -> [Int] {
   }
   return merged
 }
+
+extension RandomAccessCollection {
+  /// The first index whose element satisfies `isAtOrPast`, which must be false for a prefix of the
+  /// collection and true for the rest (a binary search; `endIndex` when none satisfies it). For
+  /// this package's modules only.
+  package func partitioningIndex(where isAtOrPast: (Element) -> Bool) -> Index {
+    var low = startIndex
+    var count = self.count
+    while count > 0 {
+      let half = count / 2
+      let middle = index(low, offsetBy: half)
+      if isAtOrPast(self[middle]) {
+        count = half
+      } else {
+        low = index(after: middle)
+        count -= half + 1
+      }
+    }
+    return low
+  }
+}
