@@ -79,6 +79,27 @@ struct ResourceReferenceTests {
         ])
   }
 
+  @Test("among several numbered resources, a fault and a download find the one whose copy they name")
+  func severalNumberedResources() {
+    let text = """
+      {"name": "f", "server": {"resources": [{"url": "https://a{n}.example.com/f", "count": 2, "size": "1MB"},
+                                             {"url": "https://cdn.example.com/ep-{n}.mp3", "count": 3, "size": "1MB"},
+                                             {"url": "https://cdn.example.com/e{n}.mp3", "count": 3, "size": "1MB"}],
+         "faults": [{"kind": "stall", "from": "1s", "to": "2s", "url": "https://cdn.example.com/e3.mp3"},
+                    {"kind": "stall", "from": "1s", "to": "2s", "host": "a2.example.com"},
+                    {"kind": "stall", "from": "1s", "to": "2s", "url": "https://cdn.example.com/ep-x.mp3"}]},
+       "app": {"sessions": [{"identifier": "S"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://cdn.example.com/ep-2.mp3", "name": "d"}]}
+      """
+    #expect(
+      loaderProblems(text)
+        == [
+          "s.json: server.faults[2].url: no resource 'https://cdn.example.com/ep-x.mp3' in server.resources; "
+            + "did you mean 'https://cdn.example.com/ep-{n}.mp3'?"
+        ])
+  }
+
   static func methods(resource: String, action: String) -> String {
     """
     {"name": "m", "server": {"resources": [\(resource)]}, "app": {"sessions": [{"identifier": "S"}]},
