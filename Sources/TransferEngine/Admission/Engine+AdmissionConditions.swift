@@ -2,8 +2,8 @@ import SimKernel
 
 extension Engine {
   /// What admission's blocks that last (`WaitReason.lastsUntilInputsChange`, and those that end
-  /// at an instant, `Admission.timedBlockEnd`) depend on besides the task: while these are
-  /// equal, such a block stands. The time is not among them: a block that ends at an instant (a
+  /// at an instant, `Admission.timedBlockEnd`) depend on besides the task: while those its
+  /// reason reads are equal (`WaitReason.inputGroups`), such a block stands. The time is not among them: a block that ends at an instant (a
   /// start date, the rate limiter's delay) is kept only before it (`WaitQueue.knownBlockedUntil`).
   /// The rate limiter's expiry is, as a later one can put a task behind it again.
   struct AdmissionInputs: Equatable {
@@ -17,14 +17,28 @@ extension Engine {
     var sessionAttachments: Int
   }
 
-  /// The number of admission's inputs as they are now: the same number while they stay equal.
-  func admissionInputsEpoch() -> UInt64 {
+  /// The numbers of admission's input groups as they are now (`AdmissionEpochs`): a group's
+  /// number is bumped when one of its inputs differs from the last call's.
+  func admissionEpochs() -> AdmissionEpochs {
     let inputs = admissionInputs
-    if inputs != lastAdmissionInputs {
+    guard let last = lastAdmissionInputs else {
       lastAdmissionInputs = inputs
-      admissionInputsEpochs &+= 1
+      return admissionInputEpochs
     }
-    return admissionInputsEpochs
+    if inputs != last {
+      lastAdmissionInputs = inputs
+      if inputs.deviceLocked != last.deviceLocked { admissionInputEpochs.lock &+= 1 }
+      if inputs.appState != last.appState { admissionInputEpochs.appState &+= 1 }
+      if inputs.rateLimiterExpiry != last.rateLimiterExpiry { admissionInputEpochs.rateLimiter &+= 1 }
+      if inputs.network != last.network { admissionInputEpochs.network &+= 1 }
+      if inputs.power != last.power { admissionInputEpochs.power &+= 1 }
+      if inputs.serverVersion != last.serverVersion || inputs.waitingTasksVersion != last.waitingTasksVersion
+        || inputs.sessionAttachments != last.sessionAttachments
+      {
+        admissionInputEpochs.tasks &+= 1
+      }
+    }
+    return admissionInputEpochs
   }
 
   var admissionInputs: AdmissionInputs {

@@ -171,6 +171,12 @@ struct Daemon {
 
   func hasWaiting(_ key: WaitQueue.Key) -> Bool { !waitQueues[Int(key.index)].isEmpty }
 
+  /// The known-blocked run of `key` when it holds every task waiting there and its earliest end
+  /// is known exactly (`WaitQueue.wholeBlockedRun`); nil when a full pass must walk the queue.
+  func wholeQueueBlockedRun(_ key: WaitQueue.Key) -> WaitQueue.BlockedRun? {
+    waitQueues.withUnsafeBufferPointer { queues in queues[Int(key.index)].wholeBlockedRun }
+  }
+
   /// The queue of the task's current pair, made (empty) on first use.
   mutating func ensureQueue(for task: SimURLSessionTask) -> WaitQueue.Key {
     let name = queueName(task)

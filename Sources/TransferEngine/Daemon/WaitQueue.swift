@@ -30,24 +30,56 @@ struct WaitQueue {
   private(set) var running = 0
   /// The first `knownBlocked` waiting tasks were found blocked, at the last pass, for a reason
   /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`) or until an
-  /// instant (a start date, the rate limiter's expiry: `Admission.timedBlockEnd`), while those
-  /// inputs were as numbered `knownBlockedEpoch` (`Engine.admissionInputsEpoch`) and the earliest
-  /// such instant was `knownBlockedUntil` (nil: none). A pass after a connection freed up or a
-  /// task was queued starts behind them while the inputs are unchanged and that instant has not
-  /// come: it would decide the same for each, and do nothing (the re-evaluation each one's instant
-  /// asked for is armed already). Without this, a long queue of tasks waiting for Wi-Fi, power or
-  /// a start date ahead of tasks that may start was walked at every start and every finish
-  /// (quadratic in the queue). A full pass walks everything and sets these again.
+  /// instant (a start date, the rate limiter's expiry: `Admission.timedBlockEnd`), while the
+  /// groups of inputs their reasons read (`knownBlockedReads`, `WaitReason.inputGroups`) were as
+  /// numbered `knownBlockedEpochs` (`Engine.admissionEpochs`), and the earliest such instant was
+  /// `knownBlockedUntil` (nil: none). A pass starts behind them while those groups are unchanged
+  /// and that instant has not come: it would decide the same for each, and do nothing but ask for
+  /// the re-evaluation at that instant again. Without this, a long queue of tasks waiting for
+  /// Wi-Fi, power or a start date ahead of tasks that may start was walked at every start and
+  /// every finish (quadratic in the queue), and every queue of many sessions was walked at every
+  /// re-evaluation and every change of the app's state (quadratic in the sessions).
   var knownBlocked = 0
-  var knownBlockedEpoch: UInt64 = 0
+  var knownBlockedEpochs = AdmissionEpochs()
+  var knownBlockedReads: AdmissionInputGroups = []
   var knownBlockedUntil: SimTime?
+  /// Whether `knownBlockedUntil` is still the earliest end among the first `knownBlocked` tasks:
+  /// false once the run was cut short or lost a task, which may have been the one ending first. A
+  /// full pass (`AdmissionPassRule.apply`) skips the run only while it is, since it asks for the
+  /// re-evaluation at that instant and an instant no task waits for would be a timer too many.
+  var knownBlockedUntilIsExact = false
+
+  /// The known-blocked run's record, as a pass asks whether it still stands.
+  struct BlockedRun {
+    /// The earliest instant that ends one of its blocks (nil: none ends by itself).
+    let until: SimTime?
+    let epochs: AdmissionEpochs
+    let reads: AdmissionInputGroups
+
+    /// Whether the run still stands with admission's inputs numbered `epochs` at `now`: a pass
+    /// would decide the same for each of its tasks.
+    func stands(in epochs: AdmissionEpochs, at now: SimTime) -> Bool {
+      guard self.epochs.agree(with: epochs, on: reads) else { return false }
+      if let until, now >= until { return false }
+      return true
+    }
+  }
+
+  /// The known-blocked run when it holds every waiting task and its earliest end is exact.
+  var wholeBlockedRun: BlockedRun? {
+    guard knownBlockedUntilIsExact, knownBlocked > 0, knownBlocked == count else { return nil }
+    return blockedRun
+  }
+
+  private var blockedRun: BlockedRun {
+    BlockedRun(until: knownBlockedUntil, epochs: knownBlockedEpochs, reads: knownBlockedReads)
+  }
 
   init(running: Int = 0) { self.running = running }
 
-  /// How many waiting tasks a pass may skip at `now`, with admission's inputs numbered `epoch`.
-  func skippable(inEpoch epoch: UInt64, at now: SimTime) -> Int {
-    guard knownBlockedEpoch == epoch else { return 0 }
-    if let until = knownBlockedUntil, now >= until { return 0 }
+  /// How many waiting tasks a pass may skip at `now`, with admission's inputs numbered `epochs`.
+  func skippable(in epochs: AdmissionEpochs, at now: SimTime) -> Int {
+    guard knownBlocked > 0, blockedRun.stands(in: epochs, at: now) else { return 0 }
     // Never past the waiting tasks, whatever the bookkeeping says: a pass removes from those.
     return min(knownBlocked, count)
   }
@@ -81,7 +113,10 @@ struct WaitQueue {
     }
     storage.insert(row, at: low)
     // A task placed among the known-blocked ones ends their run there.
-    knownBlocked = min(knownBlocked, low - head)
+    if low - head < knownBlocked {
+      knownBlocked = low - head
+      knownBlockedUntilIsExact = false
+    }
   }
 
   /// Takes a waiting task out (cancelled, suspended, its process gone). The tasks on the nearer
@@ -90,7 +125,10 @@ struct WaitQueue {
   /// each time was quadratic in the queue.
   mutating func remove(_ row: Row) {
     guard let i = index(of: row) else { return }
-    if i - head < knownBlocked { knownBlocked -= 1 }
+    if i - head < knownBlocked {
+      knownBlocked -= 1
+      knownBlockedUntilIsExact = false
+    }
     guard i - head < storage.count - i else { return _ = storage.remove(at: i) }
     storage.withUnsafeMutableBufferPointer { slots in
       var j = i

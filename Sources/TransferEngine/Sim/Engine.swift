@@ -45,10 +45,10 @@ final class Engine {
   @exclusivity(unchecked) var extensions = ExtensionProcesses()
   /// Conditions drawn during the run, and the next change of each (`ConditionStream`).
   @exclusivity(unchecked) var conditions = ConditionStreams()
-  /// Admission's inputs as a pass last saw them, and their number: bumped at each change
-  /// (`admissionInputsEpoch()`), as the wait queues' runs of known-blocked tasks record it.
+  /// Admission's inputs as a pass last saw them, and the numbers of their groups, bumped at each
+  /// change (`admissionEpochs()`), as the wait queues' runs of known-blocked tasks record them.
   @exclusivity(unchecked) var lastAdmissionInputs: AdmissionInputs?
-  @exclusivity(unchecked) var admissionInputsEpochs: UInt64 = 0
+  @exclusivity(unchecked) var admissionInputEpochs = AdmissionEpochs()
   /// True while the invariant checker runs (`Simulation.checksInvariants` sets it): rules append
   /// `.observe` effects only then, so a run without the checker pays nothing for them.
   @exclusivity(unchecked) var observing = false

@@ -72,23 +72,37 @@ enum AdmissionPassRule {
     key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer
   ) {
     guard engine.daemon.hasWaiting(key) else { return }
-    var queue = engine.daemon.takeQueue(key)
+    // Admission's input groups are numbered only where a known-blocked run may be skipped: most
+    // passes (a completion in a queue with nothing blocked ahead) need no number.
+    lazy var epochs = engine.admissionEpochs()
+    // A pass starts behind the tasks the last pass found blocked for a lasting reason, when
+    // nothing they depend on changed since (`WaitQueue.knownBlocked`): it would decide the same
+    // for each and do nothing. A full pass also asks again for the re-evaluation at the earliest
+    // instant among them (the timer that called it may be the one that just fired), so it skips
+    // them only while that instant is known exactly.
+    if full, let run = engine.daemon.wholeQueueBlockedRun(key), run.stands(in: epochs, at: engine.now) {
+      if let until = run.until { effects.append(.requestReevaluation(at: until)) }
+      return
+    }
     let conditions = engine.admissionConditions
+    var queue = engine.daemon.takeQueue(key)
     var decisions: [Decision] = []
     var started: [SimURLSessionTask] = []
     var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
-    // A pass after a connection freed up or a task was queued starts behind the tasks the last
-    // pass found blocked for a lasting reason, when nothing they depend on changed since
-    // (`WaitQueue.knownBlocked`): it would decide the same for each and do nothing.
     let skipped =
-      full || queue.knownBlocked == 0
-      ? 0 : queue.skippable(inEpoch: engine.admissionInputsEpoch(), at: conditions.now)
+      queue.knownBlocked == 0 || (full && !queue.knownBlockedUntilIsExact)
+      ? 0 : queue.skippable(in: epochs, at: conditions.now)
+    if full && skipped > 0, let until = queue.knownBlockedUntil {
+      effects.append(.requestReevaluation(at: until))
+    }
     var scanned = skipped
     // The run of lasting blocks from the queue's front, as this pass leaves it (the tasks it
     // starts or fails leave the queue, so they do not end the run), and the earliest instant
     // that ends one of its blocks.
     var blockedRun = skipped
     var blockedRunUntil = skipped > 0 ? queue.knownBlockedUntil : nil
+    var blockedRunUntilIsExact = skipped > 0 ? queue.knownBlockedUntilIsExact : true
+    var blockedRunReads: AdmissionInputGroups = skipped > 0 ? queue.knownBlockedReads : []
     var inBlockedRun = true
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
@@ -138,8 +152,10 @@ enum AdmissionPassRule {
         }
         if inBlockedRun && reason.lastsUntilInputsChange {
           blockedRun += 1
+          blockedRunReads.formUnion(reason.inputGroups)
         } else if inBlockedRun, let end = Admission.timedBlockEnd(reason, request, in: conditions) {
           blockedRun += 1
+          blockedRunReads.formUnion(reason.inputGroups)
           blockedRunUntil = min(blockedRunUntil ?? end, end)
         } else {
           inBlockedRun = false
@@ -154,8 +170,10 @@ enum AdmissionPassRule {
     // The inputs are as the pass found them: it changes none of them.
     queue.knownBlocked = blockedRun
     if blockedRun > 0 {
-      queue.knownBlockedEpoch = engine.admissionInputsEpoch()
+      queue.knownBlockedEpochs = epochs
+      queue.knownBlockedReads = blockedRunReads
       queue.knownBlockedUntil = blockedRunUntil
+      queue.knownBlockedUntilIsExact = blockedRunUntilIsExact
     }
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     if started.count + failed.count == 1 {
