@@ -103,7 +103,7 @@ import TransferEngine
       "f-1", "f-10", "f-2", "f-", "g-1", "épisode-3", "épisode-30", "e-3", "日本語", "日本", "a*b", "ab", "abab",
       "x",
     ]
-    let ranges = TaskNameRanges(names)
+    let ranges = NameRanges(names)
     let patterns = [
       "f-*", "*-1", "f*0", "é*", "*3", "e*", "日本*", "*語", "*本*", "a*b", "ab*ab", "*", "**", "*x*", "f-1*",
       "zz*",

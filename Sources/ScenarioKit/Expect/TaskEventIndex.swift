@@ -70,13 +70,13 @@ struct TaskEventIndex {
   }
 }
 
-/// Builds `TaskNameRanges` once, at the first `*` pattern (most runs have none).
+/// Builds `NameRanges` once, at the first `*` pattern (most runs have none).
 final class LazyNameRanges {
-  private var built: TaskNameRanges?
+  private var built: NameRanges?
 
-  func ranges(of names: @autoclosure () -> Dictionary<String, [Int]>.Keys) -> TaskNameRanges {
+  func ranges(of names: @autoclosure () -> Dictionary<String, [Int]>.Keys) -> NameRanges {
     if let built { return built }
-    let made = TaskNameRanges(names())
+    let made = NameRanges(names())
     built = made
     return made
   }

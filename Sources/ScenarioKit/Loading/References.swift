@@ -133,16 +133,16 @@ struct References {
     checkContinuedTasks(context)
     let urlStrings = resources.map(\.string)
     let urlSet = Set(urlStrings)
-    let numberedSet = Set(numberedResources)
     // Numbered URLs filed by their literal beginning: 2,000 numbered resources, each named by a
     // download and a fault, tried every pair (148 s to load).
     let numbered = NamePatterns(numberedResources)
     /// A declared resource, or one copy of a numbered one (`https://h{n}.x/f`).
     func servesResource(_ url: SimURL) -> Bool { urlSet.contains(url.string) || numbered.match(url.string) }
+    var templates = ResourceURLIndex(resources: urlStrings, numbered: Set(numberedResources))
     for use in urls where use.name.contains("{n}") || use.name.contains("{task}") {
       // A templated URL (a reaction's `{n}`, a delayed-request answer's `{task}`) must be able
       // to name a resource, or every task it makes is a typo's 404.
-      if !urlTemplate(use.name, canName: urlStrings, numbered: numberedSet) {
+      if !templates.canName(use.name) {
         let hint =
           context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
@@ -254,18 +254,6 @@ struct References {
         return
       }
     }
-  }
-
-  /// Whether some filling-in of `template`'s `{n}` (digits) and `{task}` (any text) is one of
-  /// `resources`: a literal URL, or a numbered one's template (the same template, or its first
-  /// copy, `{n}` = 1).
-  func urlTemplate(_ template: String, canName resources: [String], numbered: Set<String>) -> Bool {
-    for resource in resources {
-      if resource == template { return true }
-      let instance = numbered.contains(resource) ? resource.replacingAll("{n}", with: "1") : resource
-      if References.fits(Substring(instance), Substring(template)) { return true }
-    }
-    return false
   }
 
   /// Whether a referenced name fits a created one, where `{n}` in the created name stands for

@@ -1,13 +1,14 @@
 import SimKernel
 
-/// A trace's task names sorted by their UTF-8 bytes, forwards and backwards, so that the names a
-/// `*` pattern can match are found from its literal beginning or end by binary search rather than
-/// by trying every name: N expectations like `task=f-7*` over N tasks then cost about N log N,
-/// not N times the trace (or N times the names).
+/// Names sorted by their UTF-8 bytes, forwards and backwards, so that the names a pattern can
+/// match are found from its literal beginning or end by binary search rather than by trying every
+/// name: a trace's task names for `*` patterns (N expectations like `task=f-7*` over N tasks then
+/// cost about N log N, not N times the trace or the names), and a scenario's resource URLs for
+/// templated URLs (`ResourceURLIndex`).
 ///
 /// Bytes, not `String` order: `TracePattern.wildcardMatch` compares bytes, and only byte order
 /// keeps every name with a given beginning in one run.
-final class TaskNameRanges {
+final class NameRanges {
   private let forward: [Entry]
   private let backward: [Entry]
 
@@ -39,10 +40,17 @@ final class TaskNameRanges {
       return nil
     }
     let prefix = Array(bytes[..<firstStar])
-    let suffix = Array(bytes[(lastStar + 1)...].reversed())
-    guard !prefix.isEmpty || !suffix.isEmpty else { return nil }
+    let suffix = Array(bytes[(lastStar + 1)...])
+    return candidates(prefix: prefix, suffix: suffix)?.filter { TracePattern.wildcardMatch(pattern, $0) }
+  }
+
+  /// The names that begin with `prefix` or end with `suffix` (UTF-8 bytes), whichever run is
+  /// shorter: a superset of those a pattern with that literal beginning and end can match. Nil
+  /// when both are empty: every name is a candidate then.
+  func candidates(prefix: [UInt8], suffix: [UInt8]) -> [String]? {
+    let reversedSuffix = Array(suffix.reversed())
     let byPrefix = prefix.isEmpty ? nil : Self.run(of: prefix, in: forward)
-    let bySuffix = suffix.isEmpty ? nil : Self.run(of: suffix, in: backward)
+    let bySuffix = suffix.isEmpty ? nil : Self.run(of: reversedSuffix, in: backward)
     let chosen: ([Entry], Range<Int>)
     switch (byPrefix, bySuffix) {
     case (let p?, let s?): chosen = p.count <= s.count ? (forward, p) : (backward, s)
@@ -50,7 +58,7 @@ final class TaskNameRanges {
     case (nil, let s?): chosen = (backward, s)
     case (nil, nil): return nil
     }
-    return chosen.0[chosen.1].lazy.map(\.name).filter { TracePattern.wildcardMatch(pattern, $0) }
+    return chosen.0[chosen.1].map(\.name)
   }
 
   /// The entries whose key begins with `start`: from the first key not below it to the first key
