@@ -1,5 +1,5 @@
 /// A scenario's resource URLs, asked whether a templated URL (a reaction's `{n}`, a
-/// delayed-request answer's `{task}`) can name one (`References.urlTemplate`) without trying
+/// delayed-request answer's `{task}`) can name one (checked by `References`) without trying
 /// every resource: a template tries only the resources that begin with its literal beginning or
 /// end with its literal end (`NameRanges`), and each template is decided once. N reactions, each
 /// with a templated URL naming one of N resources, tried every pair: 2,000 took 54 s to load.
