@@ -56,36 +56,20 @@ struct ServerState {
   /// `status(for:at:)` when the caller already looked up `resource`, the resource at `url`: each
   /// lookup hashes the whole URL.
   func status(for url: SimURL, resource: ServerResource?, at now: SimTime) -> Int {
-    if let faultsByTarget = faultTable.byTarget {
-      for i in faultsByTarget.candidates(for: url) {
-        if case .status(let from, let to, _, let status) = faults[i], from <= now, now < to { return status }
-      }
-      return resource?.status ?? 404
+    let window = firstFault(for: url) { fault, _ in
+      if case .status(let from, let to, _, _) = fault { return from <= now && now < to }
+      return false
     }
-    for fault in faults {
-      if case .status(let from, let to, let target, let status) = fault, from <= now, now < to,
-        target.matches(url)
-      {
-        return status
-      }
-    }
+    if let window, case .status(_, _, _, let status) = faults[window] { return status }
     return resource?.status ?? 404
   }
 
   /// Whether a `stall` fault holds `url` at `now`.
   func isStalled(_ url: SimURL, at now: SimTime) -> Bool {
-    if let faultsByTarget = faultTable.byTarget {
-      return faultsByTarget.candidates(for: url).contains {
-        if case .stall(let from, let to, _) = faults[$0] { return from <= now && now < to }
-        return false
-      }
-    }
-    return faults.contains { fault in
-      if case .stall(let from, let to, let target) = fault {
-        return from <= now && now < to && target.matches(url)
-      }
+    firstFault(for: url) { fault, _ in
+      if case .stall(let from, let to, _) = fault { return from <= now && now < to }
       return false
-    }
+    } != nil
   }
 
   /// Marks a drop fault active; the simulation cuts running connections then.
@@ -93,22 +77,25 @@ struct ServerState {
 
   /// Consumes one drop of an active fault matching `url`, if any remains.
   mutating func takeDrop(for url: SimURL) -> Bool {
-    if let faultsByTarget = faultTable.byTarget {
-      for i in faultsByTarget.candidates(for: url) where dropActive[i] && dropsLeft[i] > 0 {
-        if case .dropConnection = faults[i] {
-          dropsLeft[i] -= 1
-          return true
-        }
-      }
-      return false
+    let drop = firstFault(for: url) { [dropActive, dropsLeft] fault, i in
+      guard case .dropConnection = fault else { return false }
+      return dropActive[i] && dropsLeft[i] > 0
     }
-    for (i, fault) in faults.enumerated() where dropActive[i] && dropsLeft[i] > 0 {
-      if case .dropConnection(_, let target, _) = fault, target.matches(url) {
-        dropsLeft[i] -= 1
-        return true
-      }
+    guard let drop else { return false }
+    dropsLeft[drop] -= 1
+    return true
+  }
+
+  /// The first fault, in the scenario's order, that targets `url` (by URL or by host) and passes
+  /// `test` (given the fault and its index): past `faultsLookedAtInTurn` faults, only those the
+  /// index files under the URL and its host are looked at.
+  @inline(__always)
+  private func firstFault(for url: SimURL, where test: (ServerFault, Int) -> Bool) -> Int? {
+    if faults.isEmpty { return nil }
+    if let byTarget = faultTable.byTarget {
+      return byTarget.candidates(for: url).first { test(faults[$0], $0) }
     }
-    return false
+    return faults.indices.first { faults[$0].target.matches(url) && test(faults[$0], $0) }
   }
 }
 
