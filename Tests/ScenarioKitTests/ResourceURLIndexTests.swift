@@ -46,10 +46,10 @@ import Testing
 
   @Test("the literal text around a template's placeholders, as matching reads it")
   func literalEnds() {
-    #expect(ResourceURLIndex.literalEnds("https://a/{n}/b-{task}.c") == ("https://a/", ".c"))
-    #expect(ResourceURLIndex.literalEnds("{task}") == ("", ""))
-    #expect(ResourceURLIndex.literalEnds("x{{n}}y") == ("x{", "}y"))
-    #expect(ResourceURLIndex.literalEnds("https://a/b") == ("https://a/b", "https://a/b"))
+    #expect(References.literalEnds("https://a/{n}/b-{task}.c") == ("https://a/", ".c"))
+    #expect(References.literalEnds("{task}") == ("", ""))
+    #expect(References.literalEnds("x{{n}}y") == ("x{", "}y"))
+    #expect(References.literalEnds("https://a/b") == ("https://a/b", "https://a/b"))
   }
 
   @Test("N templates, each naming one of N resources, try about N pairs, not N x N")

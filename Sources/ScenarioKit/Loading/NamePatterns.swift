@@ -42,9 +42,5 @@ struct NamePatterns {
   }
 
   /// The characters before the first `{n}` or `{task}`, read as `References.fits` reads them.
-  static func literalPrefix(_ pattern: String) -> String {
-    var rest = Substring(pattern)
-    while !rest.isEmpty && !rest.hasPrefix("{n}") && !rest.hasPrefix("{task}") { rest = rest.dropFirst() }
-    return String(pattern[..<rest.startIndex])
-  }
+  static func literalPrefix(_ pattern: String) -> String { String(References.literalEnds(pattern).prefix) }
 }

@@ -266,6 +266,26 @@ struct References {
     return fits(Substring(reference), Substring(created))
   }
 
+  /// The text before the first `{n}` or `{task}` and after the last, read as `References.fits`
+  /// reads them (left to right).
+  static func literalEnds(_ template: String) -> (prefix: Substring, suffix: Substring) {
+    var rest = Substring(template)
+    var firstPlaceholder: String.Index?
+    var afterLastPlaceholder = template.startIndex
+    while !rest.isEmpty {
+      let length = rest.hasPrefix("{n}") ? 3 : rest.hasPrefix("{task}") ? 6 : 0
+      if length > 0 {
+        if firstPlaceholder == nil { firstPlaceholder = rest.startIndex }
+        rest = rest.dropFirst(length)
+        afterLastPlaceholder = rest.startIndex
+      } else {
+        rest = rest.dropFirst()
+      }
+    }
+    guard let firstPlaceholder else { return (Substring(template), Substring(template)) }
+    return (template[..<firstPlaceholder], template[afterLastPlaceholder...])
+  }
+
   /// `created` read as literal characters, `{n}` (one or more digits) and `{task}` (one or more
   /// characters), matched by dynamic programming: O(tokens x characters), whatever the pattern.
   static func fits(_ text: Substring, _ pattern: Substring) -> Bool {

@@ -45,27 +45,7 @@ struct ResourceURLIndex {
   /// The resources `template` may fit: those with its literal beginning or end, or every one.
   private func candidates(for template: String) -> [String] {
     guard allASCII, template.utf8.allSatisfy({ $0 < 0x80 }) else { return instances }
-    let (prefix, suffix) = Self.literalEnds(template)
+    let (prefix, suffix) = References.literalEnds(template)
     return ranges.candidates(prefix: Array(prefix.utf8), suffix: Array(suffix.utf8)) ?? instances
-  }
-
-  /// The text before the first `{n}` or `{task}` and after the last, read as `References.fits`
-  /// reads them (left to right).
-  static func literalEnds(_ template: String) -> (prefix: Substring, suffix: Substring) {
-    var rest = Substring(template)
-    var firstPlaceholder: String.Index?
-    var afterLastPlaceholder = template.startIndex
-    while !rest.isEmpty {
-      let length = rest.hasPrefix("{n}") ? 3 : rest.hasPrefix("{task}") ? 6 : 0
-      if length > 0 {
-        if firstPlaceholder == nil { firstPlaceholder = rest.startIndex }
-        rest = rest.dropFirst(length)
-        afterLastPlaceholder = rest.startIndex
-      } else {
-        rest = rest.dropFirst()
-      }
-    }
-    guard let firstPlaceholder else { return (Substring(template), Substring(template)) }
-    return (template[..<firstPlaceholder], template[afterLastPlaceholder...])
   }
 }
