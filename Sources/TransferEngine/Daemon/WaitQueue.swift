@@ -34,11 +34,11 @@ struct WaitQueue {
   /// groups of inputs their reasons read (`knownBlockedReads`, `WaitReason.inputGroups`) were as
   /// numbered `knownBlockedEpochs` (`Engine.admissionEpochs`), and the earliest such instant was
   /// `knownBlockedUntil` (nil: none). A pass starts behind them while those groups are unchanged
-  /// and that instant has not come: it would decide the same for each and do nothing (a full pass
-  /// asks for the re-evaluation at that instant again). Without this, a long queue of tasks waiting for
-  /// Wi-Fi, power or a start date ahead of tasks that may start was walked at every start and
-  /// every finish (quadratic in the queue), and every queue of many sessions was walked at every
-  /// re-evaluation and every change of the app's state (quadratic in the sessions).
+  /// and that instant has not come: it would decide the same for each and do nothing (a full
+  /// pass asks for the re-evaluation at that instant again). Without this, a long queue of tasks
+  /// waiting for Wi-Fi, power or a start date ahead of tasks that may start was walked at every
+  /// start and every finish (quadratic in the queue), and every queue of many sessions was walked
+  /// at every re-evaluation and every change of the app's state (quadratic in the sessions).
   var knownBlocked = 0
   var knownBlockedEpochs = AdmissionEpochs()
   var knownBlockedReads: AdmissionInputGroups = []

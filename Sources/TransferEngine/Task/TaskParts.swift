@@ -42,11 +42,12 @@ struct TaskParts {
         let active = phase.isActive
         if active != holdsConnection {
           holdsConnection = active
-          session._withUnsafeGuaranteedRef { $0.transferActivityChanged(uid: uid, active: active) }
-          // The host is read only for a session that files by it (a server with many faults).
-          if session._withUnsafeGuaranteedRef({ $0.filesActiveByHost }) {
-            let host = record.currentURL.host
-            session._withUnsafeGuaranteedRef { $0.fileActiveTransfer(uid: uid, active: active, host: host) }
+          session._withUnsafeGuaranteedRef { session in
+            session.transferActivityChanged(uid: uid, active: active)
+            // The host is read only for a session that files by it (a server with many faults).
+            if session.filesActiveByHost {
+              session.fileActiveTransfer(uid: uid, active: active, host: record.currentURL.host)
+            }
           }
         }
       }
