@@ -87,22 +87,44 @@ enum Admission {
     return nil
   }
 
+  /// The network and the power as a discretionary block reads them: everything
+  /// `missingDiscretionaryConditions` looks at, so two conditions with the same view give every
+  /// discretionary task the same missing conditions. A change of the network or the power that
+  /// leaves the view alone (cellular to none, the battery moving above its floor) cannot lift
+  /// such a block (`AdmissionInputGroups.discretionary`).
+  struct DiscretionaryView: Equatable {
+    /// An interface is up that is neither expensive nor constrained.
+    var wifi: Bool
+    var charging: Bool
+    /// Not charging, and the battery under the policy's floor.
+    var batteryLow: Bool
+    /// Low Power Mode is on and the policy avoids it.
+    var lowPowerModeAvoided: Bool
+
+    init(network: NetworkState, power: PowerState, policy: DiscretionaryPolicy) {
+      wifi = network.isUp && !network.expensive && !network.constrained
+      charging = power.charging
+      batteryLow = !power.charging && power.battery < policy.minimumBatteryLevel
+      lowPowerModeAvoided = policy.avoidLowPowerMode && power.lowPowerMode
+    }
+  }
+
   /// The discretionary conditions that do not hold for a transfer of `size` bytes, in report
-  /// order: `wifi`, `charging`, `batteryLevel`, `lowPowerModeOff` (empty: all hold).
+  /// order: `wifi`, `charging`, `batteryLevel`, `lowPowerModeOff` (empty: all hold). Reads the
+  /// conditions only through their `DiscretionaryView`.
   static func missingDiscretionaryConditions(_ conditions: Conditions, size: Int64) -> [String] {
-    let network = conditions.network
-    let power = conditions.power
     let rules = conditions.discretionary
+    let view = DiscretionaryView(network: conditions.network, power: conditions.power, policy: rules)
     var missing: [String] = []
     for condition in rules.conditions(forSize: size) {
       switch condition {
-      case .wifi where !(network.isUp && !network.expensive && !network.constrained): missing.append("wifi")
-      case .charging where !power.charging: missing.append("charging")
+      case .wifi where !view.wifi: missing.append("wifi")
+      case .charging where !view.charging: missing.append("charging")
       default: break
       }
     }
-    if !power.charging && power.battery < rules.minimumBatteryLevel { missing.append("batteryLevel") }
-    if rules.avoidLowPowerMode && power.lowPowerMode { missing.append("lowPowerModeOff") }
+    if view.batteryLow { missing.append("batteryLevel") }
+    if view.lowPowerModeAvoided { missing.append("lowPowerModeOff") }
     return missing
   }
 }

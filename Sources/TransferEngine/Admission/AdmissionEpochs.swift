@@ -17,8 +17,14 @@ struct AdmissionInputGroups: OptionSet {
   static let network = AdmissionInputGroups(rawValue: 1 << 3)
   /// Charging, the battery level, Low Power Mode.
   static let power = AdmissionInputGroups(rawValue: 1 << 4)
+  /// The network and the power only as a discretionary block reads them
+  /// (`Admission.DiscretionaryView`): whether the interface counts as Wi-Fi, charging, the
+  /// battery under its floor, Low Power Mode avoided. Its number moves only when one of those
+  /// does, so a discretionary task waiting for Wi-Fi is not decided again when the network goes
+  /// from cellular to none.
+  static let discretionary = AdmissionInputGroups(rawValue: 1 << 5)
 
-  static let all: AdmissionInputGroups = [.lock, .appState, .rateLimiter, .network, .power]
+  static let all: AdmissionInputGroups = [.lock, .appState, .rateLimiter, .network, .power, .discretionary]
 }
 
 /// A number for each group of admission's inputs, bumped when an input of the group changes
@@ -32,6 +38,7 @@ struct AdmissionEpochs: Equatable {
   var rateLimiter: UInt64 = 0
   var network: UInt64 = 0
   var power: UInt64 = 0
+  var discretionary: UInt64 = 0
   /// The server's version, the waiting tasks' own inputs, the delegates attached.
   var tasks: UInt64 = 0
 
@@ -43,6 +50,7 @@ struct AdmissionEpochs: Equatable {
     if groups.contains(.rateLimiter) && rateLimiter != other.rateLimiter { return false }
     if groups.contains(.network) && network != other.network { return false }
     if groups.contains(.power) && power != other.power { return false }
+    if groups.contains(.discretionary) && discretionary != other.discretionary { return false }
     return true
   }
 }
@@ -51,13 +59,15 @@ extension SimURLSessionTask.WaitReason {
   /// The groups of admission's inputs this block depends on, for a block that lasts until they
   /// change or ends at an instant (`lastsUntilInputsChange`, `Admission.timedBlockEnd`); all of
   /// them for any other. Follows the order of the checks in `Admission.waitReason`: the lock,
-  /// then a background task's start date, the rate limiter and discretionary conditions (network
-  /// and power), then a default session's suspended app, then the interface.
+  /// then a background task's start date, the rate limiter and discretionary conditions (the
+  /// network and the power through their `DiscretionaryView` alone: a block with missing
+  /// conditions returns before any later check reads them), then a default session's suspended
+  /// app, then the interface.
   var inputGroups: AdmissionInputGroups {
     switch self {
     case .deviceLocked, .earliestBegin: return .lock
     case .rateLimiter: return [.lock, .rateLimiter]
-    case .discretionary: return [.lock, .rateLimiter, .network, .power]
+    case .discretionary: return [.lock, .rateLimiter, .discretionary]
     default: return .all
     }
   }

@@ -33,6 +33,11 @@ extension Engine {
       if inputs.rateLimiterExpiry != last.rateLimiterExpiry { admissionInputEpochs.rateLimiter &+= 1 }
       if inputs.network != last.network { admissionInputEpochs.network &+= 1 }
       if inputs.power != last.power { admissionInputEpochs.power &+= 1 }
+      if (inputs.network != last.network || inputs.power != last.power)
+        && discretionaryView(of: inputs) != discretionaryView(of: last)
+      {
+        admissionInputEpochs.discretionary &+= 1
+      }
       if inputs.serverVersion != last.serverVersion || inputs.waitingTasksVersion != last.waitingTasksVersion
         || inputs.sessionAttachments != last.sessionAttachments
       {
@@ -40,6 +45,10 @@ extension Engine {
       }
     }
     return admissionInputEpochs
+  }
+
+  private func discretionaryView(of inputs: AdmissionInputs) -> Admission.DiscretionaryView {
+    Admission.DiscretionaryView(network: inputs.network, power: inputs.power, policy: policy.discretionary)
   }
 
   var admissionInputs: AdmissionInputs {

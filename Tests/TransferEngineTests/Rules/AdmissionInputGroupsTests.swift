@@ -25,15 +25,22 @@ struct AdmissionInputGroupsTests {
   ]
   static let powers = [
     PowerState(charging: true), PowerState(charging: false, battery: 0.1),
+    PowerState(charging: false, battery: 0.5), PowerState(charging: true, battery: 0.1),
     PowerState(charging: false, battery: 0.9, lowPowerMode: true),
   ]
+  /// A floor between the levels above, so the battery moves the discretionary view both ways.
+  static let policy = DiscretionaryPolicy(minimumBatteryLevel: 0.3)
 
   static func conditions(
     lock: Bool, app: AppState, expiry: SimTime, network: NetworkState, power: PowerState
   ) -> Admission.Conditions {
     Admission.Conditions(
       now: now, network: network, power: power, appState: app, rateLimiterExpiry: expiry,
-      discretionary: DiscretionaryPolicy(), deviceLocked: lock)
+      discretionary: policy, deviceLocked: lock)
+  }
+
+  static func view(_ conditions: Admission.Conditions) -> Admission.DiscretionaryView {
+    Admission.DiscretionaryView(network: conditions.network, power: conditions.power, policy: policy)
   }
 
   /// Requests of every kind admission tells apart: background and default sessions, each
@@ -103,14 +110,14 @@ struct AdmissionInputGroupsTests {
                     Self.conditions(lock: lock, app: app, expiry: $0, network: network, power: power)
                   }
                 }
-                if !reads.contains(.network) {
-                  others += Self.networks.map {
-                    Self.conditions(lock: lock, app: app, expiry: expiry, network: $0, power: power)
-                  }
-                }
-                if !reads.contains(.power) {
-                  others += Self.powers.map {
-                    Self.conditions(lock: lock, app: app, expiry: expiry, network: network, power: $0)
+                // The network and the power, each varied when not read, together when neither is;
+                // a block that reads the discretionary view keeps it.
+                for otherNetwork in reads.contains(.network) ? [network] : Self.networks {
+                  for otherPower in reads.contains(.power) ? [power] : Self.powers {
+                    let other = Self.conditions(
+                      lock: lock, app: app, expiry: expiry, network: otherNetwork, power: otherPower)
+                    if reads.contains(.discretionary) && Self.view(other) != Self.view(base) { continue }
+                    others.append(other)
                   }
                 }
                 for other in others {
@@ -135,15 +142,35 @@ struct AdmissionInputGroupsTests {
     #expect(checked > 1_000)
   }
 
+  @Test("a discretionary block reads the network and the power only through its view")
+  func discretionaryReadsItsView() {
+    #expect(!SimURLSessionTask.WaitReason.discretionary(missing: ["wifi"]).inputGroups.contains(.network))
+    #expect(!SimURLSessionTask.WaitReason.discretionary(missing: ["wifi"]).inputGroups.contains(.power))
+    // Cellular, none, constrained Wi-Fi and expensive wired all fail `wifi`; Wi-Fi passes it.
+    let views = Self.networks.map {
+      Self.view(Self.conditions(lock: false, app: .suspended, expiry: .zero, network: $0, power: Self.powers[0]))
+    }
+    #expect(views.map(\.wifi) == [true, false, false, false, false])
+    // Charging lifts the battery floor; below it without the charger the battery is low.
+    let powerViews = Self.powers.map {
+      Self.view(Self.conditions(lock: false, app: .suspended, expiry: .zero, network: Self.networks[0], power: $0))
+    }
+    #expect(powerViews.map(\.batteryLow) == [false, true, false, false, false])
+    #expect(powerViews.map(\.lowPowerModeAvoided) == [false, false, false, false, true])
+  }
+
   @Test("each input's change moves its own group's number and no other")
   func eachChangeMovesItsGroup() throws {
     typealias Change = KnownBlockedTests.Change
-    let expected: [Change: (AdmissionEpochs) -> UInt64] = [
-      .network: \.network, .power: \.power, .server: \.tasks, .lock: \.lock, .rateLimiterWake: \.rateLimiter,
-      .appState: \.appState, .sessionAttached: \.tasks, .waitingTaskSetter: \.tasks,
+    // The test's queue starts on constrained Wi-Fi, unplugged: cellular keeps the discretionary
+    // view (no Wi-Fi either way), the charger changes it.
+    let expected: [Change: [(AdmissionEpochs) -> UInt64]] = [
+      .network: [\.network], .power: [\.power, \.discretionary], .server: [\.tasks], .lock: [\.lock],
+      .rateLimiterWake: [\.rateLimiter], .appState: [\.appState], .sessionAttached: [\.tasks],
+      .waitingTaskSetter: [\.tasks],
     ]
     let groups: [(AdmissionEpochs) -> UInt64] = [
-      \.lock, \.appState, \.rateLimiter, \.network, \.power, \.tasks,
+      \.lock, \.appState, \.rateLimiter, \.network, \.power, \.discretionary, \.tasks,
     ]
     for change in Change.allCases {
       let (engine, blocked, _) = KnownBlockedTests.queue(blocked: 2, ready: 0)
@@ -161,9 +188,9 @@ struct AdmissionInputGroupsTests {
       }
       let after = engine.admissionEpochs()
       let own = try #require(expected[change])
-      #expect(own(after) == own(before) + 1, "\(change)")
+      for group in own { #expect(group(after) == group(before) + 1, "\(change)") }
       let moved = groups.filter { $0(after) != $0(before) }.count
-      #expect(moved == 1, "\(change) moved \(moved) groups")
+      #expect(moved == own.count, "\(change) moved \(moved) groups")
     }
   }
 
@@ -175,6 +202,14 @@ struct AdmissionInputGroupsTests {
     AdmissionPassRule.apply(
       key: engine.daemon.ensureQueue(for: task), full: true, engine: engine, into: &effects)
     return effects.effects
+  }
+
+  /// The numbers `task`'s queue recorded its known-blocked run with.
+  static func recordedEpochs(_ task: SimURLSessionTask, engine: Engine) -> AdmissionEpochs {
+    let key = engine.daemon.ensureQueue(for: task)
+    let queue = engine.daemon.takeQueue(key)
+    engine.daemon.restore(queue, key: key)
+    return queue.knownBlockedEpochs
   }
 
   @Test("a full pass after a change start dates cannot feel skips them, asking only for the first date")
@@ -211,6 +246,37 @@ struct AdmissionInputGroupsTests {
     #expect(asked == [110, 120, 130, 140].map { SimTime(.seconds($0)) })
     // Walked, the run is exact again: the next full pass skips it.
     #expect(Self.fullPass(deferred[1], engine: engine) == [.requestReevaluation(at: SimTime(.seconds(110)))])
+  }
+
+  @Test("a full pass skips discretionary tasks through network changes that keep them off Wi-Fi")
+  func fullPassSkipsDiscretionaryOffWiFi() {
+    let engine = AdmissionPassRuleTests.engine(limit: 4, online: false)
+    _ = engine.links.apply(NetworkState(interface: .cellular), now: .zero)
+    let waiting = AdmissionPassRuleTests.tasks(
+      20, in: SessionConfiguration(identifier: "bg", kind: .background, isDiscretionary: true), engine: engine)
+    KnownBlockedTests.enqueue(waiting, engine: engine)
+    #expect(KnownBlockedTests.knownBlocked(waiting[0], engine: engine) == 20)
+    let recorded = Self.recordedEpochs(waiting[0], engine: engine)
+    // Cellular to none to expensive wired: still no Wi-Fi, nothing to decide. A skipped run
+    // keeps the numbers it was recorded with; a walked one takes the new ones.
+    for network in [NetworkState(interface: .none), NetworkState(interface: .wired, expensive: true)] {
+      _ = engine.links.apply(network, now: .zero)
+      #expect(Self.fullPass(waiting[0], engine: engine) == [])
+      #expect(Self.recordedEpochs(waiting[0], engine: engine) == recorded)
+    }
+    #expect(engine.admissionEpochs().network != recorded.network)
+    // The charger moves the view (and a large transfer's `charging`): every task is decided
+    // again and still waits for Wi-Fi, so nothing is traced.
+    engine.links.apply(PowerState(charging: true))
+    #expect(Self.fullPass(waiting[0], engine: engine) == [])
+    #expect(Self.recordedEpochs(waiting[0], engine: engine) == engine.admissionEpochs())
+    #expect(KnownBlockedTests.knownBlocked(waiting[0], engine: engine) == 20)
+    // Wi-Fi lifts every block: the first four start.
+    _ = engine.links.apply(NetworkState(interface: .wifi), now: .zero)
+    let started = Self.fullPass(waiting[0], engine: engine).filter {
+      if case .beginAttempt = $0 { true } else { false }
+    }
+    #expect(started == waiting.prefix(4).map { .beginAttempt(uid: $0.uid) })
   }
 
   @Test("a full pass still decides tasks whose blocks read the changed input")
