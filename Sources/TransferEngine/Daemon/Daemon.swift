@@ -164,7 +164,10 @@ struct Daemon {
   func queueName(_ key: WaitQueue.Key) -> String { queueNames[Int(key.index)] }
 
   /// Every queue, in the order their pairs were first used: the order of full passes.
-  var waitQueueOrder: [WaitQueue.Key] { (0..<Int32(waitQueues.count)).map(WaitQueue.Key.init) }
+  var waitQueueOrder: [WaitQueue.Key] { (0..<waitQueueCount).map(WaitQueue.Key.init) }
+
+  /// How many queues there are: their keys are 0 up to it (`waitQueueOrder`).
+  var waitQueueCount: Int32 { Int32(waitQueues.count) }
 
   /// Connections the pair `key` holds.
   func running(_ key: WaitQueue.Key) -> Int { waitQueues[Int(key.index)].running }

@@ -103,6 +103,14 @@ extension Simulation {
           scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
       case .admissionPass(let key, let full):
         run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
+      case .fullAdmissionPasses(let queues):
+        for index in 0..<queues {
+          let key = WaitQueue.Key(index: index)
+          // An empty queue's pass does nothing: not even a buffer is lent for it.
+          if daemon.hasWaiting(key) {
+            run { AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &$0) }
+          }
+        }
       case .explainWait(let uid, let key):
         run { AdmissionPassRule.explainWait(daemon.task(uid), key: key, engine: engine, into: &$0) }
       case .requestReevaluation(let time): requestReevaluation(at: time)

@@ -148,12 +148,14 @@ struct AdmissionInputGroupsTests {
     #expect(!SimURLSessionTask.WaitReason.discretionary(missing: ["wifi"]).inputGroups.contains(.power))
     // Cellular, none, constrained Wi-Fi and expensive wired all fail `wifi`; Wi-Fi passes it.
     let views = Self.networks.map {
-      Self.view(Self.conditions(lock: false, app: .suspended, expiry: .zero, network: $0, power: Self.powers[0]))
+      Self.view(
+        Self.conditions(lock: false, app: .suspended, expiry: .zero, network: $0, power: Self.powers[0]))
     }
     #expect(views.map(\.wifi) == [true, false, false, false, false])
     // Charging lifts the battery floor; below it without the charger the battery is low.
     let powerViews = Self.powers.map {
-      Self.view(Self.conditions(lock: false, app: .suspended, expiry: .zero, network: Self.networks[0], power: $0))
+      Self.view(
+        Self.conditions(lock: false, app: .suspended, expiry: .zero, network: Self.networks[0], power: $0))
     }
     #expect(powerViews.map(\.batteryLow) == [false, true, false, false, false])
     #expect(powerViews.map(\.lowPowerModeAvoided) == [false, false, false, false, true])
@@ -253,7 +255,8 @@ struct AdmissionInputGroupsTests {
     let engine = AdmissionPassRuleTests.engine(limit: 4, online: false)
     _ = engine.links.apply(NetworkState(interface: .cellular), now: .zero)
     let waiting = AdmissionPassRuleTests.tasks(
-      20, in: SessionConfiguration(identifier: "bg", kind: .background, isDiscretionary: true), engine: engine)
+      20, in: SessionConfiguration(identifier: "bg", kind: .background, isDiscretionary: true), engine: engine
+    )
     KnownBlockedTests.enqueue(waiting, engine: engine)
     #expect(KnownBlockedTests.knownBlocked(waiting[0], engine: engine) == 20)
     let recorded = Self.recordedEpochs(waiting[0], engine: engine)

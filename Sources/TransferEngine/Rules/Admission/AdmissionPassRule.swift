@@ -11,9 +11,11 @@ import SimKernel
 /// a re-evaluation armed for a reason with an end (a start date, the rate limiter's expiry).
 enum AdmissionPassRule {
   /// Re-decides every waiting task: each queue's full pass is carried out before the next one's
-  /// is decided (`.admissionPass`), since a start or failure in one can change another.
+  /// is decided (`.fullAdmissionPasses`), since a start or failure in one can change another. The
+  /// queues are those that exist now; a queue made by a pass's effects is decided by its own.
   static func reevaluateAll(engine: Engine, into effects: inout EffectBuffer) {
-    for key in engine.daemon.waitQueueOrder { effects.append(.admissionPass(key: key, full: true)) }
+    let queues = engine.daemon.waitQueueCount
+    if queues > 0 { effects.append(.fullAdmissionPasses(queues: queues)) }
   }
 
   /// Puts a waiting task in its queue and runs the queue's pass; then (`.explainWait`) a task
