@@ -127,6 +127,11 @@ final class DaemonSession {
     return unfinishedInApp
   }
 
+  /// False when no task that needs the app's process was ever made here or all have been
+  /// cleared away: an O(1) look before `unfinishedTasksNeedingAppProcess`, for the many sessions
+  /// a suspension asks.
+  var mayHaveTasksNeedingAppProcess: Bool { !unfinishedInApp.isEmpty }
+
   /// One of the session's tasks ended.
   func taskEnded() { outstanding -= 1 }
 

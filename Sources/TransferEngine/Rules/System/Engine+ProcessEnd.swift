@@ -31,7 +31,8 @@ extension Engine {
   /// The app was suspended: a background session's data tasks need its process and fail with
   /// -997 (`backgroundSessionWasDisconnected`) [A]; an extension's sessions go on.
   func disconnectBackgroundDataTasks(into effects: inout EffectBuffer) {
-    for record in daemon.sessionRecords where record.isBackground && !record.heldByExtension {
+    for record in daemon.sessionRecords
+    where record.isBackground && !record.heldByExtension && record.mayHaveTasksNeedingAppProcess {
       for task in record.unfinishedTasksNeedingAppProcess() where task.kind == .data {
         effects.append(.disconnect(uid: task.uid))
       }

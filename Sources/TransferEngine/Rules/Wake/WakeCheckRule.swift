@@ -110,15 +110,18 @@ extension WakeCheckRule {
         backgroundTaskLimit: policy.backgroundTaskLimit),
       lifecycle: &engine.lifecycle, rateLimiter: &engine.rateLimiter, wakes: &engine.wakes,
       assertions: &engine.assertions,
+      // Only the records holding delegate events: no other is owed a wake (`Session.owed`), and
+      // an app with many sessions has few such records at any one time.
       sessions: {
-        engine.daemon.sessionRecords.map { record in
-          Session(
-            index: record.index, identifier: record.identifier,
-            wakesApp: record.isBackground && record.configuration.sessionSendsLaunchEvents,
-            hasPending: !record.pending.isEmpty, connectionFailed: record.connectionError != nil,
-            heldByExtension: record.heldByExtension, wantsWake: record.wantsWake,
-            outstanding: record.outstanding)
-        }
+        Array(
+          engine.daemon.sessionRecords.lazy.filter { !$0.pending.isEmpty }.map { record in
+            Session(
+              index: record.index, identifier: record.identifier,
+              wakesApp: record.isBackground && record.configuration.sessionSendsLaunchEvents,
+              hasPending: !record.pending.isEmpty, connectionFailed: record.connectionError != nil,
+              heldByExtension: record.heldByExtension, wantsWake: record.wantsWake,
+              outstanding: record.outstanding)
+          })
       },
       awaitsAnswer: { session in
         let record = engine.daemon.sessionRecords[session.index]
