@@ -39,6 +39,12 @@ struct Daemon {
   var filesActiveByHost = false
   /// The one timer that re-decides waits at a start date or the rate limiter's expiry.
   private(set) var reevaluation: (at: SimTime, handle: EventHandle)?
+  /// The queues a full admission pass need not visit (`ParkedQueues`): each change of a queue
+  /// below tells it.
+  var parking = ParkedQueues()
+  /// The records that may hold delegate events or tasks in the app's process (`SessionWorkIndex`),
+  /// kept by the records.
+  let sessionWork = SessionWorkIndex()
 
   // MARK: Records
 
@@ -51,7 +57,7 @@ struct Daemon {
   ) -> DaemonSession {
     let record = DaemonSession(
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
-      simulation: simulation, filesActiveByHost: filesActiveByHost)
+      simulation: simulation, filesActiveByHost: filesActiveByHost, work: sessionWork)
     sessionRecords.append(record)
     if configuration.kind == .background && registers {
       backgroundSessions[configuration.identifier] = record
@@ -188,6 +194,7 @@ struct Daemon {
     waitQueues.append(WaitQueue())
     queueNames.append(name)
     queueKeysByName[name] = key
+    parking.touch(key.index)
     return key
   }
 
@@ -195,6 +202,7 @@ struct Daemon {
   mutating func insert(_ task: SimURLSessionTask) -> WaitQueue.Key {
     let key = ensureQueue(for: task)
     waitQueues[Int(key.index)].insert(task.row)
+    parking.touch(key.index)
     return key
   }
 
@@ -204,6 +212,7 @@ struct Daemon {
     let i = Int(key.index)
     let queue = waitQueues[i]
     waitQueues[i] = WaitQueue(running: queue.running)
+    parking.touch(key.index)
     return queue
   }
 
@@ -216,6 +225,7 @@ struct Daemon {
   mutating func removeFromQueue(_ task: SimURLSessionTask) {
     guard let key = queueKey(task) else { return }
     waitQueues[Int(key.index)].remove(task.row)
+    parking.touch(key.index)
   }
 
   // MARK: Re-evaluation timer

@@ -104,12 +104,12 @@ extension Simulation {
       case .admissionPass(let key, let full):
         run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
       case .fullAdmissionPasses(let queues):
-        for index in 0..<queues {
-          let key = WaitQueue.Key(index: index)
-          // An empty queue's pass does nothing: not even a buffer is lent for it.
-          if daemon.hasWaiting(key) {
-            run { AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &$0) }
-          }
+        // Only the queues whose pass may do something (`ParkedQueues`), in key order.
+        var cursor: Int32 = 0
+        while let key = AdmissionPassRule.nextFullPass(from: cursor, below: queues, engine: engine) {
+          run { AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &$0) }
+          AdmissionPassRule.fullPassDone(key, engine: engine)
+          cursor = key.index + 1
         }
       case .explainWait(let uid, let key):
         run { AdmissionPassRule.explainWait(daemon.task(uid), key: key, engine: engine, into: &$0) }

@@ -18,6 +18,34 @@ enum AdmissionPassRule {
     if queues > 0 { effects.append(.fullAdmissionPasses(queues: queues)) }
   }
 
+  /// The next queue from `cursor` up to `queues` whose full pass may do something
+  /// (`.fullAdmissionPasses`), or nil when none is left. The others are parked
+  /// (`ParkedQueues`): wholly blocked by a run that still stands, whose pass would only ask for a
+  /// re-evaluation the armed timer already makes, at or before the run's end. Asked again after
+  /// each pass, since a pass's effects may change any input or queue.
+  static func nextFullPass(from cursor: Int32, below queues: Int32, engine: Engine) -> WaitQueue.Key? {
+    engine.daemon.parking.release(changedFrom: engine.admissionEpochs())
+    // A run whose end is before the armed timer, or has come, is visited; with no timer armed,
+    // every run that ends is (its pass arms one).
+    var threshold = SimTime.distantFuture
+    if let armed = engine.daemon.reevaluation?.at {
+      threshold = max(armed, SimTime(nanoseconds: engine.now.nanoseconds &+ 1))
+    }
+    return engine.daemon.parking.next(from: cursor, below: queues, endingBefore: threshold)
+  }
+
+  /// After a full pass over `key` (and its effects): parks the queue when the next full pass
+  /// would skip it, and drops it from the visits while it is empty.
+  static func fullPassDone(_ key: WaitQueue.Key, engine: Engine) {
+    if let run = engine.daemon.wholeQueueBlockedRun(key),
+      run.stands(in: engine.admissionEpochs(), at: engine.now)
+    {
+      engine.daemon.parking.park(key.index, run)
+    } else if !engine.daemon.hasWaiting(key) {
+      engine.daemon.parking.drop(key.index)
+    }
+  }
+
   /// Puts a waiting task in its queue and runs the queue's pass; then (`.explainWait`) a task
   /// still waiting behind one the connection limit holds gets its own reason traced.
   static func enqueue(_ task: SimURLSessionTask, engine: Engine, into effects: inout EffectBuffer) {

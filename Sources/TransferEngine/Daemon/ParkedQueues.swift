@@ -1,0 +1,205 @@
+import SimKernel
+
+/// The wait queues a full admission pass need not visit, and the way to the next one it must
+/// (`AdmissionPassRule.nextFullPass`).
+///
+/// A queue is *parked* after a full pass found every task in it in a known-blocked run that
+/// still stands (`WaitQueue.wholeBlockedRun`). A later full pass would skip such a queue and only
+/// ask again for the re-evaluation at the run's earliest end, which does nothing while the armed
+/// timer is at or before that end. So a parked queue is visited again only when
+/// - it changes (a task inserted or removed, a pass takes it out): `touch`;
+/// - a group of admission's inputs its run reads changes its number, or the inputs every run
+///   reads do (`AdmissionEpochs.tasks`): `release(changedFrom:)`;
+/// - its run's end comes before the armed re-evaluation, none is armed, or the end has come
+///   (`next(from:below:endingBefore:)`).
+///
+/// Every other queue is visited as before; an empty one leaves the set at its visit and comes
+/// back with its next task. Without this, an app with thousands of sessions woken apart (a queue
+/// each, nearly all of them empty or waiting for a start date) had every queue looked at again
+/// at every wake and every re-evaluation: N per wake.
+struct ParkedQueues {
+  /// Queues a full pass must visit: those not parked.
+  private var unparked = KeySet()
+  private var parked = KeySet()
+  /// The parked queues whose run reads each group, by the group's bit in `AdmissionInputGroups`.
+  private var reading = [KeySet](repeating: KeySet(), count: AdmissionInputGroups.all.rawValue.bitWidth)
+  /// Each parked queue's groups read (empty for a queue not parked).
+  private var reads: [AdmissionInputGroups] = []
+  /// Each parked queue's earliest end (`.distantFuture` for none, and for a queue not parked).
+  private var ends = EarliestEnds()
+  /// The numbers `release(changedFrom:)` saw last.
+  private var seen = AdmissionEpochs()
+
+  /// Queue `index` changed (or was made): a full pass must visit it.
+  mutating func touch(_ index: Int32) {
+    let i = Int(index)
+    if i >= reads.count {
+      reads.append(contentsOf: repeatElement([], count: i + 1 - reads.count))
+      ends.grow(to: i + 1)
+    }
+    if parked.contains(i) { unpark(i) } else { unparked.insert(i) }
+  }
+
+  /// A full pass left queue `index` wholly blocked by `run`, which stands: skip it from now on
+  /// while nothing above says otherwise.
+  mutating func park(_ index: Int32, _ run: WaitQueue.BlockedRun) {
+    let i = Int(index)
+    if parked.contains(i) { unpark(i) }
+    unparked.remove(i)
+    parked.insert(i)
+    reads[i] = run.reads
+    for bit in 0..<reading.count where run.reads.rawValue & (1 << bit) != 0 { reading[bit].insert(i) }
+    ends.set(i, run.until ?? .distantFuture)
+  }
+
+  /// A full pass found queue `index` empty: nothing to visit until a task comes.
+  mutating func drop(_ index: Int32) {
+    unparked.remove(Int(index))
+  }
+
+  /// Admission's inputs are numbered `epochs` now: every parked queue whose run reads a group
+  /// that changed its number since the last call is to be visited again.
+  mutating func release(changedFrom epochs: AdmissionEpochs) {
+    guard epochs != seen else { return }
+    defer { seen = epochs }
+    if epochs.tasks != seen.tasks {
+      let all = parked
+      all.forEach { unpark($0) }
+      return
+    }
+    let changed: [(AdmissionInputGroups, Bool)] = [
+      (.lock, epochs.lock != seen.lock), (.appState, epochs.appState != seen.appState),
+      (.rateLimiter, epochs.rateLimiter != seen.rateLimiter), (.network, epochs.network != seen.network),
+      (.power, epochs.power != seen.power), (.discretionary, epochs.discretionary != seen.discretionary),
+    ]
+    for (group, moved) in changed where moved {
+      let readers = reading[group.rawValue.trailingZeroBitCount]
+      readers.forEach { unpark($0) }
+    }
+  }
+
+  /// The first queue from `cursor` up to (not including) `limit` that a full pass must visit: one
+  /// not parked, or a parked one whose run ends before `threshold` (the armed re-evaluation, or
+  /// just after now when that is later; `.distantFuture` when none is armed).
+  func next(from cursor: Int32, below limit: Int32, endingBefore threshold: SimTime) -> WaitQueue.Key? {
+    let from = Int(cursor)
+    let end = min(Int(limit), reads.count)
+    guard from < end else { return nil }
+    let open = unparked.first(from: from, below: end)
+    let timed = ends.first(from: from, below: open ?? end, before: threshold)
+    return (timed ?? open).map { WaitQueue.Key(index: Int32($0)) }
+  }
+
+  private mutating func unpark(_ i: Int) {
+    parked.remove(i)
+    for bit in 0..<reading.count where reads[i].rawValue & (1 << bit) != 0 { reading[bit].remove(i) }
+    reads[i] = []
+    ends.set(i, .distantFuture)
+    unparked.insert(i)
+  }
+}
+
+/// A set of small non-negative integers (queue keys) as a bit per key: O(1) to add or remove
+/// one, and finding the next member costs a word per 64 keys skipped.
+struct KeySet {
+  private var words: [UInt64] = []
+
+  func contains(_ i: Int) -> Bool {
+    let w = i >> 6
+    return w < words.count && words[w] & (1 << UInt64(i & 63)) != 0
+  }
+
+  mutating func insert(_ i: Int) {
+    let w = i >> 6
+    if w >= words.count { words.append(contentsOf: repeatElement(0, count: w + 1 - words.count)) }
+    words[w] |= 1 << UInt64(i & 63)
+  }
+
+  mutating func remove(_ i: Int) {
+    let w = i >> 6
+    if w < words.count { words[w] &= ~(1 << UInt64(i & 63)) }
+  }
+
+  /// The smallest member at or after `from` and before `end`.
+  func first(from: Int, below end: Int) -> Int? {
+    var w = from >> 6
+    guard w < words.count, from < end else { return nil }
+    var word = words[w] & (UInt64.max << UInt64(from & 63))
+    while true {
+      if word != 0 {
+        let i = w << 6 + word.trailingZeroBitCount
+        return i < end ? i : nil
+      }
+      w += 1
+      guard w < words.count, w << 6 < end else { return nil }
+      word = words[w]
+    }
+  }
+
+  /// Calls `body` with each member, in ascending order.
+  func forEach(_ body: (Int) -> Void) {
+    for (w, word) in words.enumerated() {
+      var rest = word
+      while rest != 0 {
+        body(w << 6 + rest.trailingZeroBitCount)
+        rest &= rest - 1
+      }
+    }
+  }
+}
+
+/// One instant per queue key in a tree of minimums: O(log n) to set one, and to find the first
+/// key in a range whose instant is before a threshold.
+struct EarliestEnds {
+  /// Leaves at `leaves + i`; each inner node holds the minimum of its two children.
+  private var nodes: [SimTime] = []
+  private var leaves = 0
+
+  /// Room for keys below `count`; the new ones hold `.distantFuture`.
+  mutating func grow(to count: Int) {
+    guard count > leaves else { return }
+    var size = Swift.max(leaves, 64)
+    while size < count { size *= 2 }
+    let old = nodes
+    let oldLeaves = leaves
+    nodes = [SimTime](repeating: .distantFuture, count: 2 * size)
+    leaves = size
+    for i in 0..<oldLeaves { nodes[size + i] = old[oldLeaves + i] }
+    var node = size - 1
+    while node >= 1 {
+      nodes[node] = Swift.min(nodes[2 * node], nodes[2 * node + 1])
+      node -= 1
+    }
+  }
+
+  mutating func set(_ i: Int, _ time: SimTime) {
+    var node = leaves + i
+    guard nodes[node] != time else { return }
+    nodes[node] = time
+    node /= 2
+    while node >= 1 {
+      let least = Swift.min(nodes[2 * node], nodes[2 * node + 1])
+      if nodes[node] == least { break }
+      nodes[node] = least
+      node /= 2
+    }
+  }
+
+  /// The first key in `from..<end` whose instant is before `threshold`.
+  func first(from: Int, below end: Int, before threshold: SimTime) -> Int? {
+    guard from < end, leaves > 0 else { return nil }
+    return first(node: 1, covering: 0..<leaves, from: from, below: end, before: threshold)
+  }
+
+  private func first(
+    node: Int, covering range: Range<Int>, from: Int, below end: Int, before threshold: SimTime
+  ) -> Int? {
+    guard range.lowerBound < end, range.upperBound > from, nodes[node] < threshold else { return nil }
+    if range.count == 1 { return range.lowerBound }
+    let middle = range.lowerBound + range.count / 2
+    return first(
+      node: 2 * node, covering: range.lowerBound..<middle, from: from, below: end, before: threshold)
+      ?? first(
+        node: 2 * node + 1, covering: middle..<range.upperBound, from: from, below: end, before: threshold)
+  }
+}
