@@ -21,6 +21,9 @@ final class DaemonSession {
   /// from data), kept apart and compacted the same way: a suspension or the end of a process
   /// looks at these alone, not at every unfinished download of a long queue.
   private var unfinishedInApp: [SimURLSessionTask] = []
+  /// The daemon's list of records with delegate events or tasks in the app's process, which
+  /// this record keeps as `pending` and `unfinishedInApp` change.
+  private let work: SessionWorkIndex
   /// The `uid`s of its tasks connecting or moving bytes, in no order (kept by `TaskParts` as a
   /// task's machine changes). A set: a session may have any number of hosts, each with its own
   /// connections, so a transfer's end must not look through the others.
@@ -69,13 +72,14 @@ final class DaemonSession {
 
   init(
     identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation?,
-    filesActiveByHost: Bool = false
+    filesActiveByHost: Bool = false, work: SessionWorkIndex = SessionWorkIndex()
   ) {
     self.identifier = identifier
     self.configuration = configuration
     self.index = index
     self.simulation = simulation
     self.filesActiveByHost = filesActiveByHost
+    self.work = work
   }
 
   /// The session could not connect: every task made in it fails with `code`.
@@ -98,6 +102,7 @@ final class DaemonSession {
       if case .didBecomeInvalid = event { return true }
       return false
     }
+    if pending.isEmpty { work.pending.remove(index) }
   }
 
   /// Numbers and records a new task; returns its `taskIdentifier`.
@@ -109,7 +114,10 @@ final class DaemonSession {
   func add(_ task: SimURLSessionTask) {
     tasks.append(task)
     unfinished.append(task)
-    if task.needsAppProcess { unfinishedInApp.append(task) }
+    if task.needsAppProcess {
+      unfinishedInApp.append(task)
+      work.inApp.insert(index)
+    }
     outstanding += 1
   }
 
@@ -124,13 +132,9 @@ final class DaemonSession {
   /// O(those + finished since the last call).
   func unfinishedTasksNeedingAppProcess() -> [SimURLSessionTask] {
     unfinishedInApp.removeAll { $0.isFinished }
+    if unfinishedInApp.isEmpty { work.inApp.remove(index) }
     return unfinishedInApp
   }
-
-  /// False when no task that needs the app's process was ever made here or all have been
-  /// cleared away: an O(1) look before `unfinishedTasksNeedingAppProcess`, for the many sessions
-  /// a suspension asks.
-  var mayHaveTasksNeedingAppProcess: Bool { !unfinishedInApp.isEmpty }
 
   /// One of the session's tasks ended.
   func taskEnded() { outstanding -= 1 }
@@ -166,6 +170,7 @@ final class DaemonSession {
 
   func queue(_ event: DelegateEvent) {
     pending.append(event)
+    work.pending.insert(index)
     if event.isQuestion { pendingQuestions.append(event) }
   }
 
@@ -174,6 +179,7 @@ final class DaemonSession {
     defer {
       pending.removeAll()
       pendingQuestions.removeAll()
+      work.pending.remove(index)
     }
     return pending
   }
@@ -182,6 +188,7 @@ final class DaemonSession {
   /// queued since.
   func putBack(_ events: ArraySlice<DelegateEvent>) {
     pending.insert(contentsOf: events, at: 0)
+    if !events.isEmpty { work.pending.insert(index) }
     pendingQuestions.insert(contentsOf: events.filter(\.isQuestion), at: 0)
   }
 

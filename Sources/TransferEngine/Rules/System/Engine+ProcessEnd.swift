@@ -31,8 +31,11 @@ extension Engine {
   /// The app was suspended: a background session's data tasks need its process and fail with
   /// -997 (`backgroundSessionWasDisconnected`) [A]; an extension's sessions go on.
   func disconnectBackgroundDataTasks(into effects: inout EffectBuffer) {
-    for record in daemon.sessionRecords
-    where record.isBackground && !record.heldByExtension && record.mayHaveTasksNeedingAppProcess {
+    // Only the records that may hold such tasks (`SessionWorkIndex`), in record order.
+    let candidates = daemon.sessionWork.inApp
+    candidates.forEach { index in
+      let record = daemon.sessionRecords[index]
+      guard record.isBackground && !record.heldByExtension else { return }
       for task in record.unfinishedTasksNeedingAppProcess() where task.kind == .data {
         effects.append(.disconnect(uid: task.uid))
       }

@@ -110,18 +110,23 @@ extension WakeCheckRule {
         backgroundTaskLimit: policy.backgroundTaskLimit),
       lifecycle: &engine.lifecycle, rateLimiter: &engine.rateLimiter, wakes: &engine.wakes,
       assertions: &engine.assertions,
-      // Only the records holding delegate events: no other is owed a wake (`Session.owed`), and
-      // an app with many sessions has few such records at any one time.
+      // Only the records holding delegate events, in record order: no other is owed a wake
+      // (`Session.owed`), and an app with many sessions has few such records at any one time
+      // (`SessionWorkIndex`).
       sessions: {
-        Array(
-          engine.daemon.sessionRecords.lazy.filter { !$0.pending.isEmpty }.map { record in
+        var sessions: [Session] = []
+        engine.daemon.sessionWork.pending.forEach { index in
+          let record = engine.daemon.sessionRecords[index]
+          guard !record.pending.isEmpty else { return }
+          sessions.append(
             Session(
               index: record.index, identifier: record.identifier,
               wakesApp: record.isBackground && record.configuration.sessionSendsLaunchEvents,
-              hasPending: !record.pending.isEmpty, connectionFailed: record.connectionError != nil,
+              hasPending: true, connectionFailed: record.connectionError != nil,
               heldByExtension: record.heldByExtension, wantsWake: record.wantsWake,
-              outstanding: record.outstanding)
-          })
+              outstanding: record.outstanding))
+        }
+        return sessions
       },
       awaitsAnswer: { session in
         let record = engine.daemon.sessionRecords[session.index]
