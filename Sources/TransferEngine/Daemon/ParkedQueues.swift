@@ -10,8 +10,8 @@ import SimKernel
 /// - it changes (a task inserted or removed, a pass takes it out): `touch`;
 /// - a group of admission's inputs its run reads changes its number, or the inputs every run
 ///   reads do (`AdmissionEpochs.tasks`): `release(changedFrom:)`;
-/// - its run's end comes before the armed re-evaluation, none is armed, or the end has come
-///   (`next(from:below:endingBefore:)`).
+/// - its run's end has come, or it is the earliest end and comes before the armed re-evaluation
+///   (or none is armed): `next(from:below:now:armed:)`.
 ///
 /// Every other queue is visited as before; an empty one leaves the set at its visit and comes
 /// back with its next task. Without this, an app with thousands of sessions woken apart (a queue
@@ -78,16 +78,30 @@ struct ParkedQueues {
     }
   }
 
-  /// The first queue from `cursor` up to (not including) `limit` that a full pass must visit: one
-  /// not parked, or a parked one whose run ends before `threshold` (the armed re-evaluation, or
-  /// just after now when that is later; `.distantFuture` when none is armed).
-  func next(from cursor: Int32, below limit: Int32, endingBefore threshold: SimTime) -> WaitQueue.Key? {
+  /// The first queue from `cursor` up to (not including) `limit` that a full pass must visit, at
+  /// `now` with the re-evaluation timer `armed`: one not parked, one whose run's end has come, or
+  /// the first whose run ends earliest among the parked ones before those, when no timer is
+  /// armed at or before that end.
+  ///
+  /// The parked queues passed over would each only ask for the re-evaluation at their run's end.
+  /// Those ending at or after the armed timer ask for nothing. The others end after the one
+  /// picked, whose pass asks for its earlier end next, with nothing in between: a timer they
+  /// armed would be replaced before anything else happened, so the run is the same without them.
+  func next(from cursor: Int32, below limit: Int32, now: SimTime, armed: SimTime?) -> WaitQueue.Key? {
     let from = Int(cursor)
     let end = min(Int(limit), reads.count)
     guard from < end else { return nil }
-    let open = unparked.first(from: from, below: end)
-    let timed = ends.first(from: from, below: open ?? end, before: threshold)
-    return (timed ?? open).map { WaitQueue.Key(index: Int32($0)) }
+    var bound = unparked.first(from: from, below: end) ?? end
+    bound = ends.first(from: from, below: bound, before: SimTime(nanoseconds: now.nanoseconds &+ 1)) ?? bound
+    // Before `bound` every queue is parked with a run that ends after now, if at all.
+    let earliest = ends.earliest(from: from, below: bound)
+    if earliest != .distantFuture, armed.map({ earliest < $0 }) ?? true,
+      let first = ends.first(
+        from: from, below: bound, before: SimTime(nanoseconds: earliest.nanoseconds &+ 1))
+    {
+      return WaitQueue.Key(index: Int32(first))
+    }
+    return bound < end ? WaitQueue.Key(index: Int32(bound)) : nil
   }
 
   private mutating func unpark(_ i: Int) {
@@ -183,6 +197,26 @@ struct EarliestEnds {
       nodes[node] = least
       node /= 2
     }
+  }
+
+  /// The earliest instant of the keys in `from..<end` (`.distantFuture` for none).
+  func earliest(from: Int, below end: Int) -> SimTime {
+    var low = from + leaves
+    var high = Swift.min(end, leaves) + leaves
+    var least = SimTime.distantFuture
+    while low < high {
+      if low & 1 == 1 {
+        least = Swift.min(least, nodes[low])
+        low += 1
+      }
+      if high & 1 == 1 {
+        high -= 1
+        least = Swift.min(least, nodes[high])
+      }
+      low /= 2
+      high /= 2
+    }
+    return least
   }
 
   /// The first key in `from..<end` whose instant is before `threshold`.

@@ -73,44 +73,48 @@ struct ParkedQueuesTests {
   func parkedQueueComesBack() {
     var parking = ParkedQueues()
     for i: Int32 in 0..<3 { parking.touch(i) }
-    let far = SimTime.distantFuture
-    #expect(parking.next(from: 0, below: 3, endingBefore: far) == WaitQueue.Key(index: 0))
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: nil) == WaitQueue.Key(index: 0))
     // 0 waits for a start date at 100 s (reads the lock), 1 for Wi-Fi (the discretionary view),
     // 2 is empty.
     parking.park(0, Self.run(reads: .lock, until: SimTime(.seconds(100))))
     parking.park(1, Self.run(reads: [.lock, .rateLimiter, .discretionary], until: nil))
     parking.drop(2)
     // The armed timer at 100 s makes queue 0's pass do nothing; with none armed it would arm one.
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == nil)
-    #expect(parking.next(from: 0, below: 3, endingBefore: far) == WaitQueue.Key(index: 0))
-    #expect(parking.next(from: 1, below: 3, endingBefore: far) == nil)
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: nil) == WaitQueue.Key(index: 0))
+    #expect(parking.next(from: 1, below: 3, now: .zero, armed: nil) == nil)
     // The app's state: neither run reads it.
     var epochs = AdmissionEpochs()
     epochs.appState += 1
     parking.release(changedFrom: epochs)
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == nil)
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
     // The network alone: the discretionary view did not move.
     epochs.network += 1
     parking.release(changedFrom: epochs)
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == nil)
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
     // The view moved: queue 1 comes back, queue 0 stays parked.
     epochs.discretionary += 1
     parking.release(changedFrom: epochs)
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == WaitQueue.Key(index: 1))
-    #expect(parking.next(from: 2, below: 3, endingBefore: SimTime(.seconds(100))) == nil)
+    #expect(
+      parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 1))
+    #expect(parking.next(from: 2, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
     // A task queued in 2 brings it back; a change of the tasks' own inputs brings back every one.
     parking.touch(2)
-    #expect(parking.next(from: 2, below: 3, endingBefore: SimTime(.seconds(100))) == WaitQueue.Key(index: 2))
+    #expect(
+      parking.next(from: 2, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 2))
     parking.park(1, Self.run(reads: .lock, until: nil))
     parking.park(2, Self.run(reads: .lock, until: nil))
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == nil)
+    #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
     epochs.tasks += 1
     parking.release(changedFrom: epochs)
-    #expect(parking.next(from: 0, below: 3, endingBefore: SimTime(.seconds(100))) == WaitQueue.Key(index: 0))
-    #expect(parking.next(from: 1, below: 3, endingBefore: SimTime(.seconds(100))) == WaitQueue.Key(index: 1))
-    #expect(parking.next(from: 2, below: 3, endingBefore: SimTime(.seconds(100))) == WaitQueue.Key(index: 2))
+    #expect(
+      parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 0))
+    #expect(
+      parking.next(from: 1, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 1))
+    #expect(
+      parking.next(from: 2, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 2))
     // Only below the limit a loop was given (queues made since are not its).
-    #expect(parking.next(from: 0, below: 0, endingBefore: far) == nil)
+    #expect(parking.next(from: 0, below: 0, now: .zero, armed: nil) == nil)
   }
 
   /// Full passes as the interpreter runs them (`.fullAdmissionPasses`): returns the queues
@@ -135,6 +139,12 @@ struct ParkedQueuesTests {
     return visited
   }
 
+  /// Time moves to `time`, where the re-evaluation timer fires.
+  static func fireReevaluation(at time: SimTime, _ engine: Engine) {
+    while engine.scheduler.next(notAfter: time) != nil {}
+    engine.daemon.reevaluationFired()
+  }
+
   @Test(
     "full passes visit sessions waiting for start dates only when the lock changes or the earliest date comes"
   )
@@ -156,8 +166,7 @@ struct ParkedQueuesTests {
     #expect(Self.fullPasses(engine) == [])
     // The timer fires at 100 s: the first session starts, the second arms the next timer, and
     // the later ones, whose dates are after it, are not visited.
-    engine.scheduler.advance(to: SimTime(.seconds(100)))
-    engine.daemon.reevaluationFired()
+    Self.fireReevaluation(at: SimTime(.seconds(100)), engine)
     #expect(Self.fullPasses(engine) == [0, 1])
     #expect(tasks[0].machine.isActive)
     #expect(engine.daemon.reevaluation?.at == SimTime(.seconds(200)))
@@ -168,6 +177,29 @@ struct ParkedQueuesTests {
     // The lock comes before every start date: every waiting queue is decided again.
     _ = engine.links.restart()
     #expect(Self.fullPasses(engine) == [1, 2, 3, 4])
+  }
+
+  @Test(
+    "after the timer fires, only the session with the next start date is visited, whatever the sessions' order"
+  )
+  func fullPassesAfterTheTimerVisitTheEarliestOnly() {
+    let engine = AdmissionPassRuleTests.engine(limit: 1)
+    // Six sessions, one task each; the last made starts first (600, 500, ... 100 s).
+    for i in 0..<6 {
+      let task = AdmissionPassRuleTests.tasks(1, in: .background(withIdentifier: "s\(i)"), engine: engine)[0]
+      engine.tasks[task].earliestBeginDate = SimTime(.seconds(100 * Int64(6 - i)))
+      _ = engine.daemon.insert(task)
+    }
+    #expect(Self.fullPasses(engine) == [0, 1, 2, 3, 4, 5])
+    #expect(engine.daemon.reevaluation?.at == SimTime(.seconds(100)))
+    // At 100 s the last session starts; of the others only the one starting next (at 200 s)
+    // arms the timer, and the rest, later, would each have armed a timer replaced at once.
+    Self.fireReevaluation(at: SimTime(.seconds(100)), engine)
+    #expect(Self.fullPasses(engine) == [4, 5])
+    #expect(engine.daemon.reevaluation?.at == SimTime(.seconds(200)))
+    Self.fireReevaluation(at: SimTime(.seconds(200)), engine)
+    #expect(Self.fullPasses(engine) == [3, 4])
+    #expect(engine.daemon.reevaluation?.at == SimTime(.seconds(300)))
   }
 
   // MARK: Records with work

@@ -21,17 +21,13 @@ enum AdmissionPassRule {
   /// The next queue from `cursor` up to `queues` whose full pass may do something
   /// (`.fullAdmissionPasses`), or nil when none is left. The others are parked
   /// (`ParkedQueues`): wholly blocked by a run that still stands, whose pass would only ask for a
-  /// re-evaluation the armed timer already makes, at or before the run's end. Asked again after
-  /// each pass, since a pass's effects may change any input or queue.
+  /// re-evaluation the armed timer already makes (at or before the run's end) or one the next
+  /// queue visited replaces at once (`ParkedQueues.next`). Asked again after each pass, since a
+  /// pass's effects may change any input or queue.
   static func nextFullPass(from cursor: Int32, below queues: Int32, engine: Engine) -> WaitQueue.Key? {
     engine.daemon.parking.release(changedFrom: engine.admissionEpochs())
-    // A run whose end is before the armed timer, or has come, is visited; with no timer armed,
-    // every run that ends is (its pass arms one).
-    var threshold = SimTime.distantFuture
-    if let armed = engine.daemon.reevaluation?.at {
-      threshold = max(armed, SimTime(nanoseconds: engine.now.nanoseconds &+ 1))
-    }
-    return engine.daemon.parking.next(from: cursor, below: queues, endingBefore: threshold)
+    return engine.daemon.parking.next(
+      from: cursor, below: queues, now: engine.now, armed: engine.daemon.reevaluation?.at)
   }
 
   /// After a full pass over `key` (and its effects): parks the queue when the next full pass
