@@ -30,6 +30,10 @@ struct ParkedQueues {
   /// The numbers `release(changedFrom:)` saw last.
   private var seen = AdmissionEpochs()
 
+  /// Whether any queue is parked: with none, the inputs' numbers need not be asked for.
+  var hasParked: Bool { parkedCount > 0 }
+  private var parkedCount = 0
+
   /// Queue `index` changed (or was made): a full pass must visit it.
   mutating func touch(_ index: Int32) {
     let i = Int(index)
@@ -40,13 +44,16 @@ struct ParkedQueues {
     if parked.contains(i) { unpark(i) } else { unparked.insert(i) }
   }
 
-  /// A full pass left queue `index` wholly blocked by `run`, which stands: skip it from now on
-  /// while nothing above says otherwise.
-  mutating func park(_ index: Int32, _ run: WaitQueue.BlockedRun) {
+  /// A full pass left queue `index` wholly blocked by `run`, which stands with the inputs
+  /// numbered `epochs` (now): skip it from now on while nothing above says otherwise.
+  mutating func park(_ index: Int32, _ run: WaitQueue.BlockedRun, epochs: AdmissionEpochs) {
     let i = Int(index)
     if parked.contains(i) { unpark(i) }
+    // `release` is not called while nothing is parked: start from the numbers of now.
+    if parkedCount == 0 { seen = epochs }
     unparked.remove(i)
     parked.insert(i)
+    parkedCount += 1
     reads[i] = run.reads
     for bit in 0..<reading.count where run.reads.rawValue & (1 << bit) != 0 { reading[bit].insert(i) }
     ends.set(i, run.until ?? .distantFuture)
@@ -106,6 +113,7 @@ struct ParkedQueues {
 
   private mutating func unpark(_ i: Int) {
     parked.remove(i)
+    parkedCount -= 1
     for bit in 0..<reading.count where reads[i].rawValue & (1 << bit) != 0 { reading[bit].remove(i) }
     reads[i] = []
     ends.set(i, .distantFuture)
@@ -113,8 +121,8 @@ struct ParkedQueues {
   }
 }
 
-/// A set of small non-negative integers (queue keys) as a bit per key: O(1) to add or remove
-/// one, and finding the next member costs a word per 64 keys skipped.
+/// A set of small non-negative integers (queue keys, session record indexes) as a bit per key:
+/// O(1) to add or remove one, and finding the next member costs a word per 64 keys skipped.
 struct KeySet {
   private var words: [UInt64] = []
 

@@ -76,8 +76,9 @@ struct ParkedQueuesTests {
     #expect(parking.next(from: 0, below: 3, now: .zero, armed: nil) == WaitQueue.Key(index: 0))
     // 0 waits for a start date at 100 s (reads the lock), 1 for Wi-Fi (the discretionary view),
     // 2 is empty.
-    parking.park(0, Self.run(reads: .lock, until: SimTime(.seconds(100))))
-    parking.park(1, Self.run(reads: [.lock, .rateLimiter, .discretionary], until: nil))
+    parking.park(0, Self.run(reads: .lock, until: SimTime(.seconds(100))), epochs: AdmissionEpochs())
+    parking.park(
+      1, Self.run(reads: [.lock, .rateLimiter, .discretionary], until: nil), epochs: AdmissionEpochs())
     parking.drop(2)
     // The armed timer at 100 s makes queue 0's pass do nothing; with none armed it would arm one.
     #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
@@ -102,8 +103,8 @@ struct ParkedQueuesTests {
     parking.touch(2)
     #expect(
       parking.next(from: 2, below: 3, now: .zero, armed: SimTime(.seconds(100))) == WaitQueue.Key(index: 2))
-    parking.park(1, Self.run(reads: .lock, until: nil))
-    parking.park(2, Self.run(reads: .lock, until: nil))
+    parking.park(1, Self.run(reads: .lock, until: nil), epochs: AdmissionEpochs())
+    parking.park(2, Self.run(reads: .lock, until: nil), epochs: AdmissionEpochs())
     #expect(parking.next(from: 0, below: 3, now: .zero, armed: SimTime(.seconds(100))) == nil)
     epochs.tasks += 1
     parking.release(changedFrom: epochs)

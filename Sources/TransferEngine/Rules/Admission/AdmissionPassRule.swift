@@ -25,7 +25,9 @@ enum AdmissionPassRule {
   /// queue visited replaces at once (`ParkedQueues.next`). Asked again after each pass, since a
   /// pass's effects may change any input or queue.
   static func nextFullPass(from cursor: Int32, below queues: Int32, engine: Engine) -> WaitQueue.Key? {
-    engine.daemon.parking.release(changedFrom: engine.admissionEpochs())
+    if engine.daemon.parking.hasParked {
+      engine.daemon.parking.release(changedFrom: engine.admissionEpochs())
+    }
     return engine.daemon.parking.next(
       from: cursor, below: queues, now: engine.now, armed: engine.daemon.reevaluation?.at)
   }
@@ -33,13 +35,12 @@ enum AdmissionPassRule {
   /// After a full pass over `key` (and its effects): parks the queue when the next full pass
   /// would skip it, and drops it from the visits while it is empty.
   static func fullPassDone(_ key: WaitQueue.Key, engine: Engine) {
-    if let run = engine.daemon.wholeQueueBlockedRun(key),
-      run.stands(in: engine.admissionEpochs(), at: engine.now)
-    {
-      engine.daemon.parking.park(key.index, run)
-    } else if !engine.daemon.hasWaiting(key) {
-      engine.daemon.parking.drop(key.index)
+    guard let run = engine.daemon.wholeQueueBlockedRun(key) else {
+      if !engine.daemon.hasWaiting(key) { engine.daemon.parking.drop(key.index) }
+      return
     }
+    let epochs = engine.admissionEpochs()
+    if run.stands(in: epochs, at: engine.now) { engine.daemon.parking.park(key.index, run, epochs: epochs) }
   }
 
   /// Puts a waiting task in its queue and runs the queue's pass; then (`.explainWait`) a task
