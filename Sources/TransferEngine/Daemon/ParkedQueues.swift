@@ -37,6 +37,8 @@ struct ParkedQueues {
   /// Queue `index` changed (or was made): a full pass must visit it.
   mutating func touch(_ index: Int32) {
     let i = Int(index)
+    // The common case (a queue with tasks starting and finishing): already to be visited.
+    if unparked.contains(i) { return }
     if i >= reads.count {
       reads.append(contentsOf: repeatElement([], count: i + 1 - reads.count))
       ends.grow(to: i + 1)

@@ -169,8 +169,8 @@ final class DaemonSession {
   }
 
   func queue(_ event: DelegateEvent) {
+    if pending.isEmpty { work.pending.insert(index) }
     pending.append(event)
-    work.pending.insert(index)
     if event.isQuestion { pendingQuestions.append(event) }
   }
 
