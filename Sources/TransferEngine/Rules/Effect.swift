@@ -98,10 +98,10 @@ enum Effect: Equatable {
   /// Run the admission pass of the wait queue `key` (`AdmissionPassRule.apply`), carried out
   /// before the next effect.
   case admissionPass(key: WaitQueue.Key, full: Bool)
-  /// Run the full admission pass of each of the first `queues` wait queues that holds a waiting
-  /// task, in key order, each carried out before the next is decided
-  /// (`AdmissionPassRule.reevaluateAll`). One effect, not one per queue: an app with many
-  /// sessions has a queue for each, most of them empty at any one time.
+  /// Run the full admission pass of each of the first `queues` wait queues whose pass may do
+  /// something (`AdmissionPassRule.nextFullPass`, `ParkedQueues`), in key order, each carried out
+  /// before the next is chosen (`AdmissionPassRule.reevaluateAll`). One effect, not one per
+  /// queue: an app with many sessions has a queue for each, nearly all of them empty or parked.
   case fullAdmissionPasses(queues: Int32)
   /// After an enqueue's pass: trace why task `uid` still waits in queue `key`, if it does
   /// (`AdmissionPassRule.explainWait`).
