@@ -43,6 +43,9 @@ struct AdmissionEpochs: Equatable {
   var tasks: UInt64 = 0
 
   /// Whether `other` has the same numbers for `groups` (and for the inputs every block reads).
+  /// Each group is compared only when asked for, not through `groupsMoved`: this is asked at
+  /// every pass that may skip a run, and comparing every group there cost `bench fleet` 1.2% of
+  /// its instructions.
   func agree(with other: AdmissionEpochs, on groups: AdmissionInputGroups) -> Bool {
     guard tasks == other.tasks else { return false }
     if groups.contains(.lock) && lock != other.lock { return false }
@@ -52,6 +55,18 @@ struct AdmissionEpochs: Equatable {
     if groups.contains(.power) && power != other.power { return false }
     if groups.contains(.discretionary) && discretionary != other.discretionary { return false }
     return true
+  }
+
+  /// The groups whose numbers differ from `other`'s (the inputs every block reads aside).
+  func groupsMoved(since other: AdmissionEpochs) -> AdmissionInputGroups {
+    var moved: AdmissionInputGroups = []
+    if lock != other.lock { moved.insert(.lock) }
+    if appState != other.appState { moved.insert(.appState) }
+    if rateLimiter != other.rateLimiter { moved.insert(.rateLimiter) }
+    if network != other.network { moved.insert(.network) }
+    if power != other.power { moved.insert(.power) }
+    if discretionary != other.discretionary { moved.insert(.discretionary) }
+    return moved
   }
 }
 

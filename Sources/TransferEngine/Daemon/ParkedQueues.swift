@@ -76,13 +76,9 @@ struct ParkedQueues {
       all.forEach { unpark($0) }
       return
     }
-    let changed: [(AdmissionInputGroups, Bool)] = [
-      (.lock, epochs.lock != seen.lock), (.appState, epochs.appState != seen.appState),
-      (.rateLimiter, epochs.rateLimiter != seen.rateLimiter), (.network, epochs.network != seen.network),
-      (.power, epochs.power != seen.power), (.discretionary, epochs.discretionary != seen.discretionary),
-    ]
-    for (group, moved) in changed where moved {
-      let readers = reading[group.rawValue.trailingZeroBitCount]
+    let moved = epochs.groupsMoved(since: seen).rawValue
+    for bit in 0..<reading.count where moved & (1 << bit) != 0 {
+      let readers = reading[bit]
       readers.forEach { unpark($0) }
     }
   }

@@ -72,7 +72,7 @@ final class DaemonSession {
 
   init(
     identifier: String, configuration: SessionConfiguration, index: Int, simulation: Simulation?,
-    filesActiveByHost: Bool = false, work: SessionWorkIndex = SessionWorkIndex()
+    filesActiveByHost: Bool = false, work: SessionWorkIndex
   ) {
     self.identifier = identifier
     self.configuration = configuration
