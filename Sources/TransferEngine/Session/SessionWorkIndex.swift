@@ -3,8 +3,9 @@
 /// so a wake check and a suspension look at those records alone, not at every session the app
 /// ever made (an app with thousands of sessions woken apart paid for each at every wake).
 ///
-/// A record may stay listed a while after its list emptied (its events were taken back out by a
-/// process's end, its tasks finished): readers check the record itself.
+/// A record is listed with events exactly while it holds some. It may stay listed with tasks in
+/// the app's process after they finished, until the next look clears it: readers check the
+/// record itself.
 final class SessionWorkIndex {
   /// May hold delegate events (`DaemonSession.pending`).
   var pending = KeySet()
