@@ -118,6 +118,37 @@ import Testing
     #expect(page.hasPrefix("<!DOCTYPE html>"))
   }
 
+  /// A run of more tasks than the timeline draws: the first `taskRowLimit` get rows on each axis,
+  /// a note counts the rest, and the account table still lists every task (40,000 tasks drew a
+  /// 245 MB page before the limit).
+  @Test func timelineDrawsAtMostTheRowLimitAndCountsTheRest() throws {
+    let tasks = TimelineSVG.taskRowLimit + 3
+    let json = """
+      {"name": "many", "duration": "1h",
+       "device": {"network": [{"at": "0s", "interface": "wifi", "down": "1Gbps", "latency": "10ms"}]},
+       "server": {"resources": [{"url": "https://example.com/f", "size": "10KB"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://example.com/f",
+                     "name": "t-{n}", "count": \(tasks)}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(json.utf8), file: "many.json"))
+    #expect(result.runError == nil)
+    let page = HTMLReport.render(result)
+    // Two axes, each with the limit's rows, each followed by the same note.
+    #expect(Self.count("<g class=\"task\" data-task=", in: page) == 2 * TimelineSVG.taskRowLimit)
+    #expect(page.contains("<g class=\"task\" data-task=\"t-\(TimelineSVG.taskRowLimit)\">"))
+    #expect(!page.contains("<g class=\"task\" data-task=\"t-\(tasks)\">"))
+    #expect(Self.count("data-undrawn=\"3\"", in: page) == 2)
+    #expect(page.contains(">3 more tasks are not drawn (the first 1000 are)"))
+    #expect(page.contains("<td><code>t-\(tasks)</code></td>"))
+    // At the limit, nothing is left out and no note is written.
+    let svg = TimelineSVG(model: TimelineModel(events: result.trace.events, end: result.endTime), maxTaskRows: tasks)
+      .render()
+    #expect(Self.count("<g class=\"task\" data-task=", in: svg) == tasks)
+    #expect(!svg.contains("data-undrawn"))
+  }
+
   @Test func sameRunGivesByteIdenticalPages() {
     let first = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))
     let second = HTMLReport.render(ScenarioRunner.run(ReportScenarios.chain()))

@@ -43,19 +43,19 @@ struct TaskBar: Equatable {
     var reached: [String: Int64] = [:]
     for event in events where event.kind.hasPrefix("task.") || event.kind.hasPrefix("delegate.") {
       guard let name = event["task"]?.description else { continue }
+      // Each list is changed in place: a copy taken out and put back would copy the whole list
+      // at every event of a task that changes phase many times.
       if var next = phase(after: event) {
         if changes[name] == nil { order.append(name) }
-        var list = changes[name, default: []]
         next.bytes = bytes(at: event, reached: reached[name] ?? 0)
-        list.removeAll { $0.start >= event.time }
-        list.append(next)
-        changes[name] = list
-      } else if var list = changes[name], event.is(.delegateDidComplete) {
-        deliver(&list, at: event)
-        changes[name] = list
-      } else if var list = changes[name], !list.isEmpty {
-        annotate(&list[list.count - 1], with: event)
-        changes[name] = list
+        // A phase that began at this instant gives way (trace times never go back, so only the
+        // latest can have).
+        while let latest = changes[name]?.last, latest.start >= event.time { changes[name]!.removeLast() }
+        changes[name, default: []].append(next)
+      } else if changes[name] != nil, event.is(.delegateDidComplete) {
+        deliver(&changes[name]!, at: event)
+      } else if let last = changes[name]?.indices.last {
+        annotate(&changes[name]![last], with: event)
       }
       reached[name] = progress(after: event, before: reached[name] ?? 0)
     }

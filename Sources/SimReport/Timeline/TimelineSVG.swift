@@ -18,6 +18,13 @@ struct TimelineSVG {
   var axis: Axis = .stretched
   /// Per task name, the account shown when any of its bars is hovered (`AccountText.hover`).
   var accounts: [String: String] = [:]
+  /// The most task rows drawn, in the model's order; a note under them counts the rest.
+  var maxTaskRows = TimelineSVG.taskRowLimit
+
+  /// A row is about 2.5 KB per axis, so 40,000 tasks drew a 245 MB page no browser opens, and a
+  /// timeline past a thousand rows (28,000 pixels) is not read anyway. Every task stays in the
+  /// account table under the timeline and in the trace.
+  static let taskRowLimit = 1_000
 
   /// Total width in pixels; fits a 1400-pixel window with the page's margins.
   static let width = 1340.0
@@ -52,8 +59,17 @@ struct TimelineSVG {
       tasks += "<text class=\"empty\" x=\"\(fmt(Self.plotLeft))\" y=\"\(fmt(y + 14))\">no tasks</text>\n"
       y += Self.rowPitch
     }
-    for bar in model.tasks {
+    let drawn = model.tasks.prefix(max(maxTaskRows, 0))
+    for bar in drawn {
       tasks += taskRow(bar, y: y, scale: scale)
+      y += Self.rowPitch
+    }
+    let undrawn = model.tasks.count - drawn.count
+    if undrawn > 0 {
+      tasks += "<text class=\"empty undrawn\" data-undrawn=\"\(undrawn)\" x=\"\(fmt(Self.plotLeft))\" "
+      tasks += "y=\"\(fmt(y + 14))\">\(undrawn) more \(undrawn == 1 ? "task is" : "tasks are") not drawn "
+      tasks += "(the first \(maxTaskRows) are): the task table below lists every task, the trace "
+      tasks += "every event</text>\n"
       y += Self.rowPitch
     }
     tasks += "</g>\n"
