@@ -143,8 +143,10 @@ import Testing
     #expect(page.contains(">3 more tasks are not drawn (the first 1000 are)"))
     #expect(page.contains("<td><code>t-\(tasks)</code></td>"))
     // At the limit, nothing is left out and no note is written.
-    let svg = TimelineSVG(model: TimelineModel(events: result.trace.events, end: result.endTime), maxTaskRows: tasks)
-      .render()
+    let svg = TimelineSVG(
+      model: TimelineModel(events: result.trace.events, end: result.endTime), maxTaskRows: tasks
+    )
+    .render()
     #expect(Self.count("<g class=\"task\" data-task=", in: svg) == tasks)
     #expect(!svg.contains("data-undrawn"))
   }
