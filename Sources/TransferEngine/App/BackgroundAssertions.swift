@@ -15,7 +15,22 @@ struct BackgroundAssertions {
     let name: String
   }
 
-  private(set) var open: [Assertion] = []
+  /// The open assertions, oldest first. Built on each read: the rules ask `hasOpen`, `isOpen`,
+  /// and read the list only when background time runs out.
+  var open: [Assertion] {
+    order.compactMap { identifier in names[identifier].map { Assertion(identifier: identifier, name: $0) } }
+  }
+  /// Whether any assertion is open.
+  var hasOpen: Bool { !names.isEmpty }
+  /// Whether the assertion `identifier` is still open.
+  func isOpen(_ identifier: Int) -> Bool { names[identifier] != nil }
+
+  /// The names of the open assertions, by identifier: an end is found at once, not by a scan
+  /// (thousands open, ended one by one, cost the square of their number).
+  private var names: [Int: String] = [:]
+  /// Identifiers in the order they were begun; ended ones leave lazily, when they outnumber the
+  /// open ones.
+  private var order: [Int] = []
   private var nextIdentifier = 1
   /// When this background stretch's assertion time runs out; nil while not in the background.
   private(set) var budgetEnd: SimTime?
@@ -30,7 +45,8 @@ struct BackgroundAssertions {
   mutating func begin(name: String) -> Int {
     let identifier = nextIdentifier
     nextIdentifier += 1
-    open.append(Assertion(identifier: identifier, name: name))
+    names[identifier] = name
+    order.append(identifier)
     return identifier
   }
 
@@ -45,9 +61,10 @@ struct BackgroundAssertions {
   }
 
   mutating func end(_ identifier: Int) -> EndOutcome {
-    guard let index = open.firstIndex(where: { $0.identifier == identifier }) else { return .unknown }
-    let assertion = open.remove(at: index)
-    if open.isEmpty && suspensionDeferred {
+    guard let name = names.removeValue(forKey: identifier) else { return .unknown }
+    let assertion = Assertion(identifier: identifier, name: name)
+    if order.count > 2 * names.count + 16 { order.removeAll { names[$0] == nil } }
+    if names.isEmpty && suspensionDeferred {
       suspensionDeferred = false
       return .endedSuspendNow(assertion)
     }
@@ -73,7 +90,7 @@ struct BackgroundAssertions {
   /// When an expiry event must be armed now (an assertion is open in the background and none
   /// is armed), its time and generation; the caller schedules it.
   mutating func expiryToArm(now: SimTime) -> (at: SimTime, generation: UInt32)? {
-    guard !armed, !open.isEmpty, let end = budgetEnd else { return nil }
+    guard !armed, hasOpen, let end = budgetEnd else { return nil }
     armed = true
     return (max(end, now), generation)
   }
@@ -81,7 +98,7 @@ struct BackgroundAssertions {
   /// The system wants to suspend the app: true when it may, false when an assertion holds it
   /// (the suspension then waits for the last `end` or the expiry).
   mutating func maySuspend() -> Bool {
-    if open.isEmpty { return true }
+    if !hasOpen { return true }
     suspensionDeferred = true
     return false
   }
@@ -97,7 +114,8 @@ struct BackgroundAssertions {
 
   /// The process ended: its assertions die with it.
   mutating func processEnded() {
-    open = []
+    names = [:]
+    order = []
     budgetEnd = nil
     suspensionDeferred = false
     generation &+= 1

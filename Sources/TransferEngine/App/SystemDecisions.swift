@@ -59,12 +59,12 @@ public struct SystemDecisions {
   public func expireBackgroundTime() {
     let sim = simulation
     guard sim.lifecycle.state == .background else { return }
-    if !sim.assertions.open.isEmpty {
+    if sim.assertions.hasOpen {
       // The budget ends now: its expiry runs at once (handlers, then the watchdog if one stays open).
       sim.assertions.enteredBackground(at: sim.now, limit: .zero)
       guard let (_, generation) = sim.assertions.expiryToArm(now: sim.now) else { return }
       sim.backgroundTimeExpired(generation: generation)
     }
-    if sim.lifecycle.state == .background && sim.assertions.open.isEmpty { sim.systemSuspend() }
+    if sim.lifecycle.state == .background && !sim.assertions.hasOpen { sim.systemSuspend() }
   }
 }

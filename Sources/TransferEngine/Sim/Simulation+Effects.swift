@@ -33,12 +33,25 @@ extension Simulation {
   }
 
   /// Performs `effects` in order, then keeps the emptied buffer for the next rule.
+  ///
+  /// A rule that goes on once the app has answered ends its list with `.afterApp`; that step's
+  /// effects are performed by this same loop, in the same buffer, rather than by a nested one.
+  /// The order is the same, and N expiration handlers in a row (N open background tasks when
+  /// background time runs out) no longer nest N calls deep: 6,000 overflowed the stack.
   func interpret(_ effects: consuming EffectBuffer) {
-    // Most wake checks find nothing to do: hand the buffer back as it is.
-    if effects.isEmpty {
-      spareEffects.append(effects)
-      return
+    while let step = interpretList(&effects) {
+      effects.removeAll()
+      fill(after: step, into: &effects)
     }
+    effects.removeAll()
+    spareEffects.append(effects)
+  }
+
+  /// Performs the list in order; returns the `.afterApp` step that ends it, for the caller to run.
+  private func interpretList(_ effects: inout EffectBuffer) -> AfterApp? {
+    // Most wake checks find nothing to do.
+    if effects.isEmpty { return nil }
+    let last = effects.effects.count - 1
     // By index, not with an iterator: an iterator's copy of the list would make it shared, and
     // emptying a shared list allocates a new one for every input.
     for index in effects.effects.indices {
@@ -75,7 +88,9 @@ extension Simulation {
       case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
       case .disconnect(let uid):
         run { FailTaskRule.disconnect(daemon.task(uid), engine: engine, into: &$0) }
-      case .afterApp(let step): afterApp(step)
+      case .afterApp(let step):
+        if index == last { return step }
+        run { fill(after: step, into: &$0) }
       case .endProcess:
         appProcess.end()
         assertionHandlers = [:]
@@ -155,8 +170,7 @@ extension Simulation {
       case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.task(uid), into: &$0) }
       }
     }
-    effects.removeAll()
-    spareEffects.append(effects)
+    return nil
   }
 
   /// Arms the one re-evaluation timer for `time` unless one is armed as early; a later one is
@@ -179,17 +193,17 @@ extension Simulation {
     }
   }
 
-  /// Goes back into the rule that waited for the app's answer.
-  private func afterApp(_ step: AfterApp) {
+  /// Goes back into the rule that waited for the app's answer: it appends to `effects`.
+  private func fill(after step: AfterApp, into effects: inout EffectBuffer) {
     switch step {
     case .backgroundTimeExpired(let expiring, let next):
-      run { BackgroundTimeExpiredRule.afterHandler(expiring, next: next, engine: engine, into: &$0) }
+      BackgroundTimeExpiredRule.afterHandler(expiring, next: next, engine: engine, into: &effects)
     case .continuedExpired(let identifier, let ending):
-      run { engine.continuedExpirationReturned(identifier, ending: ending, into: &$0) }
-    case .continuedStarted: run { engine.startNextContinued(into: &$0) }
-    case .enteredForeground: run { LaunchAppRule.enteredForeground(into: &$0) }
-    case .resumedDefaultTransfers: run { LaunchAppRule.resumedTransfers(engine: engine, into: &$0) }
-    case .enteredBackground: run { BackgroundAppRule.enteredBackground(engine: engine, into: &$0) }
+      engine.continuedExpirationReturned(identifier, ending: ending, into: &effects)
+    case .continuedStarted: engine.startNextContinued(into: &effects)
+    case .enteredForeground: LaunchAppRule.enteredForeground(into: &effects)
+    case .resumedDefaultTransfers: LaunchAppRule.resumedTransfers(engine: engine, into: &effects)
+    case .enteredBackground: BackgroundAppRule.enteredBackground(engine: engine, into: &effects)
     }
   }
 }

@@ -35,6 +35,23 @@ struct BackgroundAssertionsTests {
     #expect(a.expiryToArm(now: SimTime(.seconds(40)))?.at == SimTime(.seconds(40)))
   }
 
+  @Test("ended in any order, the open ones stay in the order they were begun, also after the list is compacted")
+  func orderAfterEnds() {
+    var a = BackgroundAssertions()
+    let ids = (0..<200).map { a.begin(name: "t\($0)") }
+    // End every id not divisible by 3, from the back (the list is compacted along the way).
+    for id in ids.reversed() where id % 3 != 0 { _ = a.end(id) }
+    let left = ids.filter { $0 % 3 == 0 }
+    #expect(a.open.map(\.identifier) == left)
+    #expect(a.open.map(\.name) == left.map { "t\($0 - 1)" })
+    #expect(ids.allSatisfy { a.isOpen($0) == ($0 % 3 == 0) })
+    #expect(a.end(ids[1]) == .unknown)
+    let later = a.begin(name: "later")
+    #expect(a.open.last == .init(identifier: later, name: "later"))
+    for id in left + [later] { _ = a.end(id) }
+    #expect(!a.hasOpen && a.open.isEmpty)
+  }
+
   @Test("foregrounding makes an armed expiry stale; the process ending drops every assertion")
   func staleAndEnded() {
     var a = BackgroundAssertions()

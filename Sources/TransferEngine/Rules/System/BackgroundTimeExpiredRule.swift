@@ -29,7 +29,9 @@ enum BackgroundTimeExpiredRule {
       expire(expiring, at: next, into: &effects)
       return
     }
-    guard let first = engine.assertions.open.first(where: { expiring.contains($0) }) else { return }
+    // Both lists are in the order the assertions were begun: the first expiring one still open is
+    // the first open one that expired.
+    guard let first = expiring.first(where: { engine.assertions.isOpen($0.identifier) }) else { return }
     let limit = engine.policy.backgroundTaskLimit
     effects.append(
       .lint(

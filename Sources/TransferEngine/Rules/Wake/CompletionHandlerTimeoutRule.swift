@@ -56,7 +56,7 @@ extension CompletionHandlerTimeoutRule {
       wake: number,
       Facts(
         now: now, appInBackground: engine.lifecycle.state == .background,
-        assertionsOpen: !engine.assertions.open.isEmpty, busy: engine.appBusy.busy(at: now),
+        assertionsOpen: engine.assertions.hasOpen, busy: engine.appBusy.busy(at: now),
         completionHandlerTimeout: engine.policy.completionHandlerTimeout),
       wakes: engine.wakes, recreated: { engine.daemon.backgroundSessions[$0]?.appSession != nil },
       into: &effects)
