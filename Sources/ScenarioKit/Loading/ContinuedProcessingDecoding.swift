@@ -61,7 +61,8 @@ extension References {
   /// Every identifier a continued-processing action names must be one the scenario submits.
   func checkContinuedTasks(_ context: DecodeContext) {
     let submitted = submittedContinuedTasks.map(\.name)
-    for use in namedContinuedTasks where !submitted.contains(use.name) {
+    let known = Set(submitted)
+    for use in namedContinuedTasks where !known.contains(use.name) {
       let hint =
         context.suggest(use.name, among: submitted).map { "; did you mean '\($0)'?" }
         ?? "; add a submitContinuedProcessing with this identifier"

@@ -87,13 +87,24 @@ struct ContinuedProcessingTasks {
   private(set) var running: [Entry] = []
   /// The last stall-check generation handed out; unique across tasks.
   private var lastGeneration: UInt32 = 0
-  private(set) var queued: [Entry] = []
+  /// The queued requests, oldest first, from `queueHead` on; a request cancelled while queued
+  /// leaves a hole. A scan and a shift per request made thousands of them cost the square of
+  /// their number; the running ones are at most `maxRunning`.
+  private var queue: [Entry?] = []
+  private var queueHead = 0
+  /// Where each queued request is in `queue`.
+  private var queuedAt: [String: Int] = [:]
+
+  /// The queued requests, oldest first.
+  var queued: [Entry] { queue[queueHead...].compactMap { $0 } }
+  /// How many requests are queued.
+  var queuedCount: Int { queuedAt.count }
   /// The system wanted to suspend the app while a task ran: suspend when the last one ends.
   var suspensionDeferred = false
 
   /// The request named `identifier`, running or queued.
   func contains(_ identifier: String) -> Bool {
-    running.contains { $0.identifier == identifier } || queued.contains { $0.identifier == identifier }
+    queuedAt[identifier] != nil || running.contains { $0.identifier == identifier }
   }
 
   func isRunning(_ identifier: String) -> Bool { running.contains { $0.identifier == identifier } }
@@ -142,7 +153,10 @@ struct ContinuedProcessingTasks {
     running[index].ending = end
     return true
   }
-  mutating func addQueued(_ entry: Entry) { queued.append(entry) }
+  mutating func addQueued(_ entry: Entry) {
+    queuedAt[entry.identifier] = queue.count
+    queue.append(entry)
+  }
 
   /// Removes the running task `identifier` and returns it.
   mutating func removeRunning(_ identifier: String) -> Entry? {
@@ -152,14 +166,28 @@ struct ContinuedProcessingTasks {
 
   /// Removes the queued request `identifier` and returns it.
   mutating func removeQueued(_ identifier: String) -> Entry? {
-    guard let index = queued.firstIndex(where: { $0.identifier == identifier }) else { return nil }
-    return queued.remove(at: index)
+    guard let index = queuedAt.removeValue(forKey: identifier) else { return nil }
+    defer { queue[index] = nil }
+    return queue[index]
   }
 
   /// The first queued request, if there is room for one more running task.
   mutating func nextToStart(limit: Int) -> Entry? {
-    guard running.count < limit, !queued.isEmpty else { return nil }
-    return queued.removeFirst()
+    guard running.count < limit, !queuedAt.isEmpty else { return nil }
+    while queue[queueHead] == nil { queueHead += 1 }
+    let next = queue[queueHead]!
+    queue[queueHead] = nil
+    queueHead += 1
+    queuedAt[next.identifier] = nil
+    // Drop the spent front once it is most of the list (each request is moved at most once per
+    // halving, so the cost per request stays constant).
+    if queueHead > 32 && queueHead * 2 > queue.count {
+      queue.removeFirst(queueHead)
+      let moved = queueHead
+      queuedAt = queuedAt.mapValues { $0 - moved }
+      queueHead = 0
+    }
+    return next
   }
 
   /// Records a progress report; true when `completed` went up (the stall window restarts).
@@ -183,7 +211,9 @@ struct ContinuedProcessingTasks {
   mutating func removeAll() -> (running: [Entry], queued: [Entry]) {
     defer {
       running = []
-      queued = []
+      queue = []
+      queueHead = 0
+      queuedAt = [:]
       suspensionDeferred = false
     }
     return (running, queued)

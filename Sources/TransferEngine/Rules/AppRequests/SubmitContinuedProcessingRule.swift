@@ -50,7 +50,7 @@ enum SubmitContinuedProcessingRule {
           .continuedQueued,
           [
             TraceField("identifier", .string(identifier)),
-            TraceField("position", .int(Int64(engine.continued.queued.count))),
+            TraceField("position", .int(Int64(engine.continued.queuedCount))),
           ]))
       return .queued
     }
