@@ -43,14 +43,35 @@ import TransferEngine
     #expect(passes == [1, 1])
   }
 
-  @Test("the forms that are not about a task still read the whole trace, once each")
-  func otherFormsCountTheirPasses() throws {
+  @Test(
+    "the forms that are not about a task read their kind's events: one more pass for all of them, however many; a '*' kind reads the trace"
+  )
+  func otherFormsShareOnePass() throws {
+    let one = [
+      #"{"trace": "task.finished", "count": 5}"#, #"{"lint": "oneTaskPerWake", "present": false}"#,
+      #"{"app": "userLaunches", "equals": 1}"#, #"{"app": "suspensions", "atLeast": 2}"#,
+      #"{"app": "state", "at": "30m", "equals": "foreground"}"#,
+      #"{"app": "state", "at": "0s", "equals": "background"}"#,
+      #"{"rateLimiter": "delayAtWake", "wake": 1, "equals": "1m"}"#,
+      #"{"trace": ["app.launch", "task.finished task=f-5"], "inOrder": true}"#,
+    ]
+    // Which hold, in order: the suspension count, the state at 0 s and the wake do not.
+    let verdicts = [true, true, true, false, true, false, false, true]
+    for copies in [1, 20] {
+      let expect = Array(repeating: one, count: copies).joined().joined(separator: ", ")
+      let result = try run(Self.counted(5, expect: expect))
+      let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+      let results = evaluator.evaluate(result.scenario.expectations)
+      #expect(results.map(\.passed) == Array(Array(repeating: verdicts, count: copies).joined()))
+      #expect(results[3].found == "0")
+      #expect(results[6].found == "only 0 wake(s)")
+      #expect(evaluator.tracePasses == 2)
+    }
+    // A kind with a '*' cannot be looked up: each such count reads the trace.
     let result = try run(
-      Self.counted(
-        5, expect: #"{"trace": "task.finished", "count": 5}, {"lint": "oneTaskPerWake", "present": false}"#))
+      Self.counted(5, expect: #"{"trace": "task.fin*", "count": 5}, {"trace": "app.*", "count": {"atLeast": 1}}"#))
     let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
-    let verdicts = evaluator.evaluate(result.scenario.expectations)
-    #expect(verdicts.allSatisfy { $0.passed })
+    #expect(evaluator.evaluate(result.scenario.expectations).allSatisfy { $0.passed })
     #expect(evaluator.tracePasses == 3)
   }
 

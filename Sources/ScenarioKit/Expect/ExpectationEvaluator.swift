@@ -19,20 +19,27 @@ public struct ExpectationResult: Sendable {
 /// expectation means the same thing whether the run came from a scenario or from Swift code.
 ///
 /// A task expectation reads only its task's events, from an index built in one pass over the
-/// trace, so a `*` pattern over N tasks costs O(trace + N), not N passes over the trace.
+/// trace, so a `*` pattern over N tasks costs O(trace + N), not N passes over the trace. The
+/// other forms read the events of their kind (`TraceKindIndex`, one more pass, made when first
+/// needed), so N of them cost O(trace + what they read).
 public struct ExpectationEvaluator {
   private let trace: [TraceEvent]
   let endTime: SimTime
   /// Each task's events and the created tasks in order, built once per trace.
   let tasks: TaskEventIndex
+  /// Each kind's events, for the forms that are not about a task.
+  private let kinds: TraceKindIndex
   /// Counts the passes over the whole trace (`tracePasses`).
-  private let passes = PassCounter()
+  private let passes: PassCounter
 
   /// An evaluator of `trace`, a run that ended at `endTime`.
   public init(trace: TraceLog, endTime: SimTime) {
     self.trace = trace.events
     self.endTime = endTime
     self.tasks = TaskEventIndex(trace.events)
+    let passes = PassCounter()
+    self.passes = passes
+    self.kinds = TraceKindIndex(trace.events, passes: passes)
   }
 
   /// The whole trace, for the forms that are not about one task; each use is counted.
@@ -41,8 +48,9 @@ public struct ExpectationEvaluator {
     return trace
   }
 
-  /// Times the evaluator read the whole trace: one index, then one or a few per expectation
-  /// that is not about a task, never one per task a pattern matches (the test of issue 26's
+  /// Times the evaluator read the whole trace: one index of tasks, one of kinds when a form
+  /// needs it, and one per trace pattern whose kind has a `*` and names no task; never one per
+  /// task a pattern matches, nor one per expectation of the other forms (the test of issue 26's
   /// "no quadratic path").
   var tracePasses: Int { passes.count + 1 }
 
@@ -104,8 +112,7 @@ public struct ExpectationEvaluator {
       let expected = "task '\(task)' \(state.rawValue)" + (by.map { " by \($0)" } ?? "")
       let ok = actual == state && (by == nil || (at ?? endTime) <= by!)
       guard tasks.wasCreated(task) else {
-        return verdict(
-          expected, false, neverCreated(task), events.filter { $0.is(.appResumeDataUnavailable) })
+        return verdict(expected, false, neverCreated(task), kinds.events(of: .appResumeDataUnavailable))
       }
       let found =
         "task '\(task)' is \(actual.rawValue)"
@@ -156,22 +163,18 @@ public struct ExpectationEvaluator {
         done.map { "status \($0["status"]?.description ?? "?")" } ?? "it never finished", mine)
     case .appCounter(let name, let comparison):
       let counter = AppCounter(rawValue: name)
-      let value = counter.map(count) ?? 0
+      let value = counter.map(kinds.count) ?? 0
       let expected = "app \(name) \(describe(comparison))"
-      return verdict(
-        expected, counter != nil && comparison.holds(value), "\(value)",
-        events.filter { $0.kind.hasPrefix("app.") })
+      return verdict(expected, counter != nil && comparison.holds(value), "\(value)", kinds.lastAppEvents(6))
     case .appState(let at, let state):
-      let lifecycle = events.filter {
-        $0.time <= at && $0.traceKind.map(TraceKind.appLifecycle.contains) == true
-      }
+      let lifecycle = kinds.lifecycle(until: at).suffix(6).map { trace[$0] }
       let actual = lifecycle.last.map(Self.state(after:)) ?? .notRunning
       let since = lifecycle.last.map { " since \($0.time)" } ?? " (it never ran)"
       return verdict(
         "app \(state.rawValue) at \(at)", actual == state, "it is \(actual.rawValue) at \(at)\(since)",
-        lifecycle.suffix(6))
+        lifecycle)
     case .delayAtWake(let wake, let delay):
-      let wakes = events.filter { $0.is(.rateLimiterWake) }
+      let wakes = kinds.events(of: .rateLimiterWake)
       let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
       let expected = "rate limiter delay \(delay) at wake \(wake)"
       let found = actual.map { "delay \($0)" } ?? "only \(wakes.count) wake(s)"
@@ -185,14 +188,13 @@ public struct ExpectationEvaluator {
       let kind = pattern?.kind ?? ""
       return verdict(
         expected, comparison.holds(Int64(matching.count)), "it occurs \(matching.count) time(s)",
-        matching.isEmpty ? events.filter { TracePattern.wildcardMatch(kind, $0.kind) } : matching)
+        matching.isEmpty ? ofKind(kind) : matching)
     case .lint(let rule, let present):
-      let lints = events.filter { $0.is(.lint) && $0["rule"] == .string(rule) }
+      let lints = kinds.lints(rule: rule)
       let expected = "lint \(rule) " + (present ? "present" : "absent")
       let found = lints.isEmpty ? "no \(rule) lint" : "\(lints.count) \(rule) lint(s)"
       return verdict(
-        expected, lints.isEmpty != present, found, lints.isEmpty ? events.filter { $0.is(.lint) } : lints
-      )
+        expected, lints.isEmpty != present, found, lints.isEmpty ? kinds.events(of: .lint) : lints)
     }
   }
 
@@ -203,15 +205,24 @@ public struct ExpectationEvaluator {
     return positions.map { trace[$0] }
   }
 
+  /// The events whose kind `kind` (possibly with `*`) matches.
+  private func ofKind(_ kind: String) -> [TraceEvent] {
+    guard kind.utf8.contains(TracePattern.star) else { return kinds.positions(of: kind).map { trace[$0] } }
+    return events.filter { TracePattern.wildcardMatch(kind, $0.kind) }
+  }
+
   /// Where in the trace the events `pattern` can match are, in order, from the task index: one
-  /// task's when it names one exactly, the tasks its `*` can match otherwise. Nil when every event
-  /// can (no `task=`, or one the index cannot narrow: `*`, `*x*`).
+  /// task's when it names one exactly, the tasks its `*` can match otherwise; else from the kind
+  /// index when its kind has no `*`. Nil when every event can.
   private func candidatePositions(for pattern: TracePattern) -> [Int]? {
-    guard tasks.tasksAreText, let value = pattern.value(of: "task") else { return nil }
-    if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
-    guard let names = tasks.names(matching: value) else { return nil }
-    if names.count == 1 { return tasks.positions(of: names[0]) }
-    return names.flatMap(tasks.positions(of:)).sorted()
+    if tasks.tasksAreText, let value = pattern.value(of: "task") {
+      if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
+      if let names = tasks.names(matching: value) {
+        if names.count == 1 { return tasks.positions(of: names[0]) }
+        return names.flatMap(tasks.positions(of:)).sorted()
+      }
+    }
+    return pattern.kind.utf8.contains(TracePattern.star) ? nil : kinds.positions(of: pattern.kind)
   }
 
   /// The first event at or after `start` that `pattern` matches.
@@ -245,7 +256,7 @@ public struct ExpectationEvaluator {
   /// Why a task the scenario names has no events: never created, and if the app tried to
   /// resume a task without resume data (the usual cause), when and where.
   private func neverCreated(_ task: String) -> String {
-    let notes = events.filter { $0.is(.appResumeDataUnavailable) }
+    let notes = kinds.events(of: .appResumeDataUnavailable)
     var text = "task '\(task)' was never created"
     guard !notes.isEmpty else { return text }
     let listed = notes.prefix(3).map { note in
@@ -284,21 +295,6 @@ public struct ExpectationEvaluator {
     return (
       running.map { $0.is(.taskStarted) || $0.is(.taskRetry) } == true ? .running : .waiting, nil
     )
-  }
-
-  private func count(_ counter: AppCounter) -> Int64 {
-    func n(_ kind: TraceKind, _ reason: String? = nil) -> Int64 {
-      Int64(events.filter { $0.is(kind) && (reason == nil || $0["reason"] == .string(reason!)) }.count)
-    }
-    switch counter {
-    case .backgroundLaunches: return n(.appLaunch, "background")
-    case .backgroundResumes: return n(.appResume, "background")
-    case .userLaunches: return n(.appLaunch, "user")
-    case .wakes: return n(.appLaunch, "background") + n(.appResume, "background")
-    case .suspensions: return n(.appSuspend)
-    case .terminations: return n(.appTerminate)
-    case .completionHandlerCalls: return n(.appCompletionHandlerCalled)
-    }
   }
 
   private func describe(_ comparison: Comparison) -> String {
