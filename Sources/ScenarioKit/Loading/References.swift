@@ -73,7 +73,10 @@ struct References {
   /// session is one of that extension's.
   private func checkExtensions(_ context: DecodeContext) {
     let names = declaredExtensions.map(\.name)
-    for use in extensionUses where !names.contains(use.name) {
+    // Looked up, not scanned: a file may declare thousands of extensions.
+    let known = Set(names)
+    let byName = Dictionary(declaredExtensions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for use in extensionUses where !known.contains(use.name) {
       let hint =
         context.suggest(use.name, among: names).map { "did you mean '\($0)'?" }
         ?? (names.isEmpty
@@ -81,7 +84,7 @@ struct References {
       context.report(.reference, use.path, at: use.position, "unknown extension '\(use.name)'; \(hint)")
     }
     for (name, use) in extensionSessions {
-      guard let declared = declaredExtensions.first(where: { $0.name == name }) else { continue }
+      guard let declared = byName[name] else { continue }
       if declared.sessions.contains(use.name) { continue }
       let hint =
         context.suggest(use.name, among: declared.sessions).map { "did you mean '\($0)'?" }

@@ -71,18 +71,6 @@ public struct AppSpec: Sendable {
     self.sessions = sessions
     self.behavior = behavior
   }
-
-  /// The configuration the app uses for `identifier`: its own entry, else the extension's whose
-  /// events it is handed (the app makes that session only for them).
-  func configuration(for identifier: String) -> SessionConfiguration? {
-    sessions.first { $0.identifier == identifier }
-      ?? extensions.lazy.compactMap { $0.sessions.first { $0.identifier == identifier } }.first
-  }
-
-  /// Whether `identifier` is an extension's session.
-  func isExtensionSession(_ identifier: String) -> Bool {
-    extensions.contains { $0.sessions.contains { $0.identifier == identifier } }
-  }
 }
 
 /// One of the app's extensions (a share extension, say) as the scenario scripts it: a process of

@@ -15,6 +15,8 @@ import TransferEngine
 /// afresh from it at every launch (`Simulation.install(factory:)`).
 final class ScriptedAppStore {
   let spec: AppSpec
+  /// The spec's sessions and extensions by name.
+  let lookup: AppSpecLookup
   unowned let simulation: Simulation
   /// The scenario's task handles, across relaunches.
   fileprivate(set) var tasks: [String: SimURLSessionTask] = [:]
@@ -34,6 +36,7 @@ final class ScriptedAppStore {
 
   init(spec: AppSpec, simulation: Simulation) {
     self.spec = spec
+    self.lookup = AppSpecLookup(spec)
     self.simulation = simulation
     self.reactionCounts = Array(repeating: 0, count: spec.behavior.reactions.count)
     self.reactionIndex = ReactionIndex(spec.behavior.reactions)
@@ -83,7 +86,7 @@ final class ScriptedAppStore {
           + "'\(action.name)'; add an 'openExtension' entry before it")
       return
     }
-    guard let spec = spec.extensions.first(where: { $0.name == name }) else { return }
+    guard let spec = lookup.extensionSpec(named: name) else { return }
     let process = extensionProcesses[name] ?? ScriptedExtension(spec: spec, store: self)
     extensionProcesses[name] = process
     process.perform(action, path: path)
@@ -154,7 +157,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       // An extension's session is made only when the system hands the app its events (below):
       // made at every launch, it would take the session from the extension (-996).
       for (i, configuration) in spec.sessions.enumerated()
-      where !spec.isExtensionSession(configuration.identifier) {
+      where !store.lookup.isExtensionSession(configuration.identifier) {
         do {
           sessions[configuration.identifier] = try app.makeSession(
             configuration: configuration, delegate: self)
@@ -176,7 +179,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     }
     // The events of an extension's session come to the containing app, which makes the session
     // with the identifier it is handed to receive them.
-    if spec.behavior.recreatesSessionsOnLaunch && spec.isExtensionSession(identifier) {
+    if spec.behavior.recreatesSessionsOnLaunch && store.lookup.isExtensionSession(identifier) {
       _ = session(identifier, path: "app.extensions")
     }
     react(to: .handleEvents, task: nil)
@@ -383,7 +386,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   /// The live session object for `identifier`, creating it on first use in this process.
   private func session(_ identifier: String, path: String) -> SimURLSession? {
     if let live = sessions[identifier], !live.isInvalidated { return live }
-    guard let configuration = spec.configuration(for: identifier) else {
+    guard let configuration = store.lookup.configuration(for: identifier) else {
       fail("\(path): no session '\(identifier)' in app.sessions")
       return nil
     }
