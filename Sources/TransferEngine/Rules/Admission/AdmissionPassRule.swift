@@ -128,7 +128,7 @@ enum AdmissionPassRule {
     // that ends one of its blocks.
     var blockedRun = skipped
     var blockedRunUntil = skipped > 0 ? queue.knownBlockedUntil : nil
-    var blockedRunUntilIsExact = skipped > 0 ? queue.knownBlockedUntilIsExact : true
+    let blockedRunUntilIsExact = skipped > 0 ? queue.knownBlockedUntilIsExact : true
     var blockedRunReads: AdmissionInputGroups = skipped > 0 ? queue.knownBlockedReads : []
     var inBlockedRun = true
     // The session's configuration is read again only when the session changes (a queue holds
