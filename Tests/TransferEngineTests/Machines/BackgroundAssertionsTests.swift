@@ -35,7 +35,7 @@ struct BackgroundAssertionsTests {
     #expect(a.expiryToArm(now: SimTime(.seconds(40)))?.at == SimTime(.seconds(40)))
   }
 
-  @Test("ended in any order, the open ones stay in the order they were begun, also after the list is compacted")
+  @Test("ended in any order, the open ones stay in the order begun, also after the list is compacted")
   func orderAfterEnds() {
     var a = BackgroundAssertions()
     let ids = (0..<200).map { a.begin(name: "t\($0)") }

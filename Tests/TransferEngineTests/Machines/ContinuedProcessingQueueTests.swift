@@ -11,7 +11,7 @@ struct ContinuedProcessingQueueTests {
     .init(identifier: identifier, title: identifier, subtitle: "", launch: { _, _ in })
   }
 
-  @Test("requests start in the order they were queued, skipping the cancelled ones, and one queued again goes last")
+  @Test("requests start in the order queued, skipping the cancelled ones; one queued again goes last")
   func firstInFirstOut() {
     var tasks = ContinuedProcessingTasks()
     var model: [String] = []
