@@ -174,11 +174,12 @@ public struct ExpectationEvaluator {
         "app \(state.rawValue) at \(at)", actual == state, "it is \(actual.rawValue) at \(at)\(since)",
         lifecycle)
     case .delayAtWake(let wake, let delay):
-      let wakes = kinds.events(of: .rateLimiterWake)
-      let actual = wake >= 1 && wake <= wakes.count ? wakes[wake - 1]["delay"] : nil
+      // Positions, not events: one expectation per wake must not copy every wake each.
+      let wakes = kinds.positions(of: TraceKind.rateLimiterWake.rawValue)
+      let actual = wake >= 1 && wake <= wakes.count ? trace[wakes[wake - 1]]["delay"] : nil
       let expected = "rate limiter delay \(delay) at wake \(wake)"
       let found = actual.map { "delay \($0)" } ?? "only \(wakes.count) wake(s)"
-      return verdict(expected, actual == .duration(delay), found, wakes)
+      return verdict(expected, actual == .duration(delay), found, wakes.suffix(6).map { trace[$0] })
     case .trace(let patterns, let inOrder):
       return traceExpectation(path, patterns, inOrder)
     case .traceCount(let text, let comparison):
@@ -193,8 +194,8 @@ public struct ExpectationEvaluator {
       let lints = kinds.lints(rule: rule)
       let expected = "lint \(rule) " + (present ? "present" : "absent")
       let found = lints.isEmpty ? "no \(rule) lint" : "\(lints.count) \(rule) lint(s)"
-      return verdict(
-        expected, lints.isEmpty != present, found, lints.isEmpty ? kinds.events(of: .lint) : lints)
+      let shown = lints.isEmpty ? kinds.positions(of: TraceKind.lint.rawValue) : lints
+      return verdict(expected, lints.isEmpty != present, found, shown.suffix(6).map { trace[$0] })
     }
   }
 

@@ -37,10 +37,10 @@ final class TraceKindIndex {
   /// The events of `kind`, in trace order.
   func events(of kind: TraceKind) -> [TraceEvent] { positions(of: kind.rawValue).map { trace[$0] } }
 
-  /// The lints of `rule`, in trace order.
-  func lints(rule: String) -> [TraceEvent] {
+  /// Positions of the lints of `rule`, in trace order.
+  func lints(rule: String) -> [Int] {
     build()
-    return (lintsByRule[rule] ?? []).map { trace[$0] }
+    return lintsByRule[rule] ?? []
   }
 
   /// The app's lifecycle events at or before `time`: the last one tells its state then.
