@@ -59,6 +59,7 @@ struct Daemon {
       identifier: configuration.identifier, configuration: configuration, index: sessionRecords.count,
       simulation: simulation, filesActiveByHost: filesActiveByHost, work: sessionWork)
     sessionRecords.append(record)
+    if configuration.kind != .background { sessionWork.defaultSessions.insert(record.index) }
     if configuration.kind == .background && registers {
       backgroundSessions[configuration.identifier] = record
     }

@@ -89,6 +89,7 @@ final class DaemonSession {
   func attach(_ session: SimURLSession) {
     configuration = session.configuration
     attached = session
+    if session.owner == .app { work.inExtension.remove(index) } else { work.inExtension.insert(index) }
     asksDelayedRequests = session.delegate?.answersDelayedRequests ?? false
     asksChallenges = session.delegate?.answersChallenges ?? false
   }
@@ -97,6 +98,7 @@ final class DaemonSession {
   func detachFromApp() {
     attached?.markInvalidated()
     attached = nil
+    work.inExtension.remove(index)
     // `didBecomeInvalidWithError` was owed to the dead process's session objects only.
     pending.removeAll { event in
       if case .didBecomeInvalid = event { return true }

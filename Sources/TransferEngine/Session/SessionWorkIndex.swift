@@ -1,6 +1,7 @@
 /// The session records that may hold delegate events or unfinished tasks living in the app's
-/// process, by record index (`DaemonSession.index`): kept by the records as those lists change,
-/// so a wake check and a suspension look at those records alone, not at every session the app
+/// process, those attached to an extension, and those of default sessions, by record index
+/// (`DaemonSession.index`): kept by the records as those lists change, so a wake check, a
+/// suspension and an extension's end look at those records alone, not at every session the app
 /// ever made (an app with thousands of sessions woken apart paid for each at every wake).
 ///
 /// A record is listed with events exactly while it holds some. It may stay listed with tasks in
@@ -11,4 +12,10 @@ final class SessionWorkIndex {
   var pending = KeySet()
   /// May hold unfinished tasks that need the app's process (`unfinishedTasksNeedingAppProcess`).
   var inApp = KeySet()
+  /// Attached to a session object of an extension's process, exactly: the records an
+  /// extension's end detaches (an app with thousands of extensions paid for every record).
+  var inExtension = KeySet()
+  /// Records of default (not background) sessions: the transfers the app's suspension pauses
+  /// and its return resumes are theirs. Listed when made; a record's kind never changes.
+  var defaultSessions = KeySet()
 }

@@ -66,7 +66,9 @@ extension Engine {
   /// its reason is traced), is traced `task.paused`, and arms its request idle timer: a transfer
   /// still paused past `timeoutIntervalForRequest` fails with -1001. The links are re-armed.
   func pauseDefaultTransfers(into effects: inout EffectBuffer) {
-    for record in daemon.sessionRecords where !record.isBackground {
+    // Default sessions' records only, in record order (`SessionWorkIndex.defaultSessions`).
+    daemon.sessionWork.defaultSessions.forEach { index in
+      let record = daemon.sessionRecords[index]
       for task in record.unfinishedTasks() where task.machine.isActive {
         detach(task)
         AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: self, into: &effects)
@@ -91,7 +93,8 @@ extension Engine {
   /// The app came to the foreground: each paused transfer of a default session stops its
   /// request idle timer and is queued again, in creation order.
   func resumePausedDefaultTransfers(into effects: inout EffectBuffer) {
-    for record in daemon.sessionRecords where !record.isBackground {
+    daemon.sessionWork.defaultSessions.forEach { index in
+      let record = daemon.sessionRecords[index]
       for task in record.unfinishedTasks() {
         guard case .paused = task.machine.state else { continue }
         switch tasks[task].machine.requeue() {

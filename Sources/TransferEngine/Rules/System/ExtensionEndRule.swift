@@ -19,7 +19,10 @@ enum ExtensionEndRule {
     effects.append(
       .trace(.extensionTerminate, [TraceField("name", .string(name)), TraceField("reason", .string(reason))]))
     let owner = SessionOwner.appExtension(name)
-    for record in engine.daemon.sessionRecords where record.attached?.owner == owner {
+    // Only the records attached to some extension, in record order (`SessionWorkIndex`).
+    engine.daemon.sessionWork.inExtension.forEach { index in
+      let record = engine.daemon.sessionRecords[index]
+      guard record.attached?.owner == owner else { return }
       effects.append(.detachFromApp(sessionIndex: record.index))
       for task in record.unfinishedTasksNeedingAppProcess() {
         effects.append(.disconnect(uid: task.uid))
