@@ -39,138 +39,142 @@ extension Simulation {
   /// The order is the same, and N expiration handlers in a row (N open background tasks when
   /// background time runs out) no longer nest N calls deep: 6,000 overflowed the stack.
   func interpret(_ effects: consuming EffectBuffer) {
-    while let step = interpretList(&effects) {
-      effects.removeAll()
-      fill(after: step, into: &effects)
-    }
-    effects.removeAll()
-    spareEffects.append(effects)
-  }
-
-  /// Performs the list in order; returns the `.afterApp` step that ends it, for the caller to run.
-  private func interpretList(_ effects: inout EffectBuffer) -> AfterApp? {
-    // Most wake checks find nothing to do.
-    if effects.isEmpty { return nil }
-    let last = effects.effects.count - 1
-    // By index, not with an iterator: an iterator's copy of the list would make it shared, and
-    // emptying a shared list allocates a new one for every input.
-    for index in effects.effects.indices {
-      switch effects.effects[index] {
-      case .trace(let kind, let fields): emit(kind, fields)
-      case .interrupt(let uid, let reason, let retryNow):
-        run {
-          InterruptRule.apply(
-            daemon.task(uid), reason: reason, retryNow: retryNow, engine: engine, into: &$0)
-        }
-      case .requeueAhead(let uid):
-        // Only a task the interruption did queue again at once (a background task: a default
-        // session's task failed instead) is waiting to reclaim its slot.
-        let task = daemon.task(uid)
-        if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
-      case .rescheduleLinks: engine.rescheduleLinks()
-      case .reevaluateWaiting: reevaluateAllWaiting()
-      case .schedule(let event, let at): scheduler.schedule(event, at: at)
-      case .callApp(let call): callApp(call)
-      case .lint(let rule, let message, let fields): lint(rule, message, fields)
-      case .observe(let observation): if checking { observe(observation) }
-      case .terminate(let reason): terminate(reason: reason)
-      case .systemSuspend: systemSuspend()
-      case .requestWakeCheck:
-        // As `Engine.requestWakeCheck`, for a rule that does not hold the engine.
-        if wakes.requestCheck() { scheduler.schedule(.wakeCheck, at: now) }
-      case .sessionWoken(let index):
-        let record = daemon.sessionRecords[index]
-        record.owesWake(false)
-        record.challengesWokeApp(in: engine.tasks)
-      case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
-      case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
-      case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
-      case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
-      case .disconnect(let uid):
-        run { FailTaskRule.disconnect(daemon.task(uid), engine: engine, into: &$0) }
-      case .afterApp(let step):
-        if index == last { return step }
-        run { fill(after: step, into: &$0) }
-      case .endProcess:
-        appProcess.end()
-        assertionHandlers = [:]
-      case .vanish(let uid, let reason):
-        run { VanishTaskRule.apply(daemon.task(uid), reason: reason, engine: engine, into: &$0) }
-      case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
-        run {
-          CancelTaskRule.apply(
-            daemon.task(uid), produceResumeData: produceResumeData, reason: reason,
-            admitting: admitting,
-            engine: engine, into: &$0)
-        }
-      case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
-      case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
-      case .armProgress(let uid): engine.armProgress(daemon.task(uid))
-      case .processEnded: run { engine.processEnded(into: &$0) }
-      case .extensionEndedByRestart(let name):
-        run { ExtensionEndRule.ended(name, reason: "reboot", engine: engine, into: &$0) }
-      case .restartCutsTransfers(let restart, let unlockAt):
-        run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
-      case .stall(let uid): run { engine.stall(daemon.task(uid), into: &$0) }
-      case .unstall(let uid): run { engine.unstall(daemon.task(uid), into: &$0) }
-      case .armRequestTimeout(let uid, let generation, let after):
-        engine.tasks[daemon.task(uid)].record.idleTimerStarted(
-          scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
-      case .admissionPass(let key, let full):
-        run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
-      case .fullAdmissionPasses(let queues):
-        // Only the queues whose pass may do something (`ParkedQueues`), in key order.
-        var cursor: Int32 = 0
-        while let key = AdmissionPassRule.nextFullPass(from: cursor, below: queues, engine: engine) {
-          run { AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &$0) }
-          AdmissionPassRule.fullPassDone(key, engine: engine)
-          cursor = key.index + 1
-        }
-      case .explainWait(let uid, let key):
-        run { AdmissionPassRule.explainWait(daemon.task(uid), key: key, engine: engine, into: &$0) }
-      case .requestReevaluation(let time): requestReevaluation(at: time)
-      case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.task(uid))
-      case .askDelayedRequest(let uid):
-        run { DelayedRequestAskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
-      case .beginAttempt(let uid):
-        run { AttemptStartRule.apply(daemon.task(uid), engine: engine, into: &$0) }
-      case .failNotConnected(let uid, let reason):
-        var error = SimURLError(.notConnectedToInternet)
-        error.networkUnavailableReason = reason
-        run {
-          FailTaskRule.apply(
-            daemon.task(uid), error, freeingConnection: false, engine: engine, into: &$0)
-        }
-      case .failUnstarted(let uid, let code):
-        run {
-          FailTaskRule.apply(
-            daemon.task(uid), SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
-        }
-      case .inconsistency(let invariant, let message): inconsistency(invariant, message)
-      case .enqueue(let uid):
-        run { AdmissionPassRule.enqueue(daemon.task(uid), engine: engine, into: &$0) }
-      case .armChallengeTimeout(let uid, let generation, let at):
-        let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
-        engine.tasks[daemon.task(uid)].challenge.timerArmed(timer)
-      case .cancelEvent(let handle): scheduler.cancel(handle)
-      case .finish(let uid): run { FinishTaskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
-      case .armResourceTimer(let uid, let after, let firstResume):
-        let task = daemon.task(uid)
-        let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
-        if let sequence = firstResume {
-          engine.tasks[task].record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
-        } else {
-          engine.tasks[task].record.resumedByApp(resourceTimer: timer, deadline: now + after)
-        }
-      case .failHoldingConnection(let uid, let code):
-        run {
-          FailTaskRule.apply(
-            daemon.task(uid), SimURLError(code), freeingConnection: true, engine: engine, into: &$0)
-        }
-      case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.task(uid), into: &$0) }
+    while true {
+      // Most wake checks find nothing to do: hand the buffer back as it is.
+      if effects.isEmpty {
+        spareEffects.append(effects)
+        return
       }
+      var next: AfterApp?
+      let last = effects.effects.count - 1
+      // By index, not with an iterator: an iterator's copy of the list would make it shared, and
+      // emptying a shared list allocates a new one for every input.
+      for index in effects.effects.indices {
+        switch effects.effects[index] {
+        case .trace(let kind, let fields): emit(kind, fields)
+        case .interrupt(let uid, let reason, let retryNow):
+          run {
+            InterruptRule.apply(
+              daemon.task(uid), reason: reason, retryNow: retryNow, engine: engine, into: &$0)
+          }
+        case .requeueAhead(let uid):
+          // Only a task the interruption did queue again at once (a background task: a default
+          // session's task failed instead) is waiting to reclaim its slot.
+          let task = daemon.task(uid)
+          if task.machine.isWaiting && task.machine.reclaimsSlot { _ = daemon.insert(task) }
+        case .rescheduleLinks: engine.rescheduleLinks()
+        case .reevaluateWaiting: reevaluateAllWaiting()
+        case .schedule(let event, let at): scheduler.schedule(event, at: at)
+        case .callApp(let call): callApp(call)
+        case .lint(let rule, let message, let fields): lint(rule, message, fields)
+        case .observe(let observation): if checking { observe(observation) }
+        case .terminate(let reason): terminate(reason: reason)
+        case .systemSuspend: systemSuspend()
+        case .requestWakeCheck:
+          // As `Engine.requestWakeCheck`, for a rule that does not hold the engine.
+          if wakes.requestCheck() { scheduler.schedule(.wakeCheck, at: now) }
+        case .sessionWoken(let index):
+          let record = daemon.sessionRecords[index]
+          record.owesWake(false)
+          record.challengesWokeApp(in: engine.tasks)
+        case .disconnectBackgroundDataTasks: run { engine.disconnectBackgroundDataTasks(into: &$0) }
+        case .endWake: run { EndWakeRule.apply(engine: engine, into: &$0) }
+        case .pauseDefaultTransfers: run { engine.pauseDefaultTransfers(into: &$0) }
+        case .detachFromApp(let index): daemon.sessionRecords[index].detachFromApp()
+        case .disconnect(let uid):
+          run { FailTaskRule.disconnect(daemon.task(uid), engine: engine, into: &$0) }
+        case .afterApp(let step):
+          if index == last {
+            next = step
+          } else {
+            run { fill(after: step, into: &$0) }
+          }
+        case .endProcess:
+          appProcess.end()
+          assertionHandlers = [:]
+        case .vanish(let uid, let reason):
+          run { VanishTaskRule.apply(daemon.task(uid), reason: reason, engine: engine, into: &$0) }
+        case .cancelTask(let uid, let produceResumeData, let reason, let admitting):
+          run {
+            CancelTaskRule.apply(
+              daemon.task(uid), produceResumeData: produceResumeData, reason: reason,
+              admitting: admitting,
+              engine: engine, into: &$0)
+          }
+        case .resumePausedDefaultTransfers: run { engine.resumePausedDefaultTransfers(into: &$0) }
+        case .armSessionProgress(let index): engine.armProgressForSession(daemon.sessionRecords[index])
+        case .armProgress(let uid): engine.armProgress(daemon.task(uid))
+        case .processEnded: run { engine.processEnded(into: &$0) }
+        case .extensionEndedByRestart(let name):
+          run { ExtensionEndRule.ended(name, reason: "reboot", engine: engine, into: &$0) }
+        case .restartCutsTransfers(let restart, let unlockAt):
+          run { RebootRule.cutTransfers(restart: restart, unlockAt: unlockAt, engine: engine, into: &$0) }
+        case .stall(let uid): run { engine.stall(daemon.task(uid), into: &$0) }
+        case .unstall(let uid): run { engine.unstall(daemon.task(uid), into: &$0) }
+        case .armRequestTimeout(let uid, let generation, let after):
+          engine.tasks[daemon.task(uid)].record.idleTimerStarted(
+            scheduler.schedule(.requestTimeout(uid: uid, generation: generation), after: after))
+        case .admissionPass(let key, let full):
+          run { AdmissionPassRule.apply(key: key, full: full, engine: engine, into: &$0) }
+        case .fullAdmissionPasses(let queues):
+          // Only the queues whose pass may do something (`ParkedQueues`), in key order.
+          var cursor: Int32 = 0
+          while let key = AdmissionPassRule.nextFullPass(from: cursor, below: queues, engine: engine) {
+            run { AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &$0) }
+            AdmissionPassRule.fullPassDone(key, engine: engine)
+            cursor = key.index + 1
+          }
+        case .explainWait(let uid, let key):
+          run { AdmissionPassRule.explainWait(daemon.task(uid), key: key, engine: engine, into: &$0) }
+        case .requestReevaluation(let time): requestReevaluation(at: time)
+        case .notifyWaitingForConnectivity(let uid): notifyWaitingForConnectivity(daemon.task(uid))
+        case .askDelayedRequest(let uid):
+          run { DelayedRequestAskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
+        case .beginAttempt(let uid):
+          run { AttemptStartRule.apply(daemon.task(uid), engine: engine, into: &$0) }
+        case .failNotConnected(let uid, let reason):
+          var error = SimURLError(.notConnectedToInternet)
+          error.networkUnavailableReason = reason
+          run {
+            FailTaskRule.apply(
+              daemon.task(uid), error, freeingConnection: false, engine: engine, into: &$0)
+          }
+        case .failUnstarted(let uid, let code):
+          run {
+            FailTaskRule.apply(
+              daemon.task(uid), SimURLError(code), freeingConnection: false, engine: engine, into: &$0)
+          }
+        case .inconsistency(let invariant, let message): inconsistency(invariant, message)
+        case .enqueue(let uid):
+          run { AdmissionPassRule.enqueue(daemon.task(uid), engine: engine, into: &$0) }
+        case .armChallengeTimeout(let uid, let generation, let at):
+          let timer = scheduler.schedule(.challengeTimeout(uid: uid, generation: generation), at: at)
+          engine.tasks[daemon.task(uid)].challenge.timerArmed(timer)
+        case .cancelEvent(let handle): scheduler.cancel(handle)
+        case .finish(let uid): run { FinishTaskRule.apply(daemon.task(uid), engine: engine, into: &$0) }
+        case .armResourceTimer(let uid, let after, let firstResume):
+          let task = daemon.task(uid)
+          let timer = scheduler.schedule(.resourceTimeout(uid: uid), after: after)
+          if let sequence = firstResume {
+            engine.tasks[task].record.resumed(sequence: sequence, resourceTimer: timer, deadline: now + after)
+          } else {
+            engine.tasks[task].record.resumedByApp(resourceTimer: timer, deadline: now + after)
+          }
+        case .failHoldingConnection(let uid, let code):
+          run {
+            FailTaskRule.apply(
+              daemon.task(uid), SimURLError(code), freeingConnection: true, engine: engine, into: &$0)
+          }
+        case .reportBodyDone(let uid): run { engine.reportBodyDone(daemon.task(uid), into: &$0) }
+        }
+      }
+      effects.removeAll()
+      guard let next else {
+        spareEffects.append(effects)
+        return
+      }
+      fill(after: next, into: &effects)
     }
-    return nil
   }
 
   /// Arms the one re-evaluation timer for `time` unless one is armed as early; a later one is
