@@ -27,6 +27,36 @@ import TransferEngine
     return result.trace.events.filter { $0.is(.taskCreated) }.compactMap { $0["task"]?.description }
   }
 
+  @Test("a numbered resource's redirect names its own numbered target; a literal one is kept for every copy")
+  func numberedRedirectTargets() throws {
+    let text = #"""
+      {"name": "r", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/f{n}", "count": 3, "size": "1KB", "status": 301, "redirectTo": "https://h/g{n}"},
+                                {"url": "https://h/g1", "size": "10KB"}, {"url": "https://h/g2", "size": "20KB"},
+                                {"url": "https://h/g3", "size": "30KB"},
+                                {"url": "https://h/a{n}", "count": 2, "size": "1KB", "status": 302, "redirectTo": "https://h/g1"}]},
+       "app": {"sessions": [{"identifier": "S"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/f{n}", "name": "f{n}", "count": 3},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a2", "name": "a2"}]}
+      """#
+    let scenario = try load(text)
+    let redirects = scenario.server.resources.compactMap { r in
+      r.redirectTo.map { "\(r.url.string)>\($0.string)" }
+    }
+    #expect(
+      redirects == [
+        "https://h/f1>https://h/g1", "https://h/f2>https://h/g2", "https://h/f3>https://h/g3",
+        "https://h/a1>https://h/g1", "https://h/a2>https://h/g1",
+      ])
+    let result = ScenarioRunner.run(scenario)
+    let finished = result.trace.events.filter { $0.is(.taskFinished) }
+    let bytes = Dictionary(
+      uniqueKeysWithValues: finished.map { ($0["task"]!.description, $0["bytes"]!.description) })
+    #expect(bytes == ["f1": "10000", "f2": "20000", "f3": "30000", "a2": "10000"])
+    #expect(finished.allSatisfy { $0["status"] == .int(200) })
+  }
+
   @Test func downloadAndUploadNumberFromFirstNumber() throws {
     let text = Self.scenario(
       #"""

@@ -28,7 +28,8 @@ extension ValueType where T == ServerModel {
   }
 
   /// A resource, or with `"count": N` and `{n}` in its URL, N numbered resources
-  /// (`https://example.com/img/{n}.jpg` for n = 1...N) that are otherwise alike.
+  /// (`https://example.com/img/{n}.jpg` for n = 1...N) that are otherwise alike, but for a
+  /// `{n}` in `redirectTo`, which is each copy's number too.
   private static func resourceGroup(_ r: inout ObjectReader) -> [ServerResource]? {
     let count = r.optional("count", .int(1...100_000, "a number of numbered resources from 1 to 100000"))
     guard let resource = resource(&r, numbered: count != nil) else { return nil }
@@ -47,6 +48,10 @@ extension ValueType where T == ServerModel {
       guard let url = SimURL(resource.url.string.replacingAll("{n}", with: String(n))) else { return nil }
       var copy = resource
       copy.url = url
+      // A redirect's target may be numbered too: copy n redirects to its own target n.
+      if let target = resource.redirectTo?.string, target.contains("{n}") {
+        copy.redirectTo = SimURL(target.replacingAll("{n}", with: String(n)))
+      }
       return copy
     }
   }
