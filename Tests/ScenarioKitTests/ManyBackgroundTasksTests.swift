@@ -25,13 +25,18 @@ import TransferEngine
       """
   }
 
+  /// Loads and plays `scenario(...)`; the run itself must not fail.
+  static func run(_ count: Int, endsOnExpiry: Bool, endFirstHalf: Bool) throws -> RunResult {
+    let text = scenario(count, endsOnExpiry: endsOnExpiry, endFirstHalf: endFirstHalf)
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "many.json"))
+    #expect(result.runError == nil)
+    return result
+  }
+
   @Test("6,000 expiration handlers in a row run one after another, and the app is suspended after the last")
   func everyHandlerRuns() throws {
     let count = 6_000
-    let result = ScenarioRunner.run(
-      try ScenarioLoader.load(
-        data: Array(Self.scenario(count, endsOnExpiry: true, endFirstHalf: true).utf8), file: "many.json"))
-    #expect(result.runError == nil)
+    let result = try Self.run(count, endsOnExpiry: true, endFirstHalf: true)
     let expired = result.trace.events.filter { $0.kind == "app.backgroundTaskExpired" }
     // The even ones were ended at 3 s; the odd ones expire, in the order they were begun.
     #expect(expired.count == count / 2)
@@ -46,10 +51,7 @@ import TransferEngine
   @Test("when no handler ends its task, every handler runs, then the watchdog kills the app naming the first")
   func watchdogAfterTheLastHandler() throws {
     let count = 6_000
-    let result = ScenarioRunner.run(
-      try ScenarioLoader.load(
-        data: Array(Self.scenario(count, endsOnExpiry: false, endFirstHalf: false).utf8), file: "many.json"))
-    #expect(result.runError == nil)
+    let result = try Self.run(count, endsOnExpiry: false, endFirstHalf: false)
     #expect(result.trace.events.filter { $0.kind == "app.backgroundTaskExpired" }.count == count)
     let lints = result.trace.events.filter { $0.kind == "lint" }
     #expect(lints.map { $0["rule"] } == [.string("backgroundTaskNotEnded")])
