@@ -65,7 +65,7 @@ enum Admission {
   }
 
   /// The instant a block for `reason` ends by itself while admission's other inputs stay as they
-  /// are (`WaitQueue.knownBlocked`): a start date, the rate limiter's expiry; nil for any other.
+  /// are (`KnownBlockedRun`): a start date, the rate limiter's expiry; nil for any other.
   static func timedBlockEnd(
     _ reason: SimURLSessionTask.WaitReason, _ request: Request, in conditions: Conditions
   ) -> SimTime? {

@@ -29,7 +29,7 @@ struct AdmissionInputGroups: OptionSet {
 
 /// A number for each group of admission's inputs, bumped when an input of the group changes
 /// (`Engine.admissionEpochs()`). A wait queue's run of known-blocked tasks records them with
-/// the groups its reasons read (`WaitQueue.knownBlocked`): the run stands while those groups keep
+/// the groups its reasons read (`KnownBlockedRun`): the run stands while those groups keep
 /// their numbers, so a change the blocks cannot feel (the app suspended, for tasks waiting for a
 /// start date) does not make every queue's run be decided again.
 struct AdmissionEpochs: Equatable {

@@ -5,7 +5,7 @@ extension Engine {
   /// at an instant, `Admission.timedBlockEnd`) depend on besides the task: while those its
   /// reason reads are equal (`WaitReason.inputGroups`), such a block stands. The time is not
   /// among them: a block that ends at an instant (a start date, the rate limiter's delay) is kept
-  /// only before it (`WaitQueue.knownBlockedUntil`). The rate limiter's expiry is, as a later one
+  /// only before it (`KnownBlockedRun.earliestEnd`). The rate limiter's expiry is, as a later one
   /// can put a task behind it again.
   struct AdmissionInputs: Equatable {
     var network: NetworkState

@@ -95,7 +95,7 @@ extension SimURLSessionTask {
 
     /// A block that lasts while admission's inputs other than the time stay as they are
     /// (`Engine.AdmissionInputs`): the network, the power, the lock, discretionary conditions.
-    /// A connection freed in the task's queue cannot lift it (`WaitQueue.knownBlocked`; the
+    /// A connection freed in the task's queue cannot lift it (`KnownBlockedRun`; the
     /// blocks that end at an instant: `Admission.timedBlockEnd`).
     var lastsUntilInputsChange: Bool {
       switch self {

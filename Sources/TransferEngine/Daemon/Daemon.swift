@@ -192,7 +192,7 @@ struct Daemon {
     let name = queueName(task)
     if let known = queueKeysByName[name] { return known }
     let key = WaitQueue.Key(index: Int32(waitQueues.count))
-    waitQueues.append(WaitQueue())
+    waitQueues.append(WaitQueue(index: key.index))
     queueNames.append(name)
     queueKeysByName[name] = key
     parking.touch(key.index)

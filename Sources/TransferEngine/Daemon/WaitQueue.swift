@@ -28,26 +28,9 @@ struct WaitQueue {
   private var head = 0
   /// Connections the pair holds now.
   private(set) var running = 0
-  /// The first `knownBlocked` waiting tasks were found blocked, at the last pass, for a reason
-  /// that lasts until admission's inputs change (`WaitReason.lastsUntilInputsChange`) or until an
-  /// instant (a start date, the rate limiter's expiry: `Admission.timedBlockEnd`), while the
-  /// groups of inputs their reasons read (`knownBlockedReads`, `WaitReason.inputGroups`) were as
-  /// numbered `knownBlockedEpochs` (`Engine.admissionEpochs`), and the earliest such instant was
-  /// `knownBlockedUntil` (nil: none). A pass starts behind them while those groups are unchanged
-  /// and that instant has not come: it would decide the same for each and do nothing (a full
-  /// pass asks for the re-evaluation at that instant again). Without this, a long queue of tasks
-  /// waiting for Wi-Fi, power or a start date ahead of tasks that may start was walked at every
-  /// start and every finish (quadratic in the queue), and every queue of many sessions was walked
-  /// at every re-evaluation and every change of the app's state (quadratic in the sessions).
-  var knownBlocked = 0
-  var knownBlockedEpochs = AdmissionEpochs()
-  var knownBlockedReads: AdmissionInputGroups = []
-  var knownBlockedUntil: SimTime?
-  /// Whether `knownBlockedUntil` is still the earliest end among the first `knownBlocked` tasks:
-  /// false once the run was cut short or lost a task, which may have been the one ending first. A
-  /// full pass (`AdmissionPassRule.apply`) skips the run only while it is, since it asks for the
-  /// re-evaluation at that instant and an instant no task waits for would be a timer too many.
-  var knownBlockedUntilIsExact = false
+  /// What the last passes learnt about the queue's front: the tasks known blocked, and those to
+  /// visit again (`KnownBlockedRun`).
+  var run: KnownBlockedRun
 
   /// The known-blocked run's record, as a pass asks whether it still stands.
   struct BlockedRun {
@@ -65,23 +48,25 @@ struct WaitQueue {
     }
   }
 
-  /// The known-blocked run when it holds every waiting task and its earliest end is exact.
+  /// The known-blocked run when every waiting task is known blocked.
   var wholeBlockedRun: BlockedRun? {
-    guard knownBlockedUntilIsExact, knownBlocked > 0, knownBlocked == count else { return nil }
-    return blockedRun
+    guard run.blockedCount > 0, run.blockedCount == count, run.length == count else { return nil }
+    return BlockedRun(until: run.earliestEnd, epochs: run.epochs, reads: run.reads)
   }
 
-  private var blockedRun: BlockedRun {
-    BlockedRun(until: knownBlockedUntil, epochs: knownBlockedEpochs, reads: knownBlockedReads)
+  /// The queue of the pair numbered `index` (`Key`), which numbers its tasks' keys in the run.
+  init(index: Int32 = 0, running: Int = 0) {
+    self.running = running
+    run = KnownBlockedRun(queue: index)
   }
 
-  init(running: Int = 0) { self.running = running }
-
-  /// How many waiting tasks a pass may skip at `now`, with admission's inputs numbered `epochs`.
-  func skippable(in epochs: AdmissionEpochs, at now: SimTime) -> Int {
-    guard knownBlocked > 0, blockedRun.stands(in: epochs, at: now) else { return 0 }
-    // Never past the waiting tasks, whatever the bookkeeping says: a pass removes from those.
-    return min(knownBlocked, count)
+  /// Unfiles every filed task: the next pass decides every task again. Also when the run's keys
+  /// are about to run out (`KnownBlockedRun.hasKeys`), which lets them start again.
+  mutating func forgetRun() {
+    let restartingKeys = !run.hasKeys(for: count)
+    guard run.length > 0 || restartingKeys else { return }
+    for row in storage[head..<(head + run.length)] { run.unfile(row) }
+    run.reset(restartingKeys: restartingKeys)
   }
 
   /// A task of the pair connects.
@@ -112,10 +97,12 @@ struct WaitQueue {
       if Self.startsBefore(row, storage[mid]) { high = mid } else { low = mid + 1 }
     }
     storage.insert(row, at: low)
-    // A task placed among the known-blocked ones ends their run there.
-    if low - head < knownBlocked {
-      knownBlocked = low - head
-      knownBlockedUntilIsExact = false
+    // A task placed among the filed ones ends the run there: keys grow in queue order, and
+    // there is none for it between its neighbours'. The pass walks the tasks behind it anyway.
+    if low - head < run.length {
+      for behind in storage[(low + 1)...(head + run.length)] { run.unfile(behind) }
+      run.length = low - head
+      run.dropStaleEnds()
     }
   }
 
@@ -125,9 +112,10 @@ struct WaitQueue {
   /// each time was quadratic in the queue.
   mutating func remove(_ row: Row) {
     guard let i = index(of: row) else { return }
-    if i - head < knownBlocked {
-      knownBlocked -= 1
-      knownBlockedUntilIsExact = false
+    if i - head < run.length {
+      run.length -= 1
+      run.unfile(row)
+      run.dropStaleEnds()
     }
     guard i - head < storage.count - i else { return _ = storage.remove(at: i) }
     storage.withUnsafeMutableBufferPointer { slots in
@@ -172,13 +160,18 @@ struct WaitQueue {
     precondition(prefix <= count, "internal inconsistency: removing past the end of a wait queue")
     var read = head + prefix
     var write = read
+    let filedEnd = head + run.length
     while read > head {
       read -= 1
       if !isGone(storage[read]) {
         write -= 1
         storage[write] = storage[read]
+      } else if read < filedEnd {
+        run.length -= 1
+        run.unfile(storage[read])
       }
     }
+    run.dropStaleEnds()
     head = write
     compact()
   }

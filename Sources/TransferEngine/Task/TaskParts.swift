@@ -94,6 +94,8 @@ struct TaskParts {
   var record: TaskRecord
   /// Authentication with the server: challenges, failures, authenticated URLs.
   var challenge = ChallengeState()
+  /// The task's key in its wait queue's known-blocked run (`KnownBlockedRun`), 0 when not filed.
+  var runKey: UInt64 = 0
 
   /// The task's session, read without a reference count taken: the admission pass compares it
   /// with the previous task's before it asks anything of it.
@@ -141,7 +143,7 @@ final class TaskTable {
   @exclusivity(unchecked) private(set) var count = 0
   /// Bumped when the app changes a waiting task's input to admission (its constrained-network
   /// access, start date or expected sizes), so that the wait queues check their blocked tasks
-  /// again (`WaitQueue.knownBlocked`).
+  /// again (`KnownBlockedRun`).
   @exclusivity(unchecked) private(set) var waitingInputsVersion: UInt64 = 0
 
   /// The app changed an input to admission of a task; `waiting` when the task is in a wait queue.

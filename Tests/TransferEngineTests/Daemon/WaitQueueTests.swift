@@ -69,13 +69,74 @@ struct WaitQueueTests {
   @Test("the known-blocked run loses a task taken out of it, from either side, and none after it")
   func knownBlockedRun() {
     var (queue, tasks) = Self.queue(50)
-    queue.knownBlocked = 30
+    for task in tasks.prefix(30) { queue.run.fileBlocked(task.row, key: nil, until: nil) }
+    queue.run.length = 30
     queue.remove(tasks[0].row)  // the run's first: the front moves
     queue.remove(tasks[29].row)  // the run's last
     queue.remove(tasks[45].row)  // behind the run: the tail moves
     queue.remove(tasks[40].row)
-    #expect(queue.knownBlocked == 28)
+    #expect(queue.run.length == 28)
+    #expect(queue.run.blockedCount == 28)
+    #expect(tasks[0].row.pointee.runKey == 0 && tasks[29].row.pointee.runKey == 0)
     #expect(Self.uids(queue).prefix(28) == ArraySlice(tasks[1..<29].map(\.uid)))
+  }
+
+  /// `queue`'s first `count` tasks filed in order: every third to be visited, the others known
+  /// blocked until 100 s, 99 s, ... (so the heap's order is not the queue's).
+  static func file(_ count: Int, of queue: inout WaitQueue, tasks: [SimURLSessionTask]) {
+    for (i, task) in tasks.prefix(count).enumerated() {
+      if i % 3 == 2 {
+        queue.run.fileToVisit(task.row, key: nil)
+      } else {
+        queue.run.fileBlocked(task.row, key: nil, until: SimTime(.seconds(100 - Int64(i))))
+      }
+    }
+    queue.run.length = count
+  }
+
+  @Test("a pass visits again, in queue order, the tasks whose end came and those filed to visit")
+  func revisitsInQueueOrder() {
+    var (queue, tasks) = Self.queue(40)
+    Self.file(30, of: &queue, tasks: tasks)
+    queue.remove(tasks[5].row)  // a task to visit that left
+    queue.remove(tasks[28].row)  // the earliest end (72 s), which left: the next one is exact
+    #expect(queue.run.earliestEnd == SimTime(.seconds(73)))
+    var revisit: [KnownBlockedRun.Entry] = []
+    // Ends 80 s and earlier came: the known-blocked tasks from the 21st on.
+    let due = queue.run.takeRevisits(at: SimTime(.seconds(80)), into: &revisit)
+    let expected = (0..<30).filter { i in i != 5 && i != 28 && (i % 3 == 2 || i >= 20) }
+    #expect(revisit.map(\.row.pointee.uid) == expected.map { tasks[$0].uid })
+    #expect(due == expected.filter { $0 % 3 != 2 }.count)
+    #expect(queue.run.earliestEnd == SimTime(.seconds(81)))
+    // They stay filed until the pass files them again or they leave.
+    #expect(queue.run.blockedCount == 19 && queue.run.toVisitCount == 9)
+  }
+
+  @Test("a task placed among the filed ones ends the run there, and later ends go with it")
+  func anInsertCutsTheRun() {
+    var (queue, tasks) = Self.queue(40)
+    let late = tasks[39]
+    queue.remove(late.row)
+    Self.file(30, of: &queue, tasks: tasks)
+    late.priority = tasks[10].priority - 0.001 / 40  // between the 11th and the 12th
+    queue.insert(late.row)
+    #expect(queue.run.length == 11)
+    #expect(queue.run.blockedCount == 8 && queue.run.toVisitCount == 3)
+    #expect(tasks[11...29].allSatisfy { $0.row.pointee.runKey == 0 })
+    #expect(queue.run.earliestEnd == SimTime(.seconds(90)))
+  }
+
+  @Test("forgetting the run unfiles every task and may number keys from the start again")
+  func forgetRun() {
+    var (queue, tasks) = Self.queue(20)
+    Self.file(20, of: &queue, tasks: tasks)
+    let first = tasks[0].row.pointee.runKey
+    queue.forgetRun()
+    #expect(queue.run.length == 0 && queue.run.blockedCount == 0 && queue.run.earliestEnd == nil)
+    #expect(tasks.allSatisfy { $0.row.pointee.runKey == 0 })
+    Self.file(20, of: &queue, tasks: tasks)
+    // Keys are not reused while enough are left: a stale entry never matches a new filing.
+    #expect(tasks[0].row.pointee.runKey > first)
   }
 
   @Test("a queue emptied from its front and filled again keeps its order")

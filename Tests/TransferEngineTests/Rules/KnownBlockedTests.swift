@@ -34,7 +34,7 @@ struct KnownBlockedTests {
     let key = engine.daemon.ensureQueue(for: task)
     let queue = engine.daemon.takeQueue(key)
     engine.daemon.restore(queue, key: key)
-    return queue.knownBlocked
+    return queue.run.blockedCount
   }
 
   /// A connection of `task`'s pair closes (the task finished) and its queue's pass runs.
@@ -126,9 +126,31 @@ struct KnownBlockedTests {
       effects.filter { if case .beginAttempt = $0 { true } else { false } } == [
         .beginAttempt(uid: deferred[0].uid)
       ])
+    // The 29 still waiting are not decided again: one re-evaluation, at the earliest of theirs.
     let asked = effects.filter { if case .requestReevaluation = $0 { true } else { false } }
-    #expect(asked.count == 29, "each task still waiting asks for its re-evaluation: \(effects)")
+    #expect(asked == [.requestReevaluation(at: SimTime(.seconds(110)))], "\(effects)")
     #expect(Self.knownBlocked(ready[2], engine: engine) == 29)
+  }
+
+  @Test("each start date that comes decides its own task again, not the whole queue")
+  func eachDateDecidesItsOwnTask() throws {
+    let (engine, deferred, _) = Self.startDateQueue(deferred: 200, ready: 0)
+    Self.enqueue(deferred, engine: engine)
+    let key = engine.daemon.ensureQueue(for: deferred[0])
+    for (i, task) in deferred.enumerated() {
+      // The re-evaluation timer fires at the task's date: one full pass over the queue.
+      engine.scheduler.advance(to: SimTime(.seconds(100 + 10 * Int64(i))))
+      var effects = EffectBuffer()
+      AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &effects)
+      // One re-evaluation for the 199 - i still waiting, at the next date; a walk of the queue
+      // asked once for each.
+      let next: [Effect] =
+        i + 1 < deferred.count ? [.requestReevaluation(at: SimTime(.seconds(110 + 10 * Int64(i))))] : []
+      #expect(effects.effects == next + [.beginAttempt(uid: task.uid)], "date \(i)")
+      AdmissionPassRuleTests.admit(effects.effects, engine: engine)
+      #expect(Self.finish(task, engine: engine).isEmpty)
+      #expect(Self.knownBlocked(task, engine: engine) == deferred.count - 1 - i)
+    }
   }
 
   @Test("a start date the app moves earlier ends the skip (a setter on a waiting task)")

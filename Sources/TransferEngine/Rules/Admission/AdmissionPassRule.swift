@@ -95,18 +95,20 @@ enum AdmissionPassRule {
   /// A full pass looks at every task so each one's traced reason stays true; a pass after a
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
   /// which keeps a completion O(1) in the common case however long the queue.
+  ///
+  /// Either skips the tasks the last passes found blocked for a lasting reason, while nothing
+  /// they depend on changed and their instants have not come (`KnownBlockedRun`): it would decide
+  /// the same for each and do nothing. It visits, in queue order, the known-blocked tasks whose
+  /// instant came and those filed to be visited, then the tasks behind the filed ones. A full
+  /// pass, or one that found an instant come, asks again for the re-evaluation at the earliest
+  /// instant among the skipped tasks (the timer that called it may be the one that just fired).
   static func apply(
     key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer
   ) {
     guard engine.daemon.hasWaiting(key) else { return }
-    // Admission's input groups are numbered only where a known-blocked run may be skipped: most
+    // Admission's input groups are numbered only where known-blocked tasks may be skipped: most
     // passes (a completion in a queue with nothing blocked ahead) need no number.
     lazy var epochs = engine.admissionEpochs()
-    // A pass starts behind the tasks the last pass found blocked for a lasting reason, when
-    // nothing they depend on changed since (`WaitQueue.knownBlocked`): it would decide the same
-    // for each and do nothing. A full pass also asks again for the re-evaluation at the earliest
-    // instant among them (the timer that called it may be the one that just fired), so it skips
-    // them only while that instant is known exactly.
     if full, let run = engine.daemon.wholeQueueBlockedRun(key), run.stands(in: epochs, at: engine.now) {
       if let until = run.until { effects.append(.requestReevaluation(at: until)) }
       return
@@ -116,21 +118,18 @@ enum AdmissionPassRule {
     var decisions: [Decision] = []
     var started: [SimURLSessionTask] = []
     var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
-    let skipped =
-      queue.knownBlocked == 0 || (full && !queue.knownBlockedUntilIsExact)
-      ? 0 : queue.skippable(in: epochs, at: conditions.now)
-    if full && skipped > 0, let until = queue.knownBlockedUntil {
-      effects.append(.requestReevaluation(at: until))
+    // The filed tasks to decide again, in queue order, when the others still stand.
+    var revisit: [KnownBlockedRun.Entry] = []
+    var reads: AdmissionInputGroups = []
+    if queue.run.blockedCount > 0 && queue.run.stands(in: epochs) && queue.run.hasKeys(for: queue.count) {
+      reads = queue.run.reads
+      let due = queue.run.takeRevisits(at: conditions.now, into: &revisit)
+      if full || due > 0, let until = queue.run.earliestEnd {
+        effects.append(.requestReevaluation(at: until))
+      }
+    } else {
+      queue.forgetRun()
     }
-    var scanned = skipped
-    // The run of lasting blocks from the queue's front, as this pass leaves it (the tasks it
-    // starts or fails leave the queue, so they do not end the run), and the earliest instant
-    // that ends one of its blocks.
-    var blockedRun = skipped
-    var blockedRunUntil = skipped > 0 ? queue.knownBlockedUntil : nil
-    let blockedRunUntilIsExact = skipped > 0 ? queue.knownBlockedUntilIsExact : true
-    var blockedRunReads: AdmissionInputGroups = skipped > 0 ? queue.knownBlockedReads : []
-    var inBlockedRun = true
     // The session's configuration is read again only when the session changes (a queue holds
     // one identifier's tasks, nearly always of one session), and the task's machine once: each
     // read costs a reference count and an access check, and a long queue is scanned often.
@@ -142,73 +141,98 @@ enum AdmissionPassRule {
     // task's part for each row (`setTask`).
     var request = engine.admissionRequest(for: .default())
     // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
-    for row in queue.rows.dropFirst(skipped) {
-      scanned += 1
-      if row.pointee.sessionIdentity != session {
-        let owner = row.pointee.owner
-        session = row.pointee.sessionIdentity
-        asksDelayedRequests = owner.asksDelayedRequests
-        request = engine.admissionRequest(for: owner.configuration)
-        sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
-      }
-      request.setTask(
-        row, sessionAllowsConstrained: sessionAllowsConstrained, asksDelayedRequests: asksDelayedRequests,
-        transferSize: row.pointee.isDiscretionary
-          ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
-        running: queue.running)
-      let firstStart = request.firstStart
-      let traced = row.pointee.tracedWaitReason
-      if let reason = Admission.waitReason(request, in: conditions) {
-        if request.configuration.kind == .default, firstStart, reason.isInterfaceBlock {
-          if !request.configuration.waitsForConnectivity {
-            failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
-            continue
-          }
-          if traced == nil {
-            decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
-          }
-        }
-        // A reason already traced needs no action but its re-evaluation time; most tasks of a
-        // long queue wait for the same reason pass after pass.
-        if traced == reason {
-          if reason == .earliestBegin { effects.append(.requestReevaluation(at: request.earliestBeginDate!)) }
-          if reason == .rateLimiter { heldByRateLimiter = true }
+    // The filed tasks to decide again first, then those behind the filed ones. In a scope of its
+    // own: the slice of the queue's rows must be gone before the queue changes, or it is copied.
+    var tailVisited = 0
+    do {
+      let tail = queue.rows.dropFirst(queue.run.length)
+      var nextInTail = tail.startIndex
+      var visited = 0
+      let toVisit = revisit.count + tail.count
+      while visited < toVisit {
+        let row: WaitQueue.Row
+        let filedKey: UInt64?
+        if visited < revisit.count {
+          row = revisit[visited].row
+          filedKey = revisit[visited].key
         } else {
-          let changed = row.pointee.machine.deferred(reason) == .traceReason
-          decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
+          row = tail[nextInTail]
+          nextInTail += 1
+          filedKey = nil
         }
-        if inBlockedRun && reason.lastsUntilInputsChange {
-          blockedRun += 1
-          blockedRunReads.formUnion(reason.inputGroups)
-        } else if inBlockedRun, let end = Admission.timedBlockEnd(reason, request, in: conditions) {
-          blockedRun += 1
-          blockedRunReads.formUnion(reason.inputGroups)
-          blockedRunUntil = min(blockedRunUntil ?? end, end)
+        visited += 1
+        if row.pointee.sessionIdentity != session {
+          let owner = row.pointee.owner
+          session = row.pointee.sessionIdentity
+          asksDelayedRequests = owner.asksDelayedRequests
+          request = engine.admissionRequest(for: owner.configuration)
+          sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
+        }
+        request.setTask(
+          row, sessionAllowsConstrained: sessionAllowsConstrained, asksDelayedRequests: asksDelayedRequests,
+          transferSize: row.pointee.isDiscretionary
+            ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
+          running: queue.running)
+        let firstStart = request.firstStart
+        let traced = row.pointee.tracedWaitReason
+        if let reason = Admission.waitReason(request, in: conditions) {
+          if request.configuration.kind == .default, firstStart, reason.isInterfaceBlock {
+            if !request.configuration.waitsForConnectivity {
+              failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
+              continue
+            }
+            if traced == nil {
+              decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
+            }
+          }
+          // A reason already traced needs no action but its re-evaluation time; most tasks of a
+          // long queue wait for the same reason pass after pass.
+          if traced == reason {
+            if reason == .earliestBegin {
+              effects.append(.requestReevaluation(at: request.earliestBeginDate!))
+            }
+            if reason == .rateLimiter { heldByRateLimiter = true }
+          } else {
+            let changed = row.pointee.machine.deferred(reason) == .traceReason
+            decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
+          }
+          if reason.lastsUntilInputsChange {
+            queue.run.fileBlocked(row, key: filedKey, until: nil)
+            reads.formUnion(reason.inputGroups)
+          } else if let end = Admission.timedBlockEnd(reason, request, in: conditions) {
+            queue.run.fileBlocked(row, key: filedKey, until: end)
+            reads.formUnion(reason.inputGroups)
+          } else {
+            queue.run.fileToVisit(row, key: filedKey)
+          }
+          if reason == .connectionLimit && !full {
+            if visited < revisit.count { queue.run.fileToVisit(revisit[visited...]) }
+            break
+          }
         } else {
-          inBlockedRun = false
+          queue.openConnection()
+          row.pointee.record.tookConnection(key)
+          started.append(engine.daemon.task(row.pointee.uid))
         }
-        if reason == .connectionLimit && !full { break }
-      } else {
-        queue.openConnection()
-        row.pointee.record.tookConnection(key)
-        started.append(engine.daemon.task(row.pointee.uid))
       }
+      tailVisited = nextInTail - tail.startIndex
+    }
+    // The tasks behind the filed ones that this pass decided are filed now, or leave below.
+    queue.run.length += tailVisited
+    if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
+    let gone = started.count + failed.count
+    if gone > 0 && gone <= 16 {
+      // Each found by its start order: a few tasks anywhere in a long queue.
+      for task in started { queue.remove(task.row) }
+      for (task, _) in failed { queue.remove(task.row) }
+    } else if gone > 16 {
+      let uids = Set((started + failed.map(\.0)).map(\.uid))
+      queue.removeFirst(queue.run.length) { uids.contains($0.pointee.uid) }
     }
     // The inputs are as the pass found them: it changes none of them.
-    queue.knownBlocked = blockedRun
-    if blockedRun > 0 {
-      queue.knownBlockedEpochs = epochs
-      queue.knownBlockedReads = blockedRunReads
-      queue.knownBlockedUntil = blockedRunUntil
-      queue.knownBlockedUntilIsExact = blockedRunUntilIsExact
-    }
-    if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
-    if started.count + failed.count == 1 {
-      let only = (started.first ?? failed.first?.0)!
-      queue.removeFirst(scanned) { $0 == only.row }
-    } else if !started.isEmpty || !failed.isEmpty {
-      let uids = Set((started + failed.map(\.0)).map(\.uid))
-      queue.removeFirst(scanned) { uids.contains($0.pointee.uid) }
+    if queue.run.blockedCount > 0 {
+      queue.run.epochs = epochs
+      queue.run.reads = reads
     }
     engine.daemon.restore(queue, key: key)
     for decision in decisions {
