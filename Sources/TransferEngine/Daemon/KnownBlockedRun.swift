@@ -53,14 +53,23 @@ struct KnownBlockedRun {
   /// The known-blocked tasks that end at an instant: a binary min-heap whose first entry is
   /// always current (`dropStaleEnds`).
   private var ends: [End] = []
-  /// The tasks to visit again, in queue order; entries of tasks filed otherwise since are stale.
+  /// The tasks to visit again, the first in queue order last (a pass takes them from the end);
+  /// entries of tasks filed otherwise since are stale.
   private var toVisit: [Entry] = []
+  /// During a pass (`nextRevisit`): the known-blocked tasks whose end came, in queue order, from
+  /// `nextDue` on; and the tasks the pass filed to visit, in queue order.
+  private var due: [End] = []
+  private var nextDue = 0
+  private var filedToVisit: [Entry] = []
   /// The queue's keys share these high bits.
   private let keySpace: UInt64
   /// The next key's number in the queue's space, counting up by one per newly filed task.
   private var nextNumber: UInt32 = 1
 
   init(queue index: Int32 = 0) { keySpace = UInt64(UInt32(bitPattern: index)) << 33 }
+
+  /// Entries kept in the lists, current or stale (for tests: stale ones do not pile up).
+  var storedEntries: Int { ends.count + toVisit.count }
 
   /// The earliest instant that ends one of the known blocks (nil: none ends by itself).
   var earliestEnd: SimTime? { ends.first?.at }
@@ -85,14 +94,10 @@ struct KnownBlockedRun {
     siftUp(ends.count - 1)
   }
 
-  /// Files `row` to be visited again by the next pass; called in queue order.
+  /// Files `row` to be visited again by the next pass; called in queue order during a pass
+  /// (`nextRevisit`), which puts them back in place at its end (`endRevisits`).
   mutating func fileToVisit(_ row: Row, key: UInt64?) {
-    toVisit.append(Entry(key: file(row, key: key, toVisit: true), row: row))
-  }
-
-  /// Files again, to be visited, tasks taken for a visit that a pass stopped before.
-  mutating func fileToVisit(_ entries: ArraySlice<Entry>) {
-    for entry in entries { fileToVisit(entry.row, key: entry.key) }
+    filedToVisit.append(Entry(key: file(row, key: key, toVisit: true), row: row))
   }
 
   private mutating func file(_ row: Row, key: UInt64?, toVisit visit: Bool) -> UInt64 {
@@ -119,30 +124,61 @@ struct KnownBlockedRun {
     row.pointee.runKey = 0
   }
 
-  /// Takes the tasks a pass at `now` must decide again into `revisit`, in queue order: the
-  /// known-blocked ones whose end came and those filed to be visited. They stay filed until the
-  /// pass files them again (or they leave the queue). Returns how many of them were known
-  /// blocked.
-  mutating func takeRevisits(at now: SimTime, into revisit: inout [Entry]) -> Int {
-    var due: [Entry] = []
+  /// Starts a pass at `now`: takes the known-blocked tasks whose end came, for `nextRevisit`.
+  /// Returns how many there are.
+  mutating func beginRevisits(at now: SimTime) -> Int {
+    due.removeAll(keepingCapacity: true)
+    nextDue = 0
     while let first = ends.first, first.at <= now {
       removeFirstEnd()
-      if first.row.pointee.runKey == first.key { due.append(Entry(key: first.key, row: first.row)) }
+      if first.row.pointee.runKey == first.key { due.append(first) }
     }
     dropStaleEnds()
     due.sort { $0.key < $1.key }
-    // Merged with the tasks to visit, both in key order.
-    var next = 0
-    for entry in toVisit where entry.row.pointee.runKey == entry.key {
-      while next < due.count && due[next].key < entry.key {
-        revisit.append(due[next])
-        next += 1
-      }
-      revisit.append(entry)
-    }
-    revisit.append(contentsOf: due[next...])
-    toVisit.removeAll(keepingCapacity: true)
     return due.count
+  }
+
+  /// The next task the pass must decide again, in queue order: a known-blocked one whose end
+  /// came, or one filed to visit. It stays filed until the pass files it again (or it leaves the
+  /// queue). Nil when none is left: the pass goes on behind the filed tasks.
+  mutating func nextRevisit() -> Entry? {
+    while let last = toVisit.last, last.row.pointee.runKey != last.key { toVisit.removeLast() }
+    let dueNext = nextDue < due.count ? due[nextDue] : nil
+    if let visit = toVisit.last, dueNext == nil || visit.key < dueNext!.key {
+      toVisit.removeLast()
+      return visit
+    }
+    guard let dueNext else { return nil }
+    nextDue += 1
+    return Entry(key: dueNext.key, row: dueNext.row)
+  }
+
+  /// Ends a pass: the known-blocked tasks whose end came that it did not reach wait for the next
+  /// pass in `ends`; those it filed to visit (all visited again, so ahead of every task it did not
+  /// reach) go on top of the others. Entries of tasks that left are dropped once they are the
+  /// greater part of a list, so a queue whose tasks are cancelled from the middle does not keep
+  /// them.
+  mutating func endRevisits() {
+    if !due.isEmpty {
+      for entry in due[nextDue...] where entry.row.pointee.runKey == entry.key {
+        ends.append(entry)
+        siftUp(ends.count - 1)
+      }
+      due.removeAll(keepingCapacity: true)
+      nextDue = 0
+    }
+    if !filedToVisit.isEmpty {
+      toVisit.append(contentsOf: filedToVisit.reversed())
+      filedToVisit.removeAll(keepingCapacity: true)
+    }
+    if toVisit.count > 32 + 2 * toVisitCount {
+      toVisit.removeAll { $0.row.pointee.runKey != $0.key }
+    }
+    if ends.count > 32 + 2 * blockedCount {
+      ends.removeAll { $0.row.pointee.runKey != $0.key }
+      // Any order is a heap once each entry is sifted up in turn.
+      for i in ends.indices { siftUp(i) }
+    }
   }
 
   /// Forgets everything filed; the caller has unfiled every filed row.
@@ -151,6 +187,9 @@ struct KnownBlockedRun {
     length = 0
     ends.removeAll(keepingCapacity: true)
     toVisit.removeAll(keepingCapacity: true)
+    due.removeAll(keepingCapacity: true)
+    nextDue = 0
+    filedToVisit.removeAll(keepingCapacity: true)
     if restartingKeys { nextNumber = 1 }
   }
 

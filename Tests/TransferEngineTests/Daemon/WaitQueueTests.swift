@@ -91,6 +91,7 @@ struct WaitQueueTests {
         queue.run.fileBlocked(task.row, key: nil, until: SimTime(.seconds(100 - Int64(i))))
       }
     }
+    queue.run.endRevisits()  // as a pass ends
     queue.run.length = count
   }
 
@@ -103,13 +104,58 @@ struct WaitQueueTests {
     #expect(queue.run.earliestEnd == SimTime(.seconds(73)))
     var revisit: [KnownBlockedRun.Entry] = []
     // Ends 80 s and earlier came: the known-blocked tasks from the 21st on.
-    let due = queue.run.takeRevisits(at: SimTime(.seconds(80)), into: &revisit)
+    let due = queue.run.beginRevisits(at: SimTime(.seconds(80)))
+    while let entry = queue.run.nextRevisit() { revisit.append(entry) }
     let expected = (0..<30).filter { i in i != 5 && i != 28 && (i % 3 == 2 || i >= 20) }
     #expect(revisit.map(\.row.pointee.uid) == expected.map { tasks[$0].uid })
     #expect(due == expected.filter { $0 % 3 != 2 }.count)
     #expect(queue.run.earliestEnd == SimTime(.seconds(81)))
     // They stay filed until the pass files them again or they leave.
     #expect(queue.run.blockedCount == 19 && queue.run.toVisitCount == 9)
+  }
+
+  @Test("a pass that stops early leaves the tasks it did not reach for the next one, in order")
+  func revisitsAfterAnEarlyStop() {
+    var (queue, tasks) = Self.queue(40)
+    Self.file(30, of: &queue, tasks: tasks)
+    var first: [Int32] = []
+    _ = queue.run.beginRevisits(at: SimTime(.seconds(80)))
+    // The pass decides two tasks again, files them to visit, and stops.
+    for _ in 0..<2 {
+      let entry = queue.run.nextRevisit()!
+      first.append(entry.row.pointee.uid)
+      queue.run.fileToVisit(entry.row, key: entry.key)
+    }
+    queue.run.endRevisits()
+    var second: [Int32] = []
+    _ = queue.run.beginRevisits(at: SimTime(.seconds(80)))
+    while let entry = queue.run.nextRevisit() { second.append(entry.row.pointee.uid) }
+    let expected = (0..<30).filter { i in i % 3 == 2 || i >= 20 }.map { tasks[$0].uid }
+    #expect(first == Array(expected.prefix(2)))
+    #expect(second == expected)
+  }
+
+  @Test("tasks taken out from the middle leave no pile of stale entries once a pass ends")
+  func staleEntriesAreDropped() {
+    var (queue, tasks) = Self.queue(300)
+    for (i, task) in tasks.enumerated() {
+      if i % 3 == 2 {
+        queue.run.fileToVisit(task.row, key: nil)
+      } else {
+        queue.run.fileBlocked(task.row, key: nil, until: SimTime(.seconds(1_000 - Int64(i))))
+      }
+    }
+    queue.run.endRevisits()
+    queue.run.length = 300
+    for (i, task) in tasks.enumerated() where i % 5 != 0 { queue.remove(task.row) }
+    let live = queue.run.blockedCount + queue.run.toVisitCount
+    #expect(live == 60)
+    #expect(queue.run.storedEntries > 250)
+    _ = queue.run.beginRevisits(at: .zero)
+    queue.run.endRevisits()
+    #expect(queue.run.storedEntries == live)
+    // The heap still gives the earliest end of those left: the 296th task's.
+    #expect(queue.run.earliestEnd == SimTime(.seconds(705)))
   }
 
   @Test("a task placed among the filed ones ends the run there, and later ends go with it")

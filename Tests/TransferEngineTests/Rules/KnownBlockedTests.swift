@@ -65,6 +65,8 @@ struct KnownBlockedTests {
     Self.expectRunSkipped(ahead: blocked, ready: ready, engine: engine)
     #expect(Self.knownBlocked(ready[2], engine: engine) == 50)
     #expect(blocked.allSatisfy { $0.machine.isWaiting })
+    // The last ready task, left for the next pass when the one before took the slot, takes it next.
+    #expect(Self.finish(ready[1], engine: engine) == [.beginAttempt(uid: ready[2].uid)])
   }
 
   @Test("a blocked task the app lets use the network again takes the next freed slot, ahead of the others")

@@ -102,6 +102,7 @@ enum AdmissionPassRule {
   /// instant came and those filed to be visited, then the tasks behind the filed ones. A full
   /// pass, or one that found an instant come, asks again for the re-evaluation at the earliest
   /// instant among the skipped tasks (the timer that called it may be the one that just fired).
+  /// So one session's queue of N tasks with N start dates costs each date O(log N), not N.
   static func apply(
     key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer
   ) {
@@ -118,12 +119,14 @@ enum AdmissionPassRule {
     var decisions: [Decision] = []
     var started: [SimURLSessionTask] = []
     var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
-    // The filed tasks to decide again, in queue order, when the others still stand.
-    var revisit: [KnownBlockedRun.Entry] = []
+    // While the known-blocked tasks stand, the pass decides again only the filed tasks the run
+    // gives it (`nextRevisit`), in queue order; otherwise every task.
     var reads: AdmissionInputGroups = []
+    var revisiting = false
     if queue.run.blockedCount > 0 && queue.run.stands(in: epochs) && queue.run.hasKeys(for: queue.count) {
+      revisiting = true
       reads = queue.run.reads
-      let due = queue.run.takeRevisits(at: conditions.now, into: &revisit)
+      let due = queue.run.beginRevisits(at: conditions.now)
       if full || due > 0, let until = queue.run.earliestEnd {
         effects.append(.requestReevaluation(at: until))
       }
@@ -143,24 +146,35 @@ enum AdmissionPassRule {
     // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
     // The filed tasks to decide again first, then those behind the filed ones. In a scope of its
     // own: the slice of the queue's rows must be gone before the queue changes, or it is copied.
-    var tailVisited = 0
+    // Behind the filed tasks, the run grows while the tasks are known blocked (or start, or fail:
+    // they leave); the first blocked for a shorter reason ends it, and the tasks after that one
+    // are decided at every pass, unfiled, as a completion's pass stops at the first of them.
+    var tailFiled = 0
+    // The queue's first tasks the pass may have started or failed: the filed ones and those it
+    // decided behind them.
+    var decidedPrefix = queue.run.length
     do {
+      var tailInRun = true
       let tail = queue.rows.dropFirst(queue.run.length)
       var nextInTail = tail.startIndex
-      var visited = 0
-      let toVisit = revisit.count + tail.count
-      while visited < toVisit {
+      while true {
         let row: WaitQueue.Row
         let filedKey: UInt64?
-        if visited < revisit.count {
-          row = revisit[visited].row
-          filedKey = revisit[visited].key
-        } else {
+        let files: Bool
+        if revisiting, let entry = queue.run.nextRevisit() {
+          row = entry.row
+          filedKey = entry.key
+          files = true
+        } else if nextInTail < tail.endIndex {
+          revisiting = false
           row = tail[nextInTail]
           nextInTail += 1
           filedKey = nil
+          files = tailInRun
+          if tailInRun { tailFiled += 1 }
+        } else {
+          break
         }
-        visited += 1
         if row.pointee.sessionIdentity != session {
           let owner = row.pointee.owner
           session = row.pointee.sessionIdentity
@@ -187,38 +201,41 @@ enum AdmissionPassRule {
           }
           // A reason already traced needs no action but its re-evaluation time; most tasks of a
           // long queue wait for the same reason pass after pass.
-          if traced == reason {
-            if reason == .earliestBegin {
+          if reason.isSame(as: traced) {
+            if case .earliestBegin = reason {
               effects.append(.requestReevaluation(at: request.earliestBeginDate!))
             }
-            if reason == .rateLimiter { heldByRateLimiter = true }
+            if case .rateLimiter = reason { heldByRateLimiter = true }
           } else {
             let changed = row.pointee.machine.deferred(reason) == .traceReason
             decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
           }
-          if reason.lastsUntilInputsChange {
-            queue.run.fileBlocked(row, key: filedKey, until: nil)
-            reads.formUnion(reason.inputGroups)
-          } else if let end = Admission.timedBlockEnd(reason, request, in: conditions) {
-            queue.run.fileBlocked(row, key: filedKey, until: end)
-            reads.formUnion(reason.inputGroups)
-          } else {
-            queue.run.fileToVisit(row, key: filedKey)
+          if files {
+            if reason.lastsUntilInputsChange {
+              queue.run.fileBlocked(row, key: filedKey, until: nil)
+              reads.formUnion(reason.inputGroups)
+            } else if let end = Admission.timedBlockEnd(reason, request, in: conditions) {
+              queue.run.fileBlocked(row, key: filedKey, until: end)
+              reads.formUnion(reason.inputGroups)
+            } else if filedKey != nil {
+              queue.run.fileToVisit(row, key: filedKey)
+            } else {
+              tailInRun = false
+              tailFiled -= 1
+            }
           }
-          if reason == .connectionLimit && !full {
-            if visited < revisit.count { queue.run.fileToVisit(revisit[visited...]) }
-            break
-          }
+          if case .connectionLimit = reason, !full { break }
         } else {
           queue.openConnection()
           row.pointee.record.tookConnection(key)
           started.append(engine.daemon.task(row.pointee.uid))
         }
       }
-      tailVisited = nextInTail - tail.startIndex
+      decidedPrefix += nextInTail - tail.startIndex
     }
-    // The tasks behind the filed ones that this pass decided are filed now, or leave below.
-    queue.run.length += tailVisited
+    // The tasks behind the filed ones that joined the run are filed now, or leave below.
+    queue.run.length += tailFiled
+    queue.run.endRevisits()
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     let gone = started.count + failed.count
     if gone > 0 && gone <= 16 {
@@ -227,7 +244,7 @@ enum AdmissionPassRule {
       for (task, _) in failed { queue.remove(task.row) }
     } else if gone > 16 {
       let uids = Set((started + failed.map(\.0)).map(\.uid))
-      queue.removeFirst(queue.run.length) { uids.contains($0.pointee.uid) }
+      queue.removeFirst(decidedPrefix) { uids.contains($0.pointee.uid) }
     }
     // The inputs are as the pass found them: it changes none of them.
     if queue.run.blockedCount > 0 {
