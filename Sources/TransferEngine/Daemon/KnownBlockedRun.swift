@@ -25,19 +25,21 @@ import SimKernel
 struct KnownBlockedRun {
   typealias Row = UnsafeMutablePointer<TaskParts>
 
-  /// A filed task, as the lists here keep it.
-  struct Entry {
+  /// A filed task, as the lists here keep it; in queue order by key.
+  struct Entry: HeapOrdered {
     let key: UInt64
     let row: Row
+
+    func precedes(_ other: Entry) -> Bool { key < other.key }
   }
 
   /// A known-blocked task's end (`Admission.timedBlockEnd`), in `ends`.
-  private struct End {
+  private struct End: HeapOrdered {
     let at: SimTime
     let key: UInt64
     let row: Row
 
-    /// The heap's order: the earliest end first, then queue order.
+    /// The earliest end first, then queue order.
     func precedes(_ other: End) -> Bool { at != other.at ? at < other.at : key < other.key }
   }
 
@@ -50,17 +52,31 @@ struct KnownBlockedRun {
   /// their reasons read.
   var epochs = AdmissionEpochs()
   var reads: AdmissionInputGroups = []
-  /// The known-blocked tasks that end at an instant: a binary min-heap whose first entry is
-  /// always current (`dropStaleEnds`).
-  private var ends: [End] = []
-  /// The tasks to visit again, the first in queue order last (a pass takes them from the end);
-  /// entries of tasks filed otherwise since are stale.
-  private var toVisit: [Entry] = []
+  /// The known-blocked tasks that end at an instant, earliest first; the first entry is always
+  /// current (`dropStaleEnds`).
+  private var ends = MinHeap<End>()
+  /// The tasks to visit again that the connection limit held (`slotHoles`) and the others
+  /// (`toVisit`), each in queue order; entries of tasks filed otherwise since are stale.
+  private var toVisit = MinHeap<Entry>()
+  private var slotHoles = MinHeap<Entry>()
+  /// Whether every task in `slotHoles` was decided with admission's inputs numbered
+  /// `slotEpochs`, under a connection limit no higher than `slotLimit`: then, while the inputs
+  /// are the same and the queue holds that many connections, each would be held again
+  /// (`slotHolesStand`).
+  private var slotHolesKnown = false
+  private var slotEpochs = AdmissionEpochs()
+  private var slotLimit = 0
   /// During a pass (`nextRevisit`): the known-blocked tasks whose end came, in queue order, from
-  /// `nextDue` on; and the tasks the pass filed to visit, in queue order.
+  /// `nextDue` on; whether it leaves the tasks the connection limit held alone; the tasks it
+  /// filed to visit (with whether the connection limit held them, and its value), put in place
+  /// at its end; and how many tasks it was given.
   private var due: [End] = []
   private var nextDue = 0
-  private var filedToVisit: [Entry] = []
+  private var skipsSlotHoles = false
+  private var filedToVisit: [(entry: Entry, slotLimit: Int?)] = []
+  private var revisits = 0
+  /// How many filed tasks the last pass decided again (for tests: a pass visits only those).
+  private(set) var revisitedInLastPass = 0
   /// The queue's keys share these high bits.
   private let keySpace: UInt64
   /// The next key's number in the queue's space, counting up by one per newly filed task.
@@ -69,7 +85,7 @@ struct KnownBlockedRun {
   init(queue index: Int32 = 0) { keySpace = UInt64(UInt32(bitPattern: index)) << 33 }
 
   /// Entries kept in the lists, current or stale (for tests: stale ones do not pile up).
-  var storedEntries: Int { ends.count + toVisit.count }
+  var storedEntries: Int { ends.count + toVisit.count + slotHoles.count }
 
   /// The earliest instant that ends one of the known blocks (nil: none ends by itself).
   var earliestEnd: SimTime? { ends.first?.at }
@@ -78,6 +94,16 @@ struct KnownBlockedRun {
   /// time aside: each ends at its own instant).
   func stands(in epochs: AdmissionEpochs) -> Bool {
     blockedCount > 0 && self.epochs.agree(with: epochs, on: reads)
+  }
+
+  /// Whether every task the connection limit held would be held again by a pass with
+  /// admission's inputs numbered `epochs`, while the queue holds `running` connections and the
+  /// limit is raised by `slack`: no input changed since they were decided (the time aside: the
+  /// blocks before the limit that a task passed, a start date or the rate limiter's delay, stay
+  /// passed), and no connection is free. Nothing the pass does frees one.
+  func slotHolesStand(in epochs: AdmissionEpochs, running: Int, slack: Int) -> Bool {
+    !slotHoles.isEmpty && slotHolesKnown && running >= slotLimit + slack
+      && slotEpochs.agree(with: epochs, on: .all)
   }
 
   /// Whether `count` more tasks can be filed before the keys run out; when not, the caller
@@ -90,14 +116,14 @@ struct KnownBlockedRun {
   mutating func fileBlocked(_ row: Row, key: UInt64?, until end: SimTime?) {
     let key = file(row, key: key, toVisit: false)
     guard let end else { return }
-    ends.append(End(at: end, key: key, row: row))
-    siftUp(ends.count - 1)
+    ends.push(End(at: end, key: key, row: row))
   }
 
-  /// Files `row` to be visited again by the next pass; called in queue order during a pass
-  /// (`nextRevisit`), which puts them back in place at its end (`endRevisits`).
-  mutating func fileToVisit(_ row: Row, key: UInt64?) {
-    filedToVisit.append(Entry(key: file(row, key: key, toVisit: true), row: row))
+  /// Files `row` to be visited again by the next pass, during a pass (`nextRevisit`), which
+  /// puts it in place at its end (`endRevisits`). `slotLimit` is the connection limit that held
+  /// it, nil for any other reason.
+  mutating func fileToVisit(_ row: Row, key: UInt64?, slotLimit: Int? = nil) {
+    filedToVisit.append((Entry(key: file(row, key: key, toVisit: true), row: row), slotLimit))
   }
 
   private mutating func file(_ row: Row, key: UInt64?, toVisit visit: Bool) -> UInt64 {
@@ -124,13 +150,16 @@ struct KnownBlockedRun {
     row.pointee.runKey = 0
   }
 
-  /// Starts a pass at `now`: takes the known-blocked tasks whose end came, for `nextRevisit`.
-  /// Returns how many there are.
-  mutating func beginRevisits(at now: SimTime) -> Int {
+  /// Starts a pass at `now`: takes the known-blocked tasks whose end came, for `nextRevisit`,
+  /// which also gives the tasks to visit again, but not those the connection limit held when
+  /// `skippingSlotHoles` (`slotHolesStand`). Returns how many ends came.
+  mutating func beginRevisits(at now: SimTime, skippingSlotHoles: Bool = false) -> Int {
     due.removeAll(keepingCapacity: true)
     nextDue = 0
+    revisits = 0
+    skipsSlotHoles = skippingSlotHoles
     while let first = ends.first, first.at <= now {
-      removeFirstEnd()
+      ends.removeFirst()
       if first.row.pointee.runKey == first.key { due.append(first) }
     }
     dropStaleEnds()
@@ -142,51 +171,75 @@ struct KnownBlockedRun {
   /// came, or one filed to visit. It stays filed until the pass files it again (or it leaves the
   /// queue). Nil when none is left: the pass goes on behind the filed tasks.
   mutating func nextRevisit() -> Entry? {
-    while let last = toVisit.last, last.row.pointee.runKey != last.key { toVisit.removeLast() }
-    let dueNext = nextDue < due.count ? due[nextDue] : nil
-    if let visit = toVisit.last, dueNext == nil || visit.key < dueNext!.key {
-      toVisit.removeLast()
-      return visit
+    while let first = toVisit.first, first.row.pointee.runKey != first.key { toVisit.removeFirst() }
+    while let first = slotHoles.first, first.row.pointee.runKey != first.key { slotHoles.removeFirst() }
+    var next = nextDue < due.count ? Entry(key: due[nextDue].key, row: due[nextDue].row) : nil
+    var from = 0
+    if let visit = toVisit.first, next == nil || visit.key < next!.key {
+      next = visit
+      from = 1
     }
-    guard let dueNext else { return nil }
-    nextDue += 1
-    return Entry(key: dueNext.key, row: dueNext.row)
+    if !skipsSlotHoles, let hole = slotHoles.first, next == nil || hole.key < next!.key {
+      next = hole
+      from = 2
+    }
+    switch from {
+    case 0: if next != nil { nextDue += 1 }
+    case 1: toVisit.removeFirst()
+    default: slotHoles.removeFirst()
+    }
+    if next != nil { revisits += 1 }
+    return next
   }
 
-  /// Ends a pass: the known-blocked tasks whose end came that it did not reach wait for the next
-  /// pass in `ends`; those it filed to visit (all visited again, so ahead of every task it did not
-  /// reach) go on top of the others. Entries of tasks that left are dropped once they are the
-  /// greater part of a list, so a queue whose tasks are cancelled from the middle does not keep
-  /// them.
-  mutating func endRevisits() {
+  /// Ends a pass, with admission's inputs numbered `epochs`: the known-blocked tasks whose end
+  /// came that it did not reach wait for the next pass in `ends`, and those it filed to visit
+  /// join the others. Entries of tasks that left are dropped once they are the greater part of a
+  /// list, so a queue whose tasks are cancelled from the middle does not keep them.
+  mutating func endRevisits(in epochs: @autoclosure () -> AdmissionEpochs) {
+    revisitedInLastPass = revisits
+    revisits = 0
     if !due.isEmpty {
-      for entry in due[nextDue...] where entry.row.pointee.runKey == entry.key {
-        ends.append(entry)
-        siftUp(ends.count - 1)
-      }
+      for entry in due[nextDue...] where entry.row.pointee.runKey == entry.key { ends.push(entry) }
       due.removeAll(keepingCapacity: true)
       nextDue = 0
     }
+    // The tasks the connection limit held are known when the pass decided them all again, or
+    // when the others were decided with the same inputs.
+    if slotHoles.isEmpty {
+      slotHolesKnown = true
+      slotLimit = 0
+      if filedToVisit.contains(where: { $0.slotLimit != nil }) { slotEpochs = epochs() }
+    } else if slotHolesKnown && !slotEpochs.agree(with: epochs(), on: .all) {
+      slotHolesKnown = false
+    }
+    skipsSlotHoles = false
     if !filedToVisit.isEmpty {
-      toVisit.append(contentsOf: filedToVisit.reversed())
+      for (entry, limit) in filedToVisit {
+        if let limit {
+          slotHoles.push(entry)
+          slotLimit = max(slotLimit, limit)
+        } else {
+          toVisit.push(entry)
+        }
+      }
       filedToVisit.removeAll(keepingCapacity: true)
     }
-    if toVisit.count > 32 + 2 * toVisitCount {
-      toVisit.removeAll { $0.row.pointee.runKey != $0.key }
+    if toVisit.count + slotHoles.count > 32 + 2 * toVisitCount {
+      toVisit.filter { $0.row.pointee.runKey == $0.key }
+      slotHoles.filter { $0.row.pointee.runKey == $0.key }
     }
-    if ends.count > 32 + 2 * blockedCount {
-      ends.removeAll { $0.row.pointee.runKey != $0.key }
-      // Any order is a heap once each entry is sifted up in turn.
-      for i in ends.indices { siftUp(i) }
-    }
+    if ends.count > 32 + 2 * blockedCount { ends.filter { $0.row.pointee.runKey == $0.key } }
   }
 
   /// Forgets everything filed; the caller has unfiled every filed row.
   mutating func reset(restartingKeys: Bool) {
     precondition(blockedCount == 0 && toVisitCount == 0, "internal inconsistency: a filed task was left")
     length = 0
-    ends.removeAll(keepingCapacity: true)
-    toVisit.removeAll(keepingCapacity: true)
+    ends.removeAll()
+    toVisit.removeAll()
+    slotHoles.removeAll()
+    slotHolesKnown = false
     due.removeAll(keepingCapacity: true)
     nextDue = 0
     filedToVisit.removeAll(keepingCapacity: true)
@@ -196,32 +249,6 @@ struct KnownBlockedRun {
   /// Drops the first ends whose tasks are no longer filed with them, so that `earliestEnd` is
   /// exact.
   mutating func dropStaleEnds() {
-    while let first = ends.first, first.row.pointee.runKey != first.key { removeFirstEnd() }
-  }
-
-  private mutating func removeFirstEnd() {
-    let last = ends.removeLast()
-    guard !ends.isEmpty else { return }
-    ends[0] = last
-    var i = 0
-    while true {
-      let left = 2 * i + 1
-      guard left < ends.count else { return }
-      let right = left + 1
-      let child = right < ends.count && ends[right].precedes(ends[left]) ? right : left
-      guard ends[child].precedes(ends[i]) else { return }
-      ends.swapAt(i, child)
-      i = child
-    }
-  }
-
-  private mutating func siftUp(_ start: Int) {
-    var i = start
-    while i > 0 {
-      let parent = (i - 1) / 2
-      guard ends[i].precedes(ends[parent]) else { return }
-      ends.swapAt(i, parent)
-      i = parent
-    }
+    while let first = ends.first, first.row.pointee.runKey != first.key { ends.removeFirst() }
   }
 }

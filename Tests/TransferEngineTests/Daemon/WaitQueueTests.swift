@@ -91,7 +91,7 @@ struct WaitQueueTests {
         queue.run.fileBlocked(task.row, key: nil, until: SimTime(.seconds(100 - Int64(i))))
       }
     }
-    queue.run.endRevisits()  // as a pass ends
+    queue.run.endRevisits(in: AdmissionEpochs())  // as a pass ends
     queue.run.length = count
   }
 
@@ -126,7 +126,7 @@ struct WaitQueueTests {
       first.append(entry.row.pointee.uid)
       queue.run.fileToVisit(entry.row, key: entry.key)
     }
-    queue.run.endRevisits()
+    queue.run.endRevisits(in: AdmissionEpochs())
     var second: [Int32] = []
     _ = queue.run.beginRevisits(at: SimTime(.seconds(80)))
     while let entry = queue.run.nextRevisit() { second.append(entry.row.pointee.uid) }
@@ -145,14 +145,14 @@ struct WaitQueueTests {
         queue.run.fileBlocked(task.row, key: nil, until: SimTime(.seconds(1_000 - Int64(i))))
       }
     }
-    queue.run.endRevisits()
+    queue.run.endRevisits(in: AdmissionEpochs())
     queue.run.length = 300
     for (i, task) in tasks.enumerated() where i % 5 != 0 { queue.remove(task.row) }
     let live = queue.run.blockedCount + queue.run.toVisitCount
     #expect(live == 60)
     #expect(queue.run.storedEntries > 250)
     _ = queue.run.beginRevisits(at: .zero)
-    queue.run.endRevisits()
+    queue.run.endRevisits(in: AdmissionEpochs())
     #expect(queue.run.storedEntries == live)
     // The heap still gives the earliest end of those left: the 296th task's.
     #expect(queue.run.earliestEnd == SimTime(.seconds(705)))

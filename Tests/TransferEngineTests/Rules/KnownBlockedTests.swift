@@ -155,6 +155,48 @@ struct KnownBlockedTests {
     }
   }
 
+  /// How many filed tasks the last pass over `task`'s queue decided again.
+  static func revisited(_ task: SimURLSessionTask, engine: Engine) -> Int {
+    let key = engine.daemon.ensureQueue(for: task)
+    let queue = engine.daemon.takeQueue(key)
+    engine.daemon.restore(queue, key: key)
+    return queue.run.revisitedInLastPass
+  }
+
+  @Test("a date's full pass leaves tasks held for a connection alone while none frees and no input changes")
+  func heldForAConnection() throws {
+    let (engine, deferred, ready) = Self.startDateQueue(deferred: 60, ready: 1)
+    Self.enqueue(deferred + ready, engine: engine)
+    #expect(ready[0].machine.isActive)  // it holds the one connection from now on
+    let key = engine.daemon.ensureQueue(for: ready[0])
+    func datePass(_ i: Int) -> [Effect] {
+      engine.scheduler.advance(to: SimTime(.seconds(100 + 10 * Int64(i))))
+      var effects = EffectBuffer()
+      AdmissionPassRule.apply(key: key, full: true, engine: engine, into: &effects)
+      return effects.effects
+    }
+    for i in 0..<40 {
+      // The task whose date came waits for the connection (traced once); the i before it are
+      // held as they were and are not decided again.
+      let effects = datePass(i)
+      #expect(effects.contains(AdmissionPassRuleTests.deferred(deferred[i], "connectionLimit")), "date \(i)")
+      #expect(Self.revisited(deferred[i], engine: engine) == 1, "date \(i)")
+    }
+    // An input changes (the power): the next date's pass decides every held task again, and
+    // they are held again, with nothing traced.
+    engine.links.apply(PowerState(charging: true))
+    let effects = datePass(40)
+    #expect(Self.revisited(deferred[0], engine: engine) == 41)
+    #expect(effects.filter { if case .trace = $0 { true } else { false } }.count == 1)
+    // The connection frees up: the first held task takes it (its pass stops at the next held
+    // one), and the next date's pass leaves the other 40 alone again, the connection taken.
+    #expect(Self.finish(ready[0], engine: engine) == [.beginAttempt(uid: deferred[0].uid)])
+    #expect(Self.revisited(deferred[0], engine: engine) == 2)
+    #expect(deferred[0].machine.isActive)
+    _ = datePass(41)
+    #expect(Self.revisited(deferred[1], engine: engine) == 1)
+  }
+
   @Test("a start date the app moves earlier ends the skip (a setter on a waiting task)")
   func aStartDateMovedEarlier() throws {
     let (engine, deferred, ready) = Self.startDateQueue(deferred: 5, ready: 2)

@@ -126,7 +126,11 @@ enum AdmissionPassRule {
     if queue.run.blockedCount > 0 && queue.run.stands(in: epochs) && queue.run.hasKeys(for: queue.count) {
       revisiting = true
       reads = queue.run.reads
-      let due = queue.run.beginRevisits(at: conditions.now)
+      // A full pass leaves the tasks the connection limit held alone while none could start.
+      let due = queue.run.beginRevisits(
+        at: conditions.now,
+        skippingSlotHoles: full
+          && queue.run.slotHolesStand(in: epochs, running: queue.running, slack: conditions.connectionSlack))
       if full || due > 0, let until = queue.run.earliestEnd {
         effects.append(.requestReevaluation(at: until))
       }
@@ -218,7 +222,8 @@ enum AdmissionPassRule {
               queue.run.fileBlocked(row, key: filedKey, until: end)
               reads.formUnion(reason.inputGroups)
             } else if filedKey != nil {
-              queue.run.fileToVisit(row, key: filedKey)
+              let limit: Int? = if case .connectionLimit = reason { request.connectionLimit } else { nil }
+              queue.run.fileToVisit(row, key: filedKey, slotLimit: limit)
             } else {
               tailInRun = false
               tailFiled -= 1
@@ -235,7 +240,7 @@ enum AdmissionPassRule {
     }
     // The tasks behind the filed ones that joined the run are filed now, or leave below.
     queue.run.length += tailFiled
-    queue.run.endRevisits()
+    queue.run.endRevisits(in: epochs)
     if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
     let gone = started.count + failed.count
     if gone > 0 && gone <= 16 {
