@@ -8,10 +8,12 @@ import SimKernel
 /// date, the rate limiter's expiry: `Admission.timedBlockEnd`). While the groups of inputs those
 /// reasons read (`reads`, `WaitReason.inputGroups`) are as numbered `epochs`
 /// (`Engine.admissionEpochs`), a pass decides again only the known-blocked tasks whose instant
-/// came (`takeRevisits`) and those filed to be visited (blocked for a shorter reason: the
-/// connection limit, a delayed request's answer), in queue order, then the tasks behind the
+/// came and those filed to be visited (`nextRevisit`), in queue order, then the tasks behind the
 /// filed ones. It would decide the same for every other task and do nothing but ask for a
-/// re-evaluation at the earliest instant among them (`earliestEnd`).
+/// re-evaluation at the earliest instant among them (`earliestEnd`). A task filed to be visited
+/// is one whose instant came and that then waited for a shorter reason: a connection
+/// (`slotHoles`, which a full pass may leave alone: `slotHolesStand`) or a delayed request's
+/// answer. Behind the filed ones, a pass files tasks only while they are known blocked.
 ///
 /// Each filed task's row holds its key (`TaskParts.runKey`): keys grow in queue order, so the
 /// tasks a pass visits again are put in queue order by their keys, and an even key marks a
