@@ -86,15 +86,22 @@ struct Daemon {
     tasks.append(task)
   }
 
+  /// The session records with transfers holding connections, in the order they were made (the
+  /// others have nothing a network change could cut), from `SessionWorkIndex.transferring`.
+  var sessionsWithTransfers: [DaemonSession] {
+    var records: [DaemonSession] = []
+    sessionWork.transferring.forEach { records.append(sessionRecords[$0]) }
+    return records
+  }
+
   /// Tasks connecting or moving bytes, in uid order: the transfers a network change, a drop or
-  /// stall fault, or a restart can cut. Gathered from the sessions' lists of active transfers,
-  /// which the connection limits keep short, not from every unfinished task: a network that
-  /// changes often under a long queue would otherwise walk the whole queue at each change.
+  /// stall fault, or a restart can cut. Gathered from the lists of active transfers of the
+  /// sessions that have some, which the connection limits keep short, not from every unfinished
+  /// task or every session: a network that changes often under a long queue, or with thousands
+  /// of sessions, would otherwise walk them all at each change.
   func activeTransfers() -> [SimURLSessionTask] {
     var uids: [Int32] = []
-    for record in sessionRecords where record.activeTransfers > 0 {
-      uids.append(contentsOf: record.activeUIDs)
-    }
+    sessionWork.transferring.forEach { uids.append(contentsOf: sessionRecords[$0].activeUIDs) }
     uids.sort()
     return uids.map { tasks[Int($0)] }
   }
@@ -108,8 +115,9 @@ struct Daemon {
     case .url(let url): host = url.host
     }
     var uids: [Int32] = []
-    for record in sessionRecords where record.activeTransfers > 0 {
-      for uid in record.activeUIDs(onHost: host) where target.matches(tasks[Int(uid)].currentURL) {
+    sessionWork.transferring.forEach { index in
+      for uid in sessionRecords[index].activeUIDs(onHost: host)
+      where target.matches(tasks[Int(uid)].currentURL) {
         uids.append(uid)
       }
     }

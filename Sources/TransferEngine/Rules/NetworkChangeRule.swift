@@ -30,7 +30,7 @@ enum NetworkChangeRule {
   static func apply(_ next: NetworkState, engine: Engine, into effects: inout EffectBuffer) {
     apply(
       next, to: &engine.links, now: engine.now,
-      sessions: engine.daemon.sessionRecords.lazy.map {
+      sessions: engine.daemon.sessionsWithTransfers.lazy.map {
         Session(activeTransfers: $0.activeTransfers, configuration: $0.configuration)
       },
       activeTransfers: {

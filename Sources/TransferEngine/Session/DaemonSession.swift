@@ -143,7 +143,11 @@ final class DaemonSession {
 
   /// Task `uid` started (`active`) or stopped connecting or moving bytes.
   func transferActivityChanged(uid: Int32, active: Bool) {
-    if active { activeUIDs.insert(uid) } else { activeUIDs.remove(uid) }
+    if active {
+      if activeUIDs.insert(uid).inserted && activeUIDs.count == 1 { work.transferring.insert(index) }
+    } else if activeUIDs.remove(uid) != nil && activeUIDs.isEmpty {
+      work.transferring.remove(index)
+    }
   }
 
   /// The same, under `host`, when the session files its active transfers by host.

@@ -1,5 +1,6 @@
 /// The session records that may hold delegate events or unfinished tasks living in the app's
-/// process, those attached to an extension, and those of default sessions, by record index
+/// process, those attached to an extension, those of default sessions, and those with
+/// transfers holding connections, by record index
 /// (`DaemonSession.index`): kept by the records as those lists change, so a wake check, a
 /// suspension and an extension's end look at those records alone, not at every session the app
 /// ever made (an app with thousands of sessions woken apart paid for each at every wake).
@@ -18,4 +19,8 @@ final class SessionWorkIndex {
   /// Records of default (not background) sessions: the transfers the app's suspension pauses
   /// and its return resumes are theirs. Listed when made; a record's kind never changes.
   var defaultSessions = KeySet()
+  /// Hold transfers connecting or moving bytes, exactly (`DaemonSession.activeUIDs`): a network
+  /// change and a fault look at these records alone (an app with thousands of sessions paid for
+  /// each at every step of the network).
+  var transferring = KeySet()
 }

@@ -241,4 +241,32 @@ struct ParkedQueuesTests {
     #expect(records[3].unfinishedTasksNeedingAppProcess().isEmpty)
     #expect(listed(work.inApp) == [])
   }
+
+  @Test("a record is listed exactly while it has transfers holding connections")
+  func transferringRecords() {
+    let engine = AdmissionPassRuleTests.engine(limit: 4)
+    let tasks = (0..<3).map {
+      AdmissionPassRuleTests.tasks(2, in: .background(withIdentifier: "s\($0)"), engine: engine)
+    }
+    func listed() -> [Int] {
+      var members: [Int] = []
+      engine.daemon.sessionWork.transferring.forEach { members.append($0) }
+      return members
+    }
+    func start(_ task: SimURLSessionTask) { _ = engine.tasks[task].machine.admit(at: engine.now) }
+    #expect(listed() == [])
+    start(tasks[2][0])
+    start(tasks[2][1])
+    start(tasks[0][1])
+    #expect(listed() == [0, 2])
+    #expect(engine.daemon.sessionsWithTransfers.map(\.identifier) == ["s0", "s2"])
+    #expect(
+      engine.daemon.activeTransfers().map(\.uid) == [tasks[0][1].uid, tasks[2][0].uid, tasks[2][1].uid])
+    _ = engine.tasks[tasks[2][0]].machine.end(.finished)
+    #expect(listed() == [0, 2])
+    _ = engine.tasks[tasks[2][1]].machine.end(.finished)
+    _ = engine.tasks[tasks[0][1]].machine.end(.finished)
+    #expect(listed() == [])
+    #expect(engine.daemon.activeTransfers().isEmpty)
+  }
 }
