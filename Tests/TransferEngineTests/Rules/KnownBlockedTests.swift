@@ -4,9 +4,9 @@ import Testing
 
 @testable import TransferEngine
 
-/// A pass after a slot frees up or a task is queued starts behind the tasks the last pass found
-/// blocked for a lasting reason (`WaitQueue.knownBlocked`), as long as nothing they depend on
-/// changed (`Engine.AdmissionInputs`); it must decide what a walk of the whole queue would.
+/// A pass skips the tasks the last passes found blocked for a lasting reason (`KnownBlockedRun`),
+/// as long as nothing they depend on changed (`Engine.AdmissionInputs`) and their instants have
+/// not come; it must decide what a walk of the whole queue would.
 @Suite("Rule: admission passes skip tasks known to be blocked")
 struct KnownBlockedTests {
   /// On a constrained network with one connection per host: `blocked` tasks that refuse
