@@ -208,10 +208,7 @@ struct AdmissionInputGroupsTests {
 
   /// The numbers `task`'s queue recorded its known-blocked run with.
   static func recordedEpochs(_ task: SimURLSessionTask, engine: Engine) -> AdmissionEpochs {
-    let key = engine.daemon.ensureQueue(for: task)
-    let queue = engine.daemon.takeQueue(key)
-    engine.daemon.restore(queue, key: key)
-    return queue.run.epochs
+    KnownBlockedTests.run(of: task, engine: engine).epochs
   }
 
   @Test("a full pass after a change start dates cannot feel skips them, asking only for the first date")

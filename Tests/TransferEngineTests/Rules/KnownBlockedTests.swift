@@ -29,12 +29,17 @@ struct KnownBlockedTests {
     AdmissionPassRuleTests.admit(effects.effects, engine: engine)
   }
 
-  /// The queue's count of tasks known blocked, read without changing it.
-  static func knownBlocked(_ task: SimURLSessionTask, engine: Engine) -> Int {
+  /// The known-blocked run of `task`'s queue, read without changing it.
+  static func run(of task: SimURLSessionTask, engine: Engine) -> KnownBlockedRun {
     let key = engine.daemon.ensureQueue(for: task)
     let queue = engine.daemon.takeQueue(key)
     engine.daemon.restore(queue, key: key)
-    return queue.run.blockedCount
+    return queue.run
+  }
+
+  /// The queue's count of tasks known blocked.
+  static func knownBlocked(_ task: SimURLSessionTask, engine: Engine) -> Int {
+    run(of: task, engine: engine).blockedCount
   }
 
   /// A connection of `task`'s pair closes (the task finished) and its queue's pass runs.
@@ -157,10 +162,7 @@ struct KnownBlockedTests {
 
   /// How many filed tasks the last pass over `task`'s queue decided again.
   static func revisited(_ task: SimURLSessionTask, engine: Engine) -> Int {
-    let key = engine.daemon.ensureQueue(for: task)
-    let queue = engine.daemon.takeQueue(key)
-    engine.daemon.restore(queue, key: key)
-    return queue.run.revisitedInLastPass
+    run(of: task, engine: engine).revisitedInLastPass
   }
 
   @Test("a date's full pass leaves tasks held for a connection alone while none frees and no input changes")
