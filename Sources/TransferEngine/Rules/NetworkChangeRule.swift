@@ -43,7 +43,7 @@ enum NetworkChangeRule {
   /// Applies `next` to `links` and appends what follows to `effects`.
   ///
   /// `activeTransfers` (in uid order) is called only when some session has a transfer the step
-  /// cuts, so a rate-only step costs O(sessions), not O(tasks).
+  /// cuts, so a rate-only step costs O(sessions with transfers), not O(tasks).
   static func apply(
     _ next: NetworkState, to links: inout Links, now: SimTime, sessions: some Sequence<Session>,
     activeTransfers: () -> [Transfer], into effects: inout EffectBuffer
