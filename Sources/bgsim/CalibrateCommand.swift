@@ -66,13 +66,7 @@ enum CalibrateCommand {
     }
     let texts = arguments.repeated["--param"] ?? []
     guard !texts.isEmpty else { throw usage("missing --param KEY=LO..HI (a knob to fit)") }
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    if let text = arguments.options["--jobs"] {
-      guard let n = Int(text), (1...1024).contains(n) else {
-        throw usage("--jobs expects a number of workers from 1 to 1024, found '\(text)'")
-      }
-      jobs = n
-    }
+    let jobs = try arguments.jobs(usage)
     var tolerance = 0.5
     if let text = arguments.options["--tolerance"] {
       guard let d = try? Literals.duration(text), d > .zero else {

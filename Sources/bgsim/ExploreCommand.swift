@@ -51,13 +51,7 @@ enum ExploreCommand {
         arguments.positionals.isEmpty
           ? "missing the scenario FILE" : "expected one scenario FILE, found \(arguments.positionals.count)")
     }
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    if let text = arguments.options["--jobs"] {
-      guard let n = Int(text), (1...1024).contains(n) else {
-        throw usage("--jobs expects a number of workers from 1 to 1024, found '\(text)'")
-      }
-      jobs = n
-    }
+    let jobs = try arguments.jobs(usage)
     let seedsText = arguments.options["--seeds"] ?? "1-100"
     let seeds: [UInt64]
     do throws(SweepError) {

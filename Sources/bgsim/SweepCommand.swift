@@ -59,13 +59,7 @@ enum SweepCommand {
     }
     let texts = arguments.repeated["--param"] ?? []
     guard !texts.isEmpty else { throw usage("missing --param KEY=V1,V2,... (the policy values to sweep)") }
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    if let text = arguments.options["--jobs"] {
-      guard let n = Int(text), (1...1024).contains(n) else {
-        throw usage("--jobs expects a number of workers from 1 to 1024, found '\(text)'")
-      }
-      jobs = n
-    }
+    let jobs = try arguments.jobs(usage)
     let charts = try chartList(arguments.options["--chart"], usage: usage)
     let bytes: Data
     let scenario: Scenario
