@@ -3,6 +3,7 @@ import FuzzKit
 import SafeOutput
 import ScenarioKit
 import SimKernel
+import SweepKit
 
 /// `bgsim fuzz`: random scenarios checked against the engine's invariants, and the loader fuzz target.
 enum FuzzCommand {
@@ -10,7 +11,7 @@ enum FuzzCommand {
     Command(
       name: "fuzz",
       synopsis:
-        "bgsim fuzz [--seeds A-B] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N] | --extreme [--seeds A-B]",
+        "bgsim fuzz [--seeds A-B] [--jobs N] [--time-budget D] [--minimize] [--out DIR] | FILE... | --loader [--iterations N] | --extreme [--seeds A-B] [--jobs N]",
       summary:
         "Random scenarios checked against the engine's invariants (and the loader against hostile input).",
       details: """
@@ -27,7 +28,10 @@ enum FuzzCommand {
         Options:
           --seeds A-B        seeds to try, inclusive (default 1-1000, or with --time-budget
                              every seed from 1 until the budget is spent); a single N is one seed
-          --time-budget D    stop starting new seeds after D of wall time (a duration: 60s, 5m)
+          --jobs N           seeds run on N threads (default: the number of cores); what is
+                             printed and written does not depend on N
+          --time-budget D    stop starting new seeds after D of wall time (a duration: 60s, 5m;
+                             the seeds already handed to the threads, at most 32 each, finish)
           --minimize         shrink each failing scenario
           --out DIR          where failing scenarios go (default fuzz-failures)
           --loader           fuzz the scenario loader instead: random bytes and mutated valid
@@ -47,6 +51,7 @@ enum FuzzCommand {
       options: [
         .init(name: "--seeds", valueName: "A-B"), .init(name: "--time-budget", valueName: "D"),
         .init(name: "--out", valueName: "DIR"), .init(name: "--iterations", valueName: "N"),
+        .init(name: "--jobs", valueName: "N"),
       ],
       run: run)
   }
@@ -55,6 +60,7 @@ enum FuzzCommand {
     func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
     if !arguments.positionals.isEmpty {
       if arguments.flags.contains("--loader") { throw usage("--loader takes no FILE") }
+      if arguments.options["--jobs"] != nil { throw usage("--jobs goes with --seeds, not with FILE") }
       let out = arguments.options["--out"] ?? "fuzz-failures"
       try OutputGuard.refuseOverwritingInputs(
         outputs: arguments.positionals.map {
@@ -66,7 +72,7 @@ enum FuzzCommand {
     }
     // With a time budget and no --seeds, seeds run from 1 until the budget is spent, as
     // libFuzzer's -max_total_time does.
-    let defaultSeeds = arguments.options["--time-budget"] != nil ? "1-\(UInt64.max)" : "1-1000"
+    let defaultSeeds = arguments.options["--time-budget"] != nil ? "1-\(Int64.max)" : "1-1000"
     let seeds = try parseSeeds(arguments.options["--seeds"] ?? defaultSeeds, usage)
     let out = arguments.options["--out"] ?? "fuzz-failures"
     if arguments.flags.contains("--loader") {
@@ -74,12 +80,14 @@ enum FuzzCommand {
       guard let iterations = Int(text), iterations > 0 else {
         throw usage("--iterations expects a positive number, found '\(text)'")
       }
+      if arguments.options["--jobs"] != nil { throw usage("--jobs does not go with --loader") }
       return fuzzLoader(iterations: iterations, seed: seeds.lowerBound, out: out)
     }
     if arguments.options["--iterations"] != nil { throw usage("--iterations goes with --loader") }
+    let jobs = try arguments.jobs(usage)
     if arguments.flags.contains("--extreme") {
       if arguments.flags.contains("--minimize") { throw usage("--minimize does not go with --extreme") }
-      return fuzzExtreme(seeds: seeds, out: out)
+      return fuzzExtreme(seeds: seeds, jobs: jobs, out: out)
     }
     var budget: Double?
     if let text = arguments.options["--time-budget"] {
@@ -90,7 +98,7 @@ enum FuzzCommand {
       }
     }
     return fuzzEngine(
-      seeds: seeds, budget: budget, minimize: arguments.flags.contains("--minimize"), out: out)
+      seeds: seeds, jobs: jobs, budget: budget, minimize: arguments.flags.contains("--minimize"), out: out)
   }
 
   static func parseSeeds(
@@ -100,30 +108,34 @@ enum FuzzCommand {
     guard parts.count <= 2, let low = UInt64(parts[0]), let high = UInt64(parts.last!), low <= high else {
       throw usage("--seeds expects A-B with A <= B (or a single seed N), found '\(text)'")
     }
+    // A seed is written into its scenario's JSON, whose `seed` is at most Int64.max.
+    guard high <= UInt64(Int64.max) else {
+      throw usage("--seeds: a seed is at most \(Int64.max) (a scenario's seed), found '\(text)'")
+    }
     return low...high
   }
 
-  static func fuzzEngine(seeds: ClosedRange<UInt64>, budget: Double?, minimize: Bool, out: String) -> Int32 {
+  static func fuzzEngine(
+    seeds: ClosedRange<UInt64>, jobs: Int, budget: Double?, minimize: Bool, out: String
+  ) -> Int32 {
     let clock = ContinuousClock()
     let start = clock.now
-    var tried = 0
     var failures = 0
     var unwritten = false
-    var elapsed = 0.0
-    for seed in seeds {
-      if let budget, elapsed >= budget { break }
-      tried += 1
-      if let failure = FuzzRunner.check(seed: seed) {
-        failures += 1
-        if !report(failure, seed: seed, minimize: minimize, out: out) { unwritten = true }
-      }
-      elapsed = seconds(clock.now - start)
+    let tried = ParallelRunner.forEachSeed(
+      in: seeds, jobs: jobs, keepGoing: { budget.map { seconds(clock.now - start) < $0 } ?? true },
+      { FuzzRunner.check(seed: $0) }
+    ) { seed, failure in
+      guard let failure else { return }
+      failures += 1
+      if !report(failure, seed: seed, minimize: minimize, out: out) { unwritten = true }
     }
+    let elapsed = seconds(clock.now - start)
     let rate = elapsed > 0 ? Double(tried) / elapsed : 0
     let last = seeds.lowerBound + UInt64(max(tried, 1) - 1)
     Console.out(
       "fuzzed \(tried) seeds (\(seeds.lowerBound)-\(last)) in \(String(format: "%.2f", elapsed)) s "
-        + "(\(String(format: "%.1f", rate)) seeds/s): \(failures) failing")
+        + "(\(String(format: "%.1f", rate)) seeds/s, \(jobs) jobs): \(failures) failing")
     if unwritten { return ExitCode.ioError }
     return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok
   }
@@ -195,16 +207,15 @@ enum FuzzCommand {
   }
 
   /// `--extreme`: each seed's edge-case scenario must end within its budgets, cleanly.
-  static func fuzzExtreme(seeds: ClosedRange<UInt64>, out: String) -> Int32 {
+  static func fuzzExtreme(seeds: ClosedRange<UInt64>, jobs: Int, out: String) -> Int32 {
     let clock = ContinuousClock()
     let start = clock.now
-    var tried = 0
     var stopped = 0
     var failures = 0
     var unwritten = false
-    for seed in seeds {
-      tried += 1
-      switch ExtremeScenarios.outcome(seed: seed) {
+    let tried = ParallelRunner.forEachSeed(in: seeds, jobs: jobs, { ExtremeScenarios.outcome(seed: $0) }) {
+      seed, outcome in
+      switch outcome {
       case .clean: break
       case .budgetStopped: stopped += 1
       case .failed(let failure):
@@ -222,7 +233,8 @@ enum FuzzCommand {
     }
     let elapsed = seconds(clock.now - start)
     Console.out(
-      "extreme: \(tried) seeds (\(seeds.lowerBound)-\(seeds.upperBound)) in \(String(format: "%.2f", elapsed)) s, "
+      "extreme: \(tried) seeds (\(seeds.lowerBound)-\(seeds.upperBound)) in \(String(format: "%.2f", elapsed)) s "
+        + "with \(jobs) jobs, "
         + "\(stopped) stopped by a budget: \(failures) failing")
     if unwritten { return ExitCode.ioError }
     return failures > 0 ? ExitCode.expectationFailed : ExitCode.ok

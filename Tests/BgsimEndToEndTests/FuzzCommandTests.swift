@@ -23,10 +23,26 @@ struct FuzzCommandTests {
     #expect(result.stdout.contains(" stopped by a budget: 0 failing\n"))
   }
 
+  @Test("--jobs runs the seeds on threads and prints what one thread does")
+  func jobs() throws {
+    let one = try BgsimSandbox().run(["fuzz", "--seeds", "1-40", "--jobs", "1"])
+    let three = try BgsimSandbox().run(["fuzz", "--seeds", "1-40", "--jobs", "3"])
+    #expect(one.status == 0 && three.status == 0, "\(one.stdout)\(three.stdout)")
+    for (result, jobs) in [(one, 1), (three, 3)] {
+      #expect(result.stdout.hasPrefix("fuzzed 40 seeds (1-40) in "))
+      #expect(result.stdout.hasSuffix(", \(jobs) jobs): 0 failing\n"))
+    }
+    let extreme = try BgsimSandbox().run(["fuzz", "--extreme", "--seeds", "1-6", "--jobs", "2"])
+    #expect(extreme.status == 0, "\(extreme.stdout)\(extreme.stderr)")
+    #expect(extreme.stdout.contains(" s with 2 jobs, "))
+  }
+
   @Test(
     "bad arguments exit 2",
     arguments: [
       ["fuzz", "--seeds", "9-3"], ["fuzz", "--iterations", "5"], ["fuzz", "--extreme", "--minimize"],
+      ["fuzz", "--jobs", "0"], ["fuzz", "--loader", "--jobs", "2"], ["fuzz", "x.json", "--jobs", "2"],
+      ["fuzz", "--seeds", "1-9223372036854775808"],
     ])
   func badArguments(arguments: [String]) throws {
     let result = try BgsimSandbox().run(arguments)
