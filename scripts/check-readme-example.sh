@@ -3,13 +3,17 @@
 # one by path, the way a team adds bgsim to an app's test target, so the README cannot drift
 # from the API.
 #
-#   scripts/check-readme-example.sh
+#   scripts/check-readme-example.sh [SCRATCH_DIR]
 #
 # Every ```swift block of README.md is taken, in order, as one main.swift; the blocks must be
-# complete (no "..." elisions). The example must build and exit 0. Takes about a minute (it
-# builds the library targets in the consumer's own .build).
+# complete (no "..." elisions). The example must build and exit 0. Takes about a minute when it
+# builds the library targets in the consumer's own .build; given SCRATCH_DIR, a build folder
+# that already holds a debug build of them as a dependency (CI passes the example packages'
+# .build/examples), it builds only the example.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch=()
+if [[ $# -gt 0 ]]; then scratch=(--scratch-path "$(cd "$1" && pwd)"); fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -44,5 +48,5 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 SWIFT
-(cd "$work" && swift build -q 2>&1 | tail -20 && "$(swift build --show-bin-path)/ReadmeExample")
+(cd "$work" && swift build -q "${scratch[@]}" 2>&1 | tail -20 && "$(swift build "${scratch[@]}" --show-bin-path)/ReadmeExample")
 echo "README example: builds and runs in a consumer package"
