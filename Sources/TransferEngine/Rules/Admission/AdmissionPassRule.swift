@@ -81,16 +81,9 @@ enum AdmissionPassRule {
     if admitting { apply(key: key, engine: engine, into: &effects) }
   }
 
-  /// What the pass decided about a task that waits, carried out once the queue is back in place.
-  private enum Decision {
-    /// A default session's task that waits for connectivity: tell its delegate.
-    case notifyWaitingForConnectivity(SimURLSessionTask)
-    /// The task waits for `reason` (the machine already took it), traced when it `changed`.
-    case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
-  }
-
   /// One pass over the queue `key`: starts the tasks that can start, in order, and records why
-  /// the others wait.
+  /// the others wait (`AdmissionPass` decides; its decisions are carried out here, once the queue
+  /// is back in the daemon).
   ///
   /// A full pass looks at every task so each one's traced reason stays true; a pass after a
   /// connection frees up (`full: false`) stops at the first task held by the connection limit,
@@ -98,11 +91,8 @@ enum AdmissionPassRule {
   ///
   /// Either skips the tasks the last passes found blocked for a lasting reason, while nothing
   /// they depend on changed and their instants have not come (`KnownBlockedRun`): it would decide
-  /// the same for each and do nothing. It visits, in queue order, the known-blocked tasks whose
-  /// instant came and those filed to be visited, then the tasks behind the filed ones. A full
-  /// pass, or one that found an instant come, asks again for the re-evaluation at the earliest
-  /// instant among the skipped tasks (the timer that called it may be the one that just fired).
-  /// So one session's queue of N tasks with N start dates costs each date O(log N), not N.
+  /// the same for each and do nothing. So one session's queue of N tasks with N start dates costs
+  /// each date O(log N), not N.
   static func apply(
     key: WaitQueue.Key, full: Bool = false, engine: Engine, into effects: inout EffectBuffer
   ) {
@@ -114,150 +104,14 @@ enum AdmissionPassRule {
       if let until = run.until { effects.append(.requestReevaluation(at: until)) }
       return
     }
-    let conditions = engine.admissionConditions
     var queue = engine.daemon.takeQueue(key)
-    var decisions: [Decision] = []
-    var started: [SimURLSessionTask] = []
-    var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
-    // While the known-blocked tasks stand, the pass decides again only the filed tasks the run
-    // gives it (`nextRevisit`), in queue order; otherwise every task.
-    var reads: AdmissionInputGroups = []
-    var revisiting = false
-    if queue.run.blockedCount > 0 && queue.run.stands(in: epochs) && queue.run.hasKeys(for: queue.count) {
-      revisiting = true
-      reads = queue.run.reads
-      // A full pass leaves the tasks the connection limit held alone while none could start.
-      let due = queue.run.beginRevisits(
-        at: conditions.now,
-        skippingSlotHoles: full
-          && queue.run.slotHolesStand(in: epochs, running: queue.running, slack: conditions.connectionSlack))
-      if full || due > 0, let until = queue.run.earliestEnd {
-        effects.append(.requestReevaluation(at: until))
-      }
-    } else {
-      queue.forgetRun()
-    }
-    // The session's configuration is read again only when the session changes (a queue holds
-    // one identifier's tasks, nearly always of one session), and the task's machine once: each
-    // read costs a reference count and an access check, and a long queue is scanned often.
-    var session: UnsafeMutableRawPointer?
-    var asksDelayedRequests = false
-    var sessionAllowsConstrained = true
-    var heldByRateLimiter = false
-    // One request for the whole pass: its session's part is set when the session changes, the
-    // task's part for each row (`setTask`).
-    var request = engine.admissionRequest(for: .default())
-    // The rows only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
-    // The filed tasks to decide again first, then those behind the filed ones. In a scope of its
-    // own: the slice of the queue's rows must be gone before the queue changes, or it is copied.
-    // Behind the filed tasks, the run grows while the tasks are known blocked (or start, or fail:
-    // they leave); the first blocked for a shorter reason ends it, and the tasks after that one
-    // are decided at every pass, unfiled, as a completion's pass stops at the first of them.
-    var tailFiled = 0
-    // The queue's first tasks the pass may have started or failed: the filed ones and those it
-    // decided behind them.
-    var decidedPrefix = queue.run.length
-    do {
-      var tailInRun = true
-      let tail = queue.rows.dropFirst(queue.run.length)
-      var nextInTail = tail.startIndex
-      while true {
-        let row: WaitQueue.Row
-        let filedKey: UInt64?
-        let files: Bool
-        if revisiting, let entry = queue.run.nextRevisit() {
-          row = entry.row
-          filedKey = entry.key
-          files = true
-        } else if nextInTail < tail.endIndex {
-          revisiting = false
-          row = tail[nextInTail]
-          nextInTail += 1
-          filedKey = nil
-          files = tailInRun
-          if tailInRun { tailFiled += 1 }
-        } else {
-          break
-        }
-        if row.pointee.sessionIdentity != session {
-          let owner = row.pointee.owner
-          session = row.pointee.sessionIdentity
-          asksDelayedRequests = owner.asksDelayedRequests
-          request = engine.admissionRequest(for: owner.configuration)
-          sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
-        }
-        request.setTask(
-          row, sessionAllowsConstrained: sessionAllowsConstrained, asksDelayedRequests: asksDelayedRequests,
-          transferSize: row.pointee.isDiscretionary
-            ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
-          running: queue.running)
-        let firstStart = request.firstStart
-        let traced = row.pointee.tracedWaitReason
-        if let reason = Admission.waitReason(request, in: conditions) {
-          if request.configuration.kind == .default, firstStart, reason.isInterfaceBlock {
-            if !request.configuration.waitsForConnectivity {
-              failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
-              continue
-            }
-            if traced == nil {
-              decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
-            }
-          }
-          // A reason already traced needs no action but its re-evaluation time; most tasks of a
-          // long queue wait for the same reason pass after pass.
-          if reason.isSame(as: traced) {
-            if case .earliestBegin = reason {
-              effects.append(.requestReevaluation(at: request.earliestBeginDate!))
-            }
-            if case .rateLimiter = reason { heldByRateLimiter = true }
-          } else {
-            let changed = row.pointee.machine.deferred(reason) == .traceReason
-            decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
-          }
-          if files {
-            if reason.lastsUntilInputsChange {
-              queue.run.fileBlocked(row, key: filedKey, until: nil)
-              reads.formUnion(reason.inputGroups)
-            } else if let end = Admission.timedBlockEnd(reason, request, in: conditions) {
-              queue.run.fileBlocked(row, key: filedKey, until: end)
-              reads.formUnion(reason.inputGroups)
-            } else if filedKey != nil {
-              let limit: Int? = if case .connectionLimit = reason { request.connectionLimit } else { nil }
-              queue.run.fileToVisit(row, key: filedKey, slotLimit: limit)
-            } else {
-              tailInRun = false
-              tailFiled -= 1
-            }
-          }
-          if case .connectionLimit = reason, !full { break }
-        } else {
-          queue.openConnection()
-          row.pointee.record.tookConnection(key)
-          started.append(engine.daemon.task(row.pointee.uid))
-        }
-      }
-      decidedPrefix += nextInTail - tail.startIndex
-    }
-    // The tasks behind the filed ones that joined the run are filed now, or leave below.
-    queue.run.length += tailFiled
-    queue.run.endRevisits(in: epochs)
-    if heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
-    let gone = started.count + failed.count
-    if gone > 0 && gone <= 16 {
-      // Each found by its start order: a few tasks anywhere in a long queue.
-      for task in started { queue.remove(task.row) }
-      for (task, _) in failed { queue.remove(task.row) }
-    } else if gone > 16 {
-      let uids = Set((started + failed.map(\.0)).map(\.uid))
-      queue.removeFirst(decidedPrefix) { uids.contains($0.pointee.uid) }
-    }
-    // The inputs are as the pass found them: it changes none of them.
-    if queue.run.blockedCount > 0 {
-      queue.run.epochs = epochs
-      queue.run.reads = reads
-    }
+    var pass = AdmissionPass(full: full, engine: engine)
+    pass.begin(&queue, epochs: epochs, into: &effects)
+    pass.decideRows(&queue, key: key, engine: engine, into: &effects)
+    if pass.heldByRateLimiter { effects.append(.requestReevaluation(at: engine.rateLimiter.expiry)) }
+    pass.settle(&queue, epochs: epochs)
     engine.daemon.restore(queue, key: key)
-    for decision in decisions {
+    for decision in pass.decisions {
       switch decision {
       case .notifyWaitingForConnectivity(let task):
         effects.append(.notifyWaitingForConnectivity(uid: task.uid))
@@ -265,8 +119,8 @@ enum AdmissionPassRule {
         waiting(task, reason, changed: changed, engine: engine, into: &effects)
       }
     }
-    for task in started { effects.append(.beginAttempt(uid: task.uid)) }
-    for (task, unavailable) in failed {
+    for task in pass.started { effects.append(.beginAttempt(uid: task.uid)) }
+    for (task, unavailable) in pass.failed {
       effects.append(.failNotConnected(uid: task.uid, reason: unavailable))
     }
   }
@@ -300,5 +154,224 @@ enum AdmissionPassRule {
     default: break
     }
     return fields
+  }
+}
+
+/// One admission pass over a queue taken out of the daemon (`AdmissionPassRule.apply`): which
+/// rows it decides, in what order, what it decided about each, and what the queue's
+/// known-blocked run learns from it. What it decided is carried out once the queue is back.
+///
+/// The rows come in two parts. While the known-blocked tasks stand, first the filed tasks the
+/// run gives back (`nextRevisit`: their instant came, or they were filed to be visited), in
+/// queue order; then the tasks behind the filed ones. Otherwise every task, from the front.
+/// Behind the filed tasks the run grows while the tasks are known blocked (or start, or fail:
+/// they leave); the first blocked for a shorter reason ends it, and the tasks after that one are
+/// decided at every pass, unfiled, as a completion's pass stops at the first of them.
+private struct AdmissionPass {
+  /// What the pass decided about a task that waits.
+  enum Decision {
+    /// A default session's task that waits for connectivity: tell its delegate.
+    case notifyWaitingForConnectivity(SimURLSessionTask)
+    /// The task waits for `reason` (the machine already took it), traced when it `changed`.
+    case waiting(SimURLSessionTask, SimURLSessionTask.WaitReason, changed: Bool)
+  }
+
+  /// A full pass decides every task; one after a connection frees up stops at the first task
+  /// the connection limit holds.
+  let full: Bool
+  let conditions: Admission.Conditions
+  private(set) var decisions: [Decision] = []
+  private(set) var started: [SimURLSessionTask] = []
+  private(set) var failed: [(SimURLSessionTask, SimURLError.NetworkUnavailableReason?)] = []
+  /// A task already traced as held by the rate limiter still is: one re-evaluation at its expiry.
+  private(set) var heldByRateLimiter = false
+  /// The input groups the blocks of the filed tasks read.
+  private var reads: AdmissionInputGroups = []
+  /// Whether the rows still come from the run's revisits.
+  private var revisiting = false
+  /// The tasks behind the filed ones that joined the run.
+  private var tailFiled = 0
+  /// The queue's first rows the pass may have started or failed: the filed ones and those it
+  /// decided behind them.
+  private var decidedPrefix = 0
+
+  init(full: Bool, engine: Engine) {
+    self.full = full
+    conditions = engine.admissionConditions
+  }
+
+  /// One request for the whole pass: its session's part is set when the session changes, the
+  /// task's part for each row (`setTask`). The session's configuration is read again only when
+  /// the session changes (a queue holds one identifier's tasks, nearly always of one session),
+  /// and the task's machine once: each read costs a reference count and an access check, and a
+  /// long queue is scanned often.
+  private struct Requests {
+    var request: Admission.Request
+    private var session: UnsafeMutableRawPointer?
+    private var asksDelayedRequests = false
+    private var sessionAllowsConstrained = true
+
+    init(engine: Engine) { request = engine.admissionRequest(for: .default()) }
+
+    /// The request for `row`, with `running` of its pair's connections taken.
+    @inline(__always) mutating func set(_ row: WaitQueue.Row, running: Int, engine: Engine) {
+      if row.pointee.sessionIdentity != session {
+        let owner = row.pointee.owner
+        session = row.pointee.sessionIdentity
+        asksDelayedRequests = owner.asksDelayedRequests
+        request = engine.admissionRequest(for: owner.configuration)
+        sessionAllowsConstrained = request.configuration.allowsConstrainedNetworkAccess
+      }
+      request.setTask(
+        row, sessionAllowsConstrained: sessionAllowsConstrained, asksDelayedRequests: asksDelayedRequests,
+        transferSize: row.pointee.isDiscretionary
+          ? engine.discretionarySize(engine.daemon.task(row.pointee.uid)) : 0,
+        running: running)
+    }
+  }
+
+  /// Sets up where the rows come from: the run's revisits while its known-blocked tasks stand
+  /// (then a full pass, or one that found an instant come, asks again for the re-evaluation at
+  /// the earliest instant among the skipped tasks: the timer that called it may be the one that
+  /// just fired), else every task with the run forgotten.
+  mutating func begin(
+    _ queue: inout WaitQueue, epochs: @autoclosure () -> AdmissionEpochs, into effects: inout EffectBuffer
+  ) {
+    guard queue.run.blockedCount > 0 && queue.run.stands(in: epochs()) && queue.run.hasKeys(for: queue.count)
+    else {
+      queue.forgetRun()
+      return
+    }
+    revisiting = true
+    reads = queue.run.reads
+    // A full pass leaves the tasks the connection limit held alone while none could start.
+    let due = queue.run.beginRevisits(
+      at: conditions.now,
+      skippingSlotHoles: full
+        && queue.run.slotHolesStand(in: epochs(), running: queue.running, slack: conditions.connectionSlack))
+    if full || due > 0, let until = queue.run.earliestEnd {
+      effects.append(.requestReevaluation(at: until))
+    }
+  }
+
+  /// Decides the rows of `queue` (the one of `key`) in order until they run out or, in a pass
+  /// that is not full, a task the connection limit holds ends it. In a function of its own: the
+  /// slice of the queue's rows must be gone before the queue changes, or it is copied. The rows
+  /// only (`WaitQueue`): a task's handle is looked up for the few the pass acts on.
+  mutating func decideRows(
+    _ queue: inout WaitQueue, key: WaitQueue.Key, engine: Engine, into effects: inout EffectBuffer
+  ) {
+    // The inputs of every row, in locals: read through `self` at each row they cost fleet 2%.
+    let conditions = self.conditions
+    let full = self.full
+    var requests = Requests(engine: engine)
+    var revisiting = self.revisiting
+    var tailFiled = 0
+    var tailInRun = true
+    let tail = queue.rows.dropFirst(queue.run.length)
+    var nextInTail = tail.startIndex
+    while true {
+      let row: WaitQueue.Row
+      let filedKey: UInt64?
+      let files: Bool
+      if revisiting, let entry = queue.run.nextRevisit() {
+        row = entry.row
+        filedKey = entry.key
+        files = true
+      } else if nextInTail < tail.endIndex {
+        revisiting = false
+        row = tail[nextInTail]
+        nextInTail += 1
+        filedKey = nil
+        files = tailInRun
+        if tailInRun { tailFiled += 1 }
+      } else {
+        break
+      }
+      requests.set(row, running: queue.running, engine: engine)
+      let request = requests.request
+      guard let reason = Admission.waitReason(request, in: conditions) else {
+        queue.openConnection()
+        row.pointee.record.tookConnection(key)
+        started.append(engine.daemon.task(row.pointee.uid))
+        continue
+      }
+      if request.configuration.kind == .default, request.firstStart, reason.isInterfaceBlock {
+        if !request.configuration.waitsForConnectivity {
+          failed.append((engine.daemon.task(row.pointee.uid), reason.networkUnavailableReason))
+          continue
+        }
+        if row.pointee.tracedWaitReason == nil {
+          decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
+        }
+      }
+      waits(row, reason, request, engine: engine, into: &effects)
+      if files, !file(row, reason, request, key: filedKey, in: &queue.run) {
+        tailInRun = false
+        tailFiled -= 1
+      }
+      if case .connectionLimit = reason, !full { break }
+    }
+    decidedPrefix = queue.run.length + (nextInTail - tail.startIndex)
+    self.tailFiled = tailFiled
+  }
+
+  /// The task of `row` waits for `reason`. A reason already traced needs no action but its
+  /// re-evaluation time: most tasks of a long queue wait for the same reason pass after pass.
+  @inline(__always) private mutating func waits(
+    _ row: WaitQueue.Row, _ reason: SimURLSessionTask.WaitReason, _ request: Admission.Request,
+    engine: Engine,
+    into effects: inout EffectBuffer
+  ) {
+    if reason.isSame(as: row.pointee.tracedWaitReason) {
+      if case .earliestBegin = reason { effects.append(.requestReevaluation(at: request.earliestBeginDate!)) }
+      if case .rateLimiter = reason { heldByRateLimiter = true }
+    } else {
+      let changed = row.pointee.machine.deferred(reason) == .traceReason
+      decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
+    }
+  }
+
+  /// Files the waiting `row` in the run: known blocked for a reason that lasts until an input
+  /// changes or ends at an instant, else (a task already filed) to be visited at every pass.
+  /// False for a task behind the filed ones that the run cannot take: the run ends before it.
+  @inline(__always) private mutating func file(
+    _ row: WaitQueue.Row, _ reason: SimURLSessionTask.WaitReason, _ request: Admission.Request, key: UInt64?,
+    in run: inout KnownBlockedRun
+  ) -> Bool {
+    if reason.lastsUntilInputsChange {
+      run.fileBlocked(row, key: key, until: nil)
+    } else if let end = Admission.timedBlockEnd(reason, request, in: conditions) {
+      run.fileBlocked(row, key: key, until: end)
+    } else if key != nil {
+      let limit: Int? = if case .connectionLimit = reason { request.connectionLimit } else { nil }
+      run.fileToVisit(row, key: key, slotLimit: limit)
+      return true
+    } else {
+      return false
+    }
+    reads.formUnion(reason.inputGroups)
+    return true
+  }
+
+  /// After the rows: the run takes the tasks behind the filed ones that joined it and the inputs
+  /// its blocks read (as the pass found them: it changes none), and the tasks that started or
+  /// failed leave the queue.
+  mutating func settle(_ queue: inout WaitQueue, epochs: @autoclosure () -> AdmissionEpochs) {
+    queue.run.length += tailFiled
+    queue.run.endRevisits(in: epochs())
+    let gone = started.count + failed.count
+    if gone > 0 && gone <= 16 {
+      // Each found by its start order: a few tasks anywhere in a long queue.
+      for task in started { queue.remove(task.row) }
+      for (task, _) in failed { queue.remove(task.row) }
+    } else if gone > 16 {
+      let uids = Set((started + failed.map(\.0)).map(\.uid))
+      queue.removeFirst(decidedPrefix) { uids.contains($0.pointee.uid) }
+    }
+    if queue.run.blockedCount > 0 {
+      queue.run.epochs = epochs()
+      queue.run.reads = reads
+    }
   }
 }
