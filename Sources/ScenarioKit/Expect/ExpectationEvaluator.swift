@@ -21,7 +21,8 @@ public struct ExpectationResult: Sendable {
 /// A task expectation reads only its task's events, from an index built in one pass over the
 /// trace, so a `*` pattern over N tasks costs O(trace + N), not N passes over the trace. The
 /// other forms read the events of their kind (`TraceKindIndex`, one more pass, made when first
-/// needed), so N of them cost O(trace + what they read).
+/// needed), so N of them cost O(trace + what they read); N trace counts of one pattern read its
+/// events once.
 public struct ExpectationEvaluator {
   private let trace: [TraceEvent]
   let endTime: SimTime
@@ -31,6 +32,9 @@ public struct ExpectationEvaluator {
   private let kinds: TraceKindIndex
   /// Counts the passes over the whole trace (`tracePasses`).
   private let passes: PassCounter
+  /// The events each trace-count pattern matched, by its text: N expectations that count the
+  /// same pattern (one per task of a `count`, say) read its events once.
+  private let counted = TraceCountMemo()
 
   /// An evaluator of `trace`, a run that ended at `endTime`.
   public init(trace: TraceLog, endTime: SimTime) {
@@ -53,6 +57,9 @@ public struct ExpectationEvaluator {
   /// task a pattern matches, nor one per expectation of the other forms (the test of issue 26's
   /// "no quadratic path").
   var tracePasses: Int { passes.count + 1 }
+
+  /// Times a trace-count pattern's events were read: once per different pattern.
+  var countedPatterns: Int { counted.reads }
 
   /// The verdict on each expectation, in order.
   public func evaluate(_ expectations: [Expectation]) -> [ExpectationResult] {
@@ -184,7 +191,8 @@ public struct ExpectationEvaluator {
       return traceExpectation(path, patterns, inOrder)
     case .traceCount(let text, let comparison):
       let pattern = TracePattern(text)
-      let matching = pattern.map { p in candidates(for: p).filter { p.matches($0) } } ?? []
+      let matching =
+        pattern.map { p in counted.matches(of: p) { candidates(for: p).filter(p.matches) } } ?? []
       let expected = "trace '\(text)' occurs \(describe(comparison))"
       let kind = pattern?.kind ?? ""
       return verdict(
@@ -310,4 +318,21 @@ public struct ExpectationEvaluator {
 /// A counter the evaluator (a value) can bump from its non-mutating methods.
 final class PassCounter {
   var count = 0
+}
+
+/// What each trace-count pattern matched, kept by the evaluator (a value) from its non-mutating
+/// methods.
+final class TraceCountMemo {
+  private var matched: [String: [TraceEvent]] = [:]
+  /// How many patterns were read (not found here).
+  private(set) var reads = 0
+
+  /// The events `pattern` matches: `read()` the first time its text is asked for, kept after.
+  func matches(of pattern: TracePattern, _ read: () -> [TraceEvent]) -> [TraceEvent] {
+    if let known = matched[pattern.description] { return known }
+    reads += 1
+    let events = read()
+    matched[pattern.description] = events
+    return events
+  }
 }
