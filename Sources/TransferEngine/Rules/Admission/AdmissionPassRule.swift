@@ -187,7 +187,7 @@ private struct AdmissionPass {
   private(set) var heldByRateLimiter = false
   /// The input groups the blocks of the filed tasks read.
   private var reads: AdmissionInputGroups = []
-  /// Whether the rows still come from the run's revisits.
+  /// Whether the run's revisits come first (`begin` found its known-blocked tasks standing).
   private var revisiting = false
   /// The tasks behind the filed ones that joined the run.
   private var tailFiled = 0
