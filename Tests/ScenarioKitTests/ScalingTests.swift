@@ -80,15 +80,18 @@ import TransferEngine
   @Test("N trace counts of one pattern read its events once, passing or failing")
   func oneReadPerTraceCountPattern() throws {
     for kind in ["task.finished", "task.fin*"] {
-      let one = #"{"trace": "\#(kind)", "count": 5}"#
-      let wrong = #"{"trace": "\#(kind)", "count": 4}"#
-      let other = #"{"trace": "\#(kind) status=200", "count": 5}"#
+      let one = #"{"trace": "\#(kind)", "count": 8}"#
+      let wrong = #"{"trace": "\#(kind)", "count": 7}"#
+      let other = #"{"trace": "\#(kind) status=200", "count": 8}"#
       let expect = (Array(repeating: one, count: 20) + [wrong, other, other]).joined(separator: ", ")
-      let result = try run(Self.counted(5, expect: expect))
+      let result = try run(Self.counted(8, expect: expect))
       let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
       let verdicts = evaluator.evaluate(result.scenario.expectations)
       #expect(verdicts.map(\.passed) == Array(repeating: true, count: 20) + [false, true, true])
-      #expect(verdicts[20].found == "it occurs 5 time(s)")
+      #expect(verdicts[20].found == "it occurs 8 time(s)")
+      // The failure shows the last six it matched, as before the matches were kept.
+      let finished = result.trace.events.filter { $0.kind == "task.finished" }
+      #expect(verdicts[20].nearby == Array(finished.suffix(6)))
       #expect(evaluator.countedPatterns == 2, "'\(kind)' and '\(kind) status=200'")
       // The task index, then the kind index, or one read of the trace per pattern with a '*' kind.
       #expect(evaluator.tracePasses == (kind.hasSuffix("*") ? 3 : 2))

@@ -191,13 +191,13 @@ public struct ExpectationEvaluator {
       return traceExpectation(path, patterns, inOrder)
     case .traceCount(let text, let comparison):
       let pattern = TracePattern(text)
-      let matching =
-        pattern.map { p in counted.matches(of: p) { candidates(for: p).filter(p.matches) } } ?? []
+      var matching: TraceCountMemo.Matches = (0, [])
+      if let p = pattern { matching = counted.matches(of: p) { candidates(for: p).filter(p.matches) } }
       let expected = "trace '\(text)' occurs \(describe(comparison))"
       let kind = pattern?.kind ?? ""
       return verdict(
         expected, comparison.holds(Int64(matching.count)), "it occurs \(matching.count) time(s)",
-        matching.isEmpty ? ofKind(kind) : matching)
+        matching.count == 0 ? ofKind(kind) : matching.last)
     case .lint(let rule, let present):
       let lints = kinds.lints(rule: rule)
       let expected = "lint \(rule) " + (present ? "present" : "absent")
@@ -320,19 +320,24 @@ final class PassCounter {
   var count = 0
 }
 
-/// What each trace-count pattern matched, kept by the evaluator (a value) from its non-mutating
-/// methods.
+/// How many events each trace-count pattern matched, and the last few (all a verdict shows),
+/// kept by the evaluator (a value) from its non-mutating methods. Only the last few are kept, so
+/// N different patterns that each match much of a long trace hold N small lists, not N copies.
 final class TraceCountMemo {
-  private var matched: [String: [TraceEvent]] = [:]
+  typealias Matches = (count: Int, last: [TraceEvent])
+  private var matched: [String: Matches] = [:]
   /// How many patterns were read (not found here).
   private(set) var reads = 0
+  /// The events kept of each pattern's: as many as a failed verdict shows.
+  static let kept = 6
 
-  /// The events `pattern` matches: `read()` the first time its text is asked for, kept after.
-  func matches(of pattern: TracePattern, _ read: () -> [TraceEvent]) -> [TraceEvent] {
+  /// What `pattern` matches: `read()` the first time its text is asked for, kept after.
+  func matches(of pattern: TracePattern, _ read: () -> [TraceEvent]) -> Matches {
     if let known = matched[pattern.description] { return known }
     reads += 1
     let events = read()
-    matched[pattern.description] = events
-    return events
+    let matches = (events.count, Array(events.suffix(Self.kept)))
+    matched[pattern.description] = matches
+    return matches
   }
 }
