@@ -261,11 +261,14 @@ private struct AdmissionPass {
   mutating func decideRows(
     _ queue: inout WaitQueue, key: WaitQueue.Key, engine: Engine, into effects: inout EffectBuffer
   ) {
-    // The inputs of every row, in locals: read through `self` at each row they cost fleet 2%.
+    // What every row reads or adds to, in locals: through `self` at each row it cost `fleet` 2%
+    // of its instructions.
     let conditions = self.conditions
     let full = self.full
     var requests = Requests(engine: engine)
     var revisiting = self.revisiting
+    var reads = self.reads
+    var heldByRateLimiter = false
     var tailFiled = 0
     var tailInRun = true
     let tail = queue.rows.dropFirst(queue.run.length)
@@ -305,8 +308,8 @@ private struct AdmissionPass {
           decisions.append(.notifyWaitingForConnectivity(engine.daemon.task(row.pointee.uid)))
         }
       }
-      waits(row, reason, request, engine: engine, into: &effects)
-      if files, !file(row, reason, request, key: filedKey, in: &queue.run) {
+      waits(row, reason, request, heldByRateLimiter: &heldByRateLimiter, engine: engine, into: &effects)
+      if files, !file(row, reason, request, key: filedKey, in: &queue.run, reads: &reads) {
         tailInRun = false
         tailFiled -= 1
       }
@@ -314,14 +317,15 @@ private struct AdmissionPass {
     }
     decidedPrefix = queue.run.length + (nextInTail - tail.startIndex)
     self.tailFiled = tailFiled
+    self.reads = reads
+    self.heldByRateLimiter = heldByRateLimiter
   }
 
   /// The task of `row` waits for `reason`. A reason already traced needs no action but its
   /// re-evaluation time: most tasks of a long queue wait for the same reason pass after pass.
   @inline(__always) private mutating func waits(
     _ row: WaitQueue.Row, _ reason: SimURLSessionTask.WaitReason, _ request: Admission.Request,
-    engine: Engine,
-    into effects: inout EffectBuffer
+    heldByRateLimiter: inout Bool, engine: Engine, into effects: inout EffectBuffer
   ) {
     if reason.isSame(as: row.pointee.tracedWaitReason) {
       if case .earliestBegin = reason { effects.append(.requestReevaluation(at: request.earliestBeginDate!)) }
@@ -335,9 +339,9 @@ private struct AdmissionPass {
   /// Files the waiting `row` in the run: known blocked for a reason that lasts until an input
   /// changes or ends at an instant, else (a task already filed) to be visited at every pass.
   /// False for a task behind the filed ones that the run cannot take: the run ends before it.
-  @inline(__always) private mutating func file(
+  @inline(__always) private func file(
     _ row: WaitQueue.Row, _ reason: SimURLSessionTask.WaitReason, _ request: Admission.Request, key: UInt64?,
-    in run: inout KnownBlockedRun
+    in run: inout KnownBlockedRun, reads: inout AdmissionInputGroups
   ) -> Bool {
     if reason.lastsUntilInputsChange {
       run.fileBlocked(row, key: key, until: nil)
