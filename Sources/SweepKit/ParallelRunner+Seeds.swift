@@ -6,12 +6,13 @@ extension ParallelRunner {
   /// asked before each block (a time budget stops there). Returns how many seeds ran.
   ///
   /// The range may end at `UInt64.max`. `perJob` trades the idle time a block's slowest seed
-  /// leaves on the other threads against how soon `keepGoing` is asked again.
+  /// leaves on the other threads against how soon `keepGoing` is asked again; it and `jobs` are
+  /// taken as at least 1 and at most 65,536, so a block's size cannot overflow.
   public static func forEachSeed<Outcome: Sendable>(
     in seeds: ClosedRange<UInt64>, jobs: Int, perJob: UInt64 = 32, keepGoing: () -> Bool = { true },
     _ body: @escaping @Sendable (UInt64) -> Outcome, handle: (UInt64, Outcome) -> Void
   ) -> Int {
-    let blockSize = max(perJob, 1) * UInt64(max(jobs, 1))
+    let blockSize = min(max(perJob, 1), 65_536) * UInt64(min(max(jobs, 1), 65_536))
     var first = seeds.lowerBound
     var tried = 0
     while keepGoing() {

@@ -43,6 +43,9 @@ struct ParallelSeedsTests {
     }
     #expect(tried == 10)
     #expect(seen == Array((UInt64.max - 9)...UInt64.max))
+    // A block as large as a caller may ask for does not overflow either.
+    let all = ParallelRunner.forEachSeed(in: 1...10, jobs: 2, perJob: .max, { $0 }) { #expect($0 == $1) }
+    #expect(all == 10)
   }
 
   @Test("keepGoing is asked before each block, and a stop leaves the rest unrun")
