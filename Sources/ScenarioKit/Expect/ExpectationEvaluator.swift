@@ -53,7 +53,8 @@ public struct ExpectationEvaluator {
   }
 
   /// Times the evaluator read the whole trace: one index of tasks, one of kinds when a form
-  /// needs it, and one per trace pattern whose kind has a `*` and names no task; never one per
+  /// needs it, and one per trace pattern whose kind has a `*` and names no task (for a trace
+  /// count, one per different pattern); never one per
   /// task a pattern matches, nor one per expectation of the other forms (the test of issue 26's
   /// "no quadratic path").
   var tracePasses: Int { passes.count + 1 }
