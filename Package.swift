@@ -41,7 +41,10 @@ let package = Package(
     .target(name: "BgsimFoundation", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit"]),
     // Exploration without the bridge: faults, kill points, oracles, shrinking, findings, replays
     // (shared by `BgsimTesting` and a scripted app's explorer, which the portable bgsim can use).
-    .target(name: "ExplorationKit", dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "FuzzKit"]),
+    // SweepKit for `ParallelRunner`, which runs the runs on worker threads.
+    .target(
+      name: "ExplorationKit",
+      dependencies: ["SimKernel", "TransferEngine", "ScenarioKit", "FuzzKit", "SweepKit"]),
     // What a test file imports: the bridge re-exported, `Exploration`, and issues for Testing and XCTest.
     .target(
       name: "BgsimTesting", dependencies: ["BgsimFoundation", "ExplorationKit", "SimKernel", "SimReport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import SweepKit
 import TransferEngine
 
 /// An exploration's settings beside its subject.
@@ -73,7 +74,7 @@ public enum Explorer {
       RandomFaults.draw(seed: $0, faults: plan.faults, from: points.faults, duration: subject.duration)
     }
     let positions = plans.indices.filter { plan.shard?.includes($0) ?? true }
-    let judged = Workers.map(positions, jobs: plan.jobs) { position -> [Raw] in
+    let judged = ParallelRunner.map(positions, jobs: plan.jobs) { position -> [Raw] in
       judge(
         subject, plans[position], seed: plan.worldSeed, returns: returns, baseline: baseline,
         property: property, order: position
@@ -92,7 +93,7 @@ public enum Explorer {
         order.append(item.signature)
       }
     }
-    let findings = Workers.map(order, jobs: plan.jobs) { signature -> Finding in
+    let findings = ParallelRunner.map(order, jobs: plan.jobs) { signature -> Finding in
       let (first, count) = grouped[signature]!
       // The play of the shrunk faults (the first run's when none was removed) gives the finding's
       // faults, trace and message: it is not played again.
