@@ -185,6 +185,69 @@ struct WaitQueueTests {
     #expect(tasks[0].row.pointee.runKey > first)
   }
 
+  @Test("tasks that start one by one behind a long known-blocked run move each row O(1) times")
+  func startsBehindALongRun() {
+    var (queue, tasks) = Self.queue(4_000)
+    for task in tasks.prefix(2_000) { queue.run.fileBlocked(task.row, key: nil, until: nil) }
+    queue.run.length = 2_000
+    // As passes do: each reads the rows behind the run, and the first of them starts.
+    for task in tasks[2_000...] {
+      #expect(queue.rowsBehindRun().first == task.row)
+      queue.remove(task.row)
+    }
+    #expect(Self.uids(queue) == tasks.prefix(2_000).map(\.uid))
+    // The gap is moved behind the run once, and the spent slots freed once. Moving the nearer
+    // side at each start instead moved the rows behind it, about 2 million in all.
+    #expect(queue.movedRows <= 2 * 4_000)
+  }
+
+  @Test("tasks that start one by one from the front of the run and behind it move few rows")
+  func startsAtBothPlaces() {
+    var (queue, tasks) = Self.queue(3_000)
+    for task in tasks.prefix(1_000) { queue.run.fileBlocked(task.row, key: nil, until: nil) }
+    queue.run.length = 1_000
+    // A start date came for the run's first while a task behind the run starts, in turn.
+    for i in 0..<1_000 {
+      _ = queue.rowsBehindRun()
+      queue.remove(tasks[i].row)
+      queue.remove(tasks[1_000 + i].row)
+    }
+    #expect(Self.uids(queue) == tasks[2_000...].map(\.uid))
+    #expect(queue.movedRows < 6_000)
+  }
+
+  @Test("random insertions and removals keep start order", arguments: [UInt64(1), 2, 3, 4, 5])
+  func randomOperations(_ seed: UInt64) {
+    let (_, tasks) = Self.queue(300)
+    var random = SeededGenerator(seed: seed)
+    var queue = WaitQueue()
+    var waiting: [SimURLSessionTask] = []
+    for step in 0..<3_000 {
+      let roll = Int.random(in: 0..<10, using: &random)
+      if roll < 5 || waiting.isEmpty {
+        let candidates = tasks.filter { task in !waiting.contains { $0 === task } }
+        guard let task = candidates.randomElement(using: &random) else { continue }
+        // Mostly later than every waiting task (an append), sometimes anywhere.
+        task.priority = roll < 3 ? -Double(step) : Double.random(in: -3_000...1, using: &random)
+        queue.insert(task.row)
+        waiting.append(task)
+      } else if roll < 9 {
+        let task = waiting.remove(at: Int.random(in: waiting.indices, using: &random))
+        queue.remove(task.row)
+      } else {
+        let prefix = Int.random(in: 0...waiting.count, using: &random)
+        let inOrder = waiting.sorted { WaitQueue.startsBefore($0.row, $1.row) }
+        let gone = Set(inOrder.prefix(prefix).enumerated().filter { $0.offset % 2 == 0 }.map(\.element.uid))
+        queue.removeFirst(prefix) { gone.contains($0.pointee.uid) }
+        waiting.removeAll { gone.contains($0.uid) }
+      }
+      let expected = waiting.sorted { WaitQueue.startsBefore($0.row, $1.row) }.map(\.uid)
+      #expect(Self.uids(queue) == expected, "step \(step)")
+      #expect(queue.count == waiting.count)
+      if Self.uids(queue) != expected { return }
+    }
+  }
+
   @Test("a queue emptied from its front and filled again keeps its order")
   func emptiedAndRefilled() {
     var (queue, tasks) = Self.queue(64)

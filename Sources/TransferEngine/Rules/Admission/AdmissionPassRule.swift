@@ -271,7 +271,7 @@ private struct AdmissionPass {
     var heldByRateLimiter = false
     var tailFiled = 0
     var tailInRun = true
-    let tail = queue.rows.dropFirst(queue.run.length)
+    let tail = queue.rowsBehindRun()
     var nextInTail = tail.startIndex
     while true {
       let row: WaitQueue.Row
