@@ -214,6 +214,12 @@ struct WaitQueue {
     let end = gapEnd
     guard target != start else { return }
     let width = end - start
+    // An empty gap is anywhere: nothing moves.
+    guard width > 0 else {
+      gapStart = target
+      gapEnd = target
+      return
+    }
     storage.withUnsafeMutableBufferPointer { slots in
       if target < start {
         // The tasks from `target` to the gap go to its far side, the last first.
