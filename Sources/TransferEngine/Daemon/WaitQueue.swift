@@ -14,9 +14,10 @@ import SimKernel
 /// waiting tasks are `storage[head..<gapStart]` then `storage[gapEnd...]`. A task leaves from the
 /// front by moving `head`, and from elsewhere by moving the gap to it and widening the gap, so
 /// tasks that leave one after another from the same place cost O(1) each: from the front (tasks
-/// start in order), and from just behind a long run of known-blocked tasks, where a pass puts the
-/// gap (`rowsBehindRun`). Moving the tasks on the nearer side instead cost O(n) a start there (a
-/// run of 50,000 ahead of 50,000 tasks that start spent 8% of the run in `memmove`).
+/// start in order), from just behind a long run of known-blocked tasks, and, for insertions, at
+/// the place tasks of a higher `priority` go one after another. Moving the tasks on the nearer
+/// side instead cost O(n) a start behind such a run (a run of 50,000 ahead of 50,000 tasks that
+/// start spent 8% of the run in `memmove`) and an insertion ahead of a long queue.
 struct WaitQueue {
   typealias Row = UnsafeMutablePointer<TaskParts>
 
@@ -95,13 +96,51 @@ struct WaitQueue {
   /// `rowsBehindRun`).
   var rows: [Row] { Array(storage[head..<gapStart]) + storage[gapEnd...] }
 
-  /// The waiting tasks behind the run's filed ones (`run.length`), in start order. The gap is
-  /// moved there first (O(the distance), nothing when it is there already): the tasks a pass
-  /// starts leave from there.
-  mutating func rowsBehindRun() -> ArraySlice<Row> {
-    moveGap(to: run.length)
-    return storage[gapEnd...]
+  /// The waiting tasks behind the run's filed ones (`run.length`), in start order, read where
+  /// they lie: the gap does not move, so a pass that reads a few of them costs no more when the
+  /// gap is far (tasks queued at one place while passes read another moved it each time).
+  var rowsBehindRun: Tail {
+    let skipped = head + run.length
+    // Behind the gap already: no gap to jump.
+    if skipped >= gapStart {
+      return Tail(slots: storage[...], first: skipped - gapStart + gapEnd, jumpAt: -1, jumpTo: 0)
+    }
+    return Tail(slots: storage[...], first: skipped, jumpAt: gapStart, jumpTo: gapEnd)
   }
+
+  /// Rows in start order from slot `first` to the storage's end, jumping from the gap's start to
+  /// its end: one slice (one reference to the storage), and per row one comparison more than a
+  /// plain slice's, which the branch predictor always wins.
+  struct Tail {
+    private let slots: ArraySlice<Row>
+    private let first: Int
+    private let jumpAt: Int
+    private let jumpTo: Int
+    private var slot: Int
+
+    init(slots: ArraySlice<Row>, first: Int, jumpAt: Int, jumpTo: Int) {
+      self.slots = slots
+      self.first = first
+      self.jumpAt = jumpAt
+      self.jumpTo = jumpTo
+      slot = first
+    }
+
+    /// The next row, or nil after the last.
+    mutating func next() -> Row? {
+      if slot == jumpAt { slot = jumpTo }
+      guard slot < slots.endIndex else { return nil }
+      defer { slot += 1 }
+      return slots[slot]
+    }
+
+    /// How many rows `next()` gave.
+    var taken: Int { slot <= jumpAt || jumpAt < 0 ? slot - first : jumpAt - first + slot - jumpTo }
+  }
+
+  /// How many tasks an insertion or a removal moves by one rather than move the gap: each such
+  /// move is paid again at the next insertion or removal there, where the gap's is paid once.
+  static let nearby = 32
 
   /// The slot of the waiting task at `position` in start order.
   private func slot(_ position: Int) -> Int {
@@ -111,9 +150,10 @@ struct WaitQueue {
 
   /// Inserts keeping start order. O(log n) to find the place; appends in the common case.
   mutating func insert(_ row: Row) {
-    // The last waiting task is the storage's last unless the gap ends the storage.
+    // The last waiting task is the storage's last unless the gap ends the storage; an empty
+    // queue has no storage (`compactIfSparse`).
     let last = gapEnd < storage.count ? storage.count - 1 : gapStart - 1
-    if last >= head, !Self.startsBefore(row, storage[last]) {
+    if last < head || !Self.startsBefore(row, storage[last]) {
       storage.append(row)
       return
     }
@@ -125,19 +165,17 @@ struct WaitQueue {
       if Self.startsBefore(row, storage[slot(mid)]) { high = mid } else { low = mid + 1 }
     }
     let front = gapStart - head
-    if head > 0 && low <= front && low <= abs(low - front) {
-      // Into a spent slot before the front: the tasks ahead of it move back by one.
+    let near = min(abs(low - front), Self.nearby)
+    if head > 0 && low <= front && low <= near {
+      // Into a spent slot before the front: the few tasks ahead of it move back by one.
       storage.withUnsafeMutableBufferPointer { slots in
         for from in head..<(head + low) { slots[from - 1] = slots[from] }
       }
       movedRows &+= low
       head -= 1
       storage[head + low] = row
-    } else if gapEnd > gapStart && abs(low - front) <= count - low {
-      moveGap(to: low)
-      storage[gapStart] = row
-      gapStart += 1
-    } else {
+    } else if (low >= front && count - low <= near) || (gapEnd == gapStart && count - low <= Self.nearby) {
+      // Near the end: the few tasks behind it move back by one.
       let at = slot(low)
       storage.insert(row, at: at)
       movedRows &+= storage.count - 1 - at
@@ -145,6 +183,10 @@ struct WaitQueue {
         gapStart += 1
         gapEnd += 1
       }
+    } else {
+      if gapEnd == gapStart { openGap(at: low, behind: count - low) } else { moveGap(to: low) }
+      storage[gapStart] = row
+      gapStart += 1
     }
     // A task placed among the filed ones ends the run there: keys grow in queue order, and
     // there is none for it between its neighbours'. The pass walks the tasks behind it anyway.
@@ -167,7 +209,8 @@ struct WaitQueue {
       run.dropStaleEnds()
     }
     let front = gapStart - head
-    if position < front && position <= front - position {
+    let near = min(abs(position - front), Self.nearby)
+    if position < front && position <= near {
       storage.withUnsafeMutableBufferPointer { slots in
         var to = head + position
         while to > head {
@@ -177,6 +220,14 @@ struct WaitQueue {
       }
       movedRows &+= position
       head += 1
+    } else if position >= front && count - 1 - position <= near {
+      // Near the end: the few tasks behind it move up by one.
+      let at = slot(position)
+      storage.withUnsafeMutableBufferPointer { slots in
+        for from in (at + 1)..<slots.count { slots[from - 1] = slots[from] }
+      }
+      movedRows &+= storage.count - 1 - at
+      storage.removeLast()
     } else {
       moveGap(to: position)
       gapEnd += 1
@@ -236,6 +287,27 @@ struct WaitQueue {
     movedRows &+= abs(target - start)
     gapStart = target
     gapEnd = target + width
+  }
+
+  /// Opens an empty gap before the waiting task at `position`, half as wide as the `behind` tasks
+  /// from there (at least 16), moving those tasks back: the next insertions at that place fill
+  /// it in O(1). Tasks given a higher `priority` than those waiting go in one after another at
+  /// the same place, and each moved every task behind it (quadratic in a long queue).
+  private mutating func openGap(at position: Int, behind: Int) {
+    let width = max(16, behind / 2)
+    let at = head + position
+    let end = storage.count
+    storage.append(contentsOf: repeatElement(storage[at], count: width))
+    storage.withUnsafeMutableBufferPointer { slots in
+      var from = end
+      while from > at {
+        from -= 1
+        slots[from + width] = slots[from]
+      }
+    }
+    movedRows &+= end - at
+    gapStart = at
+    gapEnd = at + width
   }
 
   /// Frees the spent slots once they are as many as the waiting tasks (and at least 32), or all

@@ -271,8 +271,7 @@ private struct AdmissionPass {
     var heldByRateLimiter = false
     var tailFiled = 0
     var tailInRun = true
-    let tail = queue.rowsBehindRun()
-    var nextInTail = tail.startIndex
+    var tail = queue.rowsBehindRun
     while true {
       let row: WaitQueue.Row
       let filedKey: UInt64?
@@ -281,10 +280,9 @@ private struct AdmissionPass {
         row = entry.row
         filedKey = entry.key
         files = true
-      } else if nextInTail < tail.endIndex {
+      } else if let next = tail.next() {
         revisiting = false
-        row = tail[nextInTail]
-        nextInTail += 1
+        row = next
         filedKey = nil
         files = tailInRun
         if tailInRun { tailFiled += 1 }
@@ -315,7 +313,7 @@ private struct AdmissionPass {
       }
       if case .connectionLimit = reason, !full { break }
     }
-    decidedPrefix = queue.run.length + (nextInTail - tail.startIndex)
+    decidedPrefix = queue.run.length + tail.taken
     self.tailFiled = tailFiled
     self.reads = reads
     self.heldByRateLimiter = heldByRateLimiter
