@@ -197,10 +197,11 @@ struct WaitQueue {
     }
   }
 
-  /// Takes a waiting task out (cancelled, suspended, its process gone, started). Near the front
-  /// the tasks ahead of it move up by one; elsewhere the gap moves to it and takes its slot. A
-  /// batch that ends a long queue's tasks in queue order (an `invalidateAndCancel`, a force
-  /// quit), in reverse, or one after another from the same place costs O(1) a task.
+  /// Takes a waiting task out (cancelled, suspended, its process gone, started). Within
+  /// `nearby` tasks of either end the tasks between it and that end move by one; elsewhere the
+  /// gap moves to it and takes its slot. A batch that ends a long queue's tasks in queue order
+  /// (an `invalidateAndCancel`, a force quit), in reverse, or one after another from the same
+  /// place costs O(1) a task.
   mutating func remove(_ row: Row) {
     guard let position = index(of: row) else { return }
     if position < run.length {
