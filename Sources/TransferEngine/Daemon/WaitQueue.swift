@@ -168,10 +168,7 @@ struct WaitQueue {
     let near = min(abs(low - front), Self.nearby)
     if head > 0 && low <= front && low <= near {
       // Into a spent slot before the front: the few tasks ahead of it move back by one.
-      storage.withUnsafeMutableBufferPointer { slots in
-        for from in head..<(head + low) { slots[from - 1] = slots[from] }
-      }
-      movedRows &+= low
+      shiftSlots(head..<(head + low), by: -1)
       head -= 1
       storage[head + low] = row
     } else if (low >= front && count - low <= near) || (gapEnd == gapStart && count - low <= Self.nearby) {
@@ -212,22 +209,12 @@ struct WaitQueue {
     let front = gapStart - head
     let near = min(abs(position - front), Self.nearby)
     if position < front && position <= near {
-      storage.withUnsafeMutableBufferPointer { slots in
-        var to = head + position
-        while to > head {
-          slots[to] = slots[to - 1]
-          to -= 1
-        }
-      }
-      movedRows &+= position
+      shiftSlots(head..<(head + position), by: 1)
       head += 1
     } else if position >= front && count - 1 - position <= near {
       // Near the end: the few tasks behind it move up by one.
       let at = slot(position)
-      storage.withUnsafeMutableBufferPointer { slots in
-        for from in (at + 1)..<slots.count { slots[from - 1] = slots[from] }
-      }
-      movedRows &+= storage.count - 1 - at
+      shiftSlots((at + 1)..<storage.count, by: -1)
       storage.removeLast()
     } else {
       moveGap(to: position)
@@ -272,20 +259,13 @@ struct WaitQueue {
       gapEnd = target
       return
     }
-    storage.withUnsafeMutableBufferPointer { slots in
-      if target < start {
-        // The tasks from `target` to the gap go to its far side, the last first.
-        var from = start
-        while from > target {
-          from -= 1
-          slots[from + width] = slots[from]
-        }
-      } else {
-        // The tasks after the gap up to `target` come to its near side, the first first.
-        for from in end..<(target + width) { slots[from - width] = slots[from] }
-      }
+    // The tasks from `target` to the gap go to its far side, or those after it up to `target`
+    // come to its near side.
+    if target < start {
+      shiftSlots(target..<start, by: width)
+    } else {
+      shiftSlots(end..<(target + width), by: -width)
     }
-    movedRows &+= abs(target - start)
     gapStart = target
     gapEnd = target + width
   }
@@ -299,16 +279,22 @@ struct WaitQueue {
     let at = head + position
     let end = storage.count
     storage.append(contentsOf: repeatElement(storage[at], count: width))
-    storage.withUnsafeMutableBufferPointer { slots in
-      var from = end
-      while from > at {
-        from -= 1
-        slots[from + width] = slots[from]
-      }
-    }
-    movedRows &+= end - at
+    shiftSlots(at..<end, by: width)
     gapStart = at
     gapEnd = at + width
+  }
+
+  /// Moves the rows in `slots` by `offset` slots (over rows spent or moved already), in the order
+  /// that never overwrites one not yet moved, and counts them in `movedRows`.
+  @inline(__always) private mutating func shiftSlots(_ slots: Range<Int>, by offset: Int) {
+    storage.withUnsafeMutableBufferPointer { rows in
+      if offset > 0 {
+        for from in slots.reversed() { rows[from + offset] = rows[from] }
+      } else {
+        for from in slots { rows[from + offset] = rows[from] }
+      }
+    }
+    movedRows &+= slots.count
   }
 
   /// Frees the spent slots once they are as many as the waiting tasks (and at least 32), or all
