@@ -275,35 +275,113 @@ public enum ScenarioJSONWriter {
   /// Objects and arrays that fit on one line are written on one line.
   static let lineWidth = 100
 
+  /// `node` written at `indent`: on one line when it fits in `lineWidth` with its indent,
+  /// else one member or item a line.
   static func render(_ node: JSONNode, indent: String) -> String {
-    let flat = renderFlat(node)
-    if flat.count + indent.count <= lineWidth && !flat.contains("\n") { return flat }
+    var out = ""
+    render(node, indent: indent, into: &out)
+    return out
+  }
+
+  /// Writes `node` into `out`. Whether a node fits on one line is measured, not written: each
+  /// level used to write its whole subtree on one line to learn its width, so a timeline was
+  /// written once per level above it (half of `bgsim fuzz`'s time).
+  static func render(_ node: JSONNode, indent: String, into out: inout String) {
+    if flatWidth(node, limit: lineWidth - indent.utf8.count) != nil { return renderFlat(node, into: &out) }
     let inner = indent + "  "
     switch node {
     case .object(let members) where !members.isEmpty:
-      let lines = members.map { inner + JSONText.quoted($0.0) + ": " + render($0.1, indent: inner) }
-      return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
+      out += "{\n"
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { out += ",\n" }
+        out += inner
+        out += JSONText.quoted(key)
+        out += ": "
+        render(value, indent: inner, into: &out)
+      }
+      out += "\n" + indent + "}"
     case .array(let items) where !items.isEmpty:
-      let lines = items.map { inner + render($0, indent: inner) }
-      return "[\n" + lines.joined(separator: ",\n") + "\n" + indent + "]"
+      out += "[\n"
+      for (index, item) in items.enumerated() {
+        if index > 0 { out += ",\n" }
+        out += inner
+        render(item, indent: inner, into: &out)
+      }
+      out += "\n" + indent + "]"
     case .raw(let text):
-      return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+      out += text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         .map { $0.offset == 0 ? String($0.element) : indent + $0.element }.joined(separator: "\n")
-    default: return flat
+    default: renderFlat(node, into: &out)
     }
   }
 
-  static func renderFlat(_ node: JSONNode) -> String {
+  /// The width in characters of `node` written on one line, or nil when that is more than
+  /// `limit` or holds a line break (only raw text can). Stops as soon as it knows: a long array
+  /// costs what its first `limit` characters cost. The parts' widths add up, because no part
+  /// begins with a character that joins the one before it.
+  static func flatWidth(_ node: JSONNode, limit: Int) -> Int? {
+    var width = 0
+    func add(_ part: Int) -> Bool {
+      width += part
+      return width <= limit
+    }
     switch node {
     case .object(let members):
-      return "{" + members.map { JSONText.quoted($0.0) + ": " + renderFlat($0.1) }.joined(separator: ", ")
-        + "}"
-    case .array(let items): return "[" + items.map(renderFlat).joined(separator: ", ") + "]"
-    case .string(let s): return JSONText.quoted(s)
-    case .number(let text): return text
-    case .bool(let b): return b ? "true" : "false"
-    case .null: return "null"
-    case .raw(let text): return text
+      guard add(2 + 2 * max(members.count - 1, 0)) else { return nil }
+      for (key, value) in members {
+        guard add(quotedWidth(key) + 2),
+          let inner = flatWidth(value, limit: limit - width), add(inner)
+        else { return nil }
+      }
+    case .array(let items):
+      guard add(2 + 2 * max(items.count - 1, 0)) else { return nil }
+      for item in items {
+        guard let inner = flatWidth(item, limit: limit - width), add(inner) else { return nil }
+      }
+    case .string(let s): guard add(quotedWidth(s)) else { return nil }
+    case .number(let text): guard add(text.utf8.count) else { return nil }
+    case .bool(let b): guard add(b ? 4 : 5) else { return nil }
+    case .null: guard add(4) else { return nil }
+    case .raw(let text):
+      guard !text.utf8.contains(UInt8(ascii: "\n")), add(text.count) else { return nil }
+    }
+    return width
+  }
+
+  /// The width in characters of `s` as a JSON string. Counting characters walks grapheme
+  /// breaks; text of printable ASCII (nearly all of it) is as wide as its bytes and its quotes.
+  static func quotedWidth(_ s: String) -> Int {
+    if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+    {
+      return s.utf8.count + 2
+    }
+    return JSONText.quoted(s).count
+  }
+
+  /// Writes `node` on one line into `out`.
+  static func renderFlat(_ node: JSONNode, into out: inout String) {
+    switch node {
+    case .object(let members):
+      out += "{"
+      for (index, (key, value)) in members.enumerated() {
+        if index > 0 { out += ", " }
+        out += JSONText.quoted(key)
+        out += ": "
+        renderFlat(value, into: &out)
+      }
+      out += "}"
+    case .array(let items):
+      out += "["
+      for (index, item) in items.enumerated() {
+        if index > 0 { out += ", " }
+        renderFlat(item, into: &out)
+      }
+      out += "]"
+    case .string(let s): out += JSONText.quoted(s)
+    case .number(let text): out += text
+    case .bool(let b): out += b ? "true" : "false"
+    case .null: out += "null"
+    case .raw(let text): out += text
     }
   }
 }
