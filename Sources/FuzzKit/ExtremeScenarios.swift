@@ -156,8 +156,9 @@ public enum ExtremeScenarios {
     }
     if let error = first.runError, first.budgetExceeded == nil { return failure(.runError, error) }
     let second = ScenarioRunner.run(scenario, checksInvariants: true, budget: budget)
-    let (a, b) = (first.trace.jsonLines, second.trace.jsonLines)
-    if a != b { return failure(.nondeterministic, FuzzRunner.firstDifference(a, b)) }
+    if let difference = FuzzRunner.traceDifference(first.trace, second.trace) {
+      return failure(.nondeterministic, difference)
+    }
     return first.budgetExceeded == nil ? .clean : .budgetStopped
   }
 }

@@ -62,7 +62,8 @@ public struct DeterminismCheck: Sendable, CustomStringConvertible {
   {
     let shared = min(first.count, other.count)
     var index = 0
-    while index < shared && first[index] == other[index] { index += 1 }
+    // As written: `==` would take a name in another Unicode normalization form as the same.
+    while index < shared && first[index].isWrittenAs(other[index]) { index += 1 }
     guard index < shared || first.count != other.count else { return nil }
     let expected = index < first.count ? first[index] : nil
     let actual = index < other.count ? other[index] : nil

@@ -52,5 +52,10 @@ struct ScenarioLibraryTests {
     let shorter = try #require(
       GoldenTrace.compare(golden: a, actual: #"{"t": 0, "at": "0s", "kind": "x"}"# + "\n"))
     #expect(shorter.line == 2 && shorter.actual == "" && shorter.expected?.contains("5ns") == true)
+    // The same name in the other Unicode normalization form is a different trace.
+    let composed = #"{"t": 0, "at": "0s", "kind": "x", "task": "caf\#u{E9}"}"# + "\n"
+    let decomposed = #"{"t": 0, "at": "0s", "kind": "x", "task": "cafe\#u{301}"}"# + "\n"
+    #expect(composed == decomposed)
+    #expect(GoldenTrace.compare(golden: composed, actual: decomposed)?.line == 1)
   }
 }

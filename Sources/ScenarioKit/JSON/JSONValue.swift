@@ -1,3 +1,5 @@
+import SimKernel
+
 /// A place in a JSON text: 1-based line and column (columns count Unicode scalars).
 public struct JSONPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The line, from 1.
@@ -124,7 +126,7 @@ public struct JSONValue: Sendable {
 
   /// The member named `key` of an object (keys are unique: the parser rejects duplicates).
   public subscript(key: String) -> JSONValue? {
-    members?.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+    members?.first { $0.key.hasSameUTF8(key) }?.value
   }
 
   /// How messages describe a value that has the wrong type: `the number 50`, `an object`.

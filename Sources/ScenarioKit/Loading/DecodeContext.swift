@@ -1,4 +1,5 @@
 import SafeOutput
+import SimKernel
 import TransferEngine
 
 /// Collects the problems found while decoding one file, so that all of them are reported
@@ -91,12 +92,12 @@ struct ObjectReader {
     self.members = members
   }
 
-  func has(_ key: String) -> Bool { members.contains { $0.key.utf8.elementsEqual(key.utf8) } }
+  func has(_ key: String) -> Bool { members.contains { $0.key.hasSameUTF8(key) } }
 
   /// The raw value of a key, marking the key as known.
   mutating func raw(_ key: String) -> JSONValue? {
     known.append(key)
-    return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+    return members.first { $0.key.hasSameUTF8(key) }?.value
   }
 
   /// Decodes a key that may be left out; nil when absent or invalid.
@@ -138,7 +139,7 @@ struct ObjectReader {
     var seen = Set<String>()
     let known = self.known.filter { seen.insert($0).inserted }
     for member in members
-    where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) && !member.key.hasPrefix("x-") {
+    where !known.contains(where: { $0.hasSameUTF8(member.key) }) && !member.key.hasPrefix("x-") {
       let message: String
       let key = TerminalText.shortened(member.key)
       if let suggestion = Suggestion.didYouMean(member.key, among: known) {

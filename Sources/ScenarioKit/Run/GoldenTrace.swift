@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Golden traces: a shipped scenario may keep its expected trace beside it
 /// (`Scenarios/<name>.trace.jsonl`); `bgsim check` compares the run's trace with it.
 public enum GoldenTrace {
@@ -25,7 +27,8 @@ public enum GoldenTrace {
     }
   }
 
-  /// Nil when the traces are identical, else where they first differ.
+  /// Nil when the traces are identical byte for byte, else where they first differ. (`==` on
+  /// text would take a name in another Unicode normalization form as the same.)
   public static func compare(golden: String, actual: String) -> Divergence? {
     let expected = golden.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let got = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -33,9 +36,9 @@ public enum GoldenTrace {
     for i in 0..<count {
       let e = i < expected.count ? expected[i] : nil
       let a = i < got.count ? got[i] : nil
-      if e != a {
-        return Divergence(line: i + 1, at: (a ?? e).flatMap(atField), expected: e, actual: a)
-      }
+      // One of them may have ended (never both: `i` is below the longer count).
+      if let e, let a, e.hasSameUTF8(a) { continue }
+      return Divergence(line: i + 1, at: (a ?? e).flatMap(atField), expected: e, actual: a)
     }
     return nil
   }
