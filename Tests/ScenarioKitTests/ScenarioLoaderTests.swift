@@ -220,6 +220,14 @@ import TransferEngine
       "s.json: policy.rateLimiter: unknown key 'groth'; did you mean 'growth'?"
     ),
     (
+      #"{"name": "x", "policy": {"rateLimiter": 5}}"#,
+      "s.json: policy.rateLimiter: expected an object with initialDelay, firstDelay, growth, maxDelay, resetOnForeground, idleResetFactor, found the number 5"
+    ),
+    (
+      #"{"name": "x", "policy": {"retry": {"backoff": "1m"}, "bogus": 1}}"#,
+      "s.json: policy: unknown key 'bogus'; expected rateLimiter, discretionary, backgroundRunTime, backgroundTaskLimit, extensionEndsAfter, completionHandlerTimeout, maxConnectionsPerHost, retry, reboot, delayedRequest, resumableUploads, resumableUploadDraft, continuedProcessing, challenge (keys starting with \"x-\" are ignored)"
+    ),
+    (
       #"{"name": "x", "policy": {"discretionary": {"requires": ["wfi"]}}}"#,
       "s.json: policy.discretionary.requires[0]: unknown discretionary condition 'wfi'; did you mean 'wifi'?"
     ),

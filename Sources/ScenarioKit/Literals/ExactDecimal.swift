@@ -13,16 +13,21 @@ struct ExactDecimal: Hashable, Sendable {
 
   /// Reads `digits[.digits][(e|E)[+-]digits]`; nil when the text is not of that shape
   /// or has too many digits. No sign: callers handle `-` so they can name the problem.
+  /// Read as UTF-8 bytes (a character's walk costs several times more): any byte outside
+  /// ASCII ends the number where it is, and is then refused, as a character outside ASCII was.
   init?(_ text: Substring) {
     var mantissa = Wide128.zero
     var digits = 0
     var fraction = 0
     var seenDigit = false
-    var i = text.startIndex
+    let bytes = text.utf8
+    var i = bytes.startIndex
     var inFraction = false
-    while i < text.endIndex {
-      let c = text[i]
-      if let d = c.wholeNumberValue, c.isASCII {
+    var last: UInt8 = 0
+    while i < bytes.endIndex {
+      let c = bytes[i]
+      if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+        let d = c - UInt8(ascii: "0")
         seenDigit = true
         if !mantissa.isZero || d != 0 { digits += 1 }
         if digits > ExactDecimal.maxDigits { return nil }
@@ -31,29 +36,32 @@ struct ExactDecimal: Hashable, Sendable {
           mantissa.multipliedReportingOverflow(by: 10).partialValue.addingReportingOverflow(UInt64(d))
           .partialValue
         if inFraction { fraction += 1 }
-      } else if c == "." && !inFraction {
+      } else if c == UInt8(ascii: ".") && !inFraction {
         inFraction = true
       } else {
         break
       }
-      i = text.index(after: i)
+      last = c
+      i = bytes.index(after: i)
     }
-    guard seenDigit, text[text.index(before: i)] != "." else { return nil }
+    guard seenDigit, last != UInt8(ascii: ".") else { return nil }
     var exponent = 0
-    if i < text.endIndex {
-      guard text[i] == "e" || text[i] == "E" else { return nil }
-      i = text.index(after: i)
+    if i < bytes.endIndex {
+      guard bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") else { return nil }
+      i = bytes.index(after: i)
       var negative = false
-      if i < text.endIndex && (text[i] == "+" || text[i] == "-") {
-        negative = text[i] == "-"
-        i = text.index(after: i)
+      if i < bytes.endIndex && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) {
+        negative = bytes[i] == UInt8(ascii: "-")
+        i = bytes.index(after: i)
       }
-      let rest = text[i...]
-      guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && $0.isNumber }), rest.count <= 4, let e = Int(rest)
+      let rest = bytes[i...]
+      guard !rest.isEmpty, rest.count <= 4,
+        rest.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
       else {
         return nil
       }
-      exponent = negative ? -e : e
+      exponent = rest.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+      exponent = negative ? -exponent : exponent
     }
     self.mantissa = mantissa
     self.scale = fraction - exponent

@@ -139,21 +139,33 @@ public enum Literals {
     LiteralError("\(what) \"\(text)\" is too large; durations are at most 3650d (about 10 years)")
   }
 
-  /// Splits `"1h30m"` into `(1, h)`, `(30, m)`, checking each number and unit.
+  /// Splits `"1h30m"` into `(1, h)`, `(30, m)`, checking each number and unit. Split on
+  /// UTF-8 bytes (walking characters cost several times more): a number is ASCII digits and
+  /// dots, a unit everything up to the next of them.
   private static func quantities(
     _ text: String, what: String, units: [(String, Int64)], example: String
   ) throws(LiteralError) -> [(ExactDecimal, String, Int64)] {
-    if text.contains(where: \.isWhitespace) {
+    let bytes = text.utf8
+    let isASCII = bytes.allSatisfy { $0 < 0x80 }
+    // ASCII's spaces are tab to carriage return and space; beyond ASCII, Unicode's.
+    if isASCII
+      ? bytes.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) })
+      : text.contains(where: \.isWhitespace)
+    {
       throw LiteralError("\(what) \"\(text)\" contains spaces; write it without them, like \(example)")
     }
+    func isNumberByte(_ b: UInt8) -> Bool {
+      (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: ".")
+    }
+    func unitList() -> String { units.map(\.0).joined(separator: ", ") }
     var parts: [(ExactDecimal, String, Int64)] = []
-    var rest = Substring(text)
-    while !rest.isEmpty {
-      let numberText = rest.prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
-      rest = rest.dropFirst(numberText.count)
-      let unit = rest.prefix { !($0.isASCII && $0.isNumber) && $0 != "." }
-      rest = rest.dropFirst(unit.count)
-      let unitList = units.map(\.0).joined(separator: ", ")
+    var start = bytes.startIndex
+    while start < bytes.endIndex {
+      let unitStart = bytes[start...].firstIndex { !isNumberByte($0) } ?? bytes.endIndex
+      let unitEnd = bytes[unitStart...].firstIndex(where: isNumberByte) ?? bytes.endIndex
+      let numberText = text[start..<unitStart]
+      let unit = text[unitStart..<unitEnd]
+      start = unitEnd
       guard !numberText.isEmpty else {
         throw LiteralError(
           "expected a number before '\(unit)' in \(what) \"\(text)\"; write it like \(example)")
@@ -164,14 +176,14 @@ public enum Literals {
       guard !unit.isEmpty else {
         let bare = what == "duration" ? " (a bare JSON number, without quotes, means seconds)" : ""
         throw LiteralError(
-          "missing unit after '\(numberText)' in \(what) \"\(text)\"; units are \(unitList)\(bare)")
+          "missing unit after '\(numberText)' in \(what) \"\(text)\"; units are \(unitList())\(bare)")
       }
       guard let factor = units.first(where: { $0.0 == unit })?.1 else {
         // Only a difference of case is suggested: a unit one letter off ('TB' for 'GB') is
         // another magnitude, not a typo.
         let sameLetters = units.first { $0.0.lowercased() == unit.lowercased() }?.0
         let hint = sameLetters.map { "did you mean '\($0)'? " } ?? ""
-        throw LiteralError("unknown unit '\(unit)' in \(what) \"\(text)\"; \(hint)units are \(unitList)")
+        throw LiteralError("unknown unit '\(unit)' in \(what) \"\(text)\"; \(hint)units are \(unitList())")
       }
       parts.append((number, String(unit), factor))
     }

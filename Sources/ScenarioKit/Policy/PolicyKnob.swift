@@ -92,40 +92,67 @@ struct PolicyKnob {
   }
 }
 
+/// One level of the `policy` object (the top, or a group such as `rateLimiter`), worked out
+/// once from `PolicyKnob.all` rather than at every read.
+struct PolicyLevel: Sendable {
+  /// The level's keys in the table's order: a knob (its index in `PolicyKnob.all`) or a group.
+  var keys: [(name: String, knob: Int?)] = []
+  /// For messages: `an object with initialDelay, firstDelay, ...`.
+  var expected = ""
+
+  /// Every level, by the dotted prefix of its knobs' names (`""`, `"rateLimiter."`).
+  static let byPrefix: [String: PolicyLevel] = {
+    var levels: [String: PolicyLevel] = [:]
+    for (index, knob) in PolicyKnob.all.enumerated() {
+      let parts = knob.name.split(separator: ".").map(String.init)
+      for depth in parts.indices {
+        let prefix = parts[..<depth].map { $0 + "." }.joined()
+        let isKnob = depth == parts.count - 1
+        var level = levels[prefix] ?? PolicyLevel()
+        if !level.keys.contains(where: { $0.name == parts[depth] }) {
+          level.keys.append((parts[depth], isKnob ? index : nil))
+        }
+        levels[prefix] = level
+      }
+    }
+    for prefix in Array(levels.keys) {
+      let names = PolicyKnob.all.filter { $0.name.hasPrefix(prefix) }.map {
+        $0.name.split(separator: ".").last!
+      }
+      levels[prefix]?.expected = "an object with \(names.joined(separator: ", "))"
+    }
+    return levels
+  }()
+}
+
 extension ValueType where T == Policy {
   /// The `policy` section: any subset of the knobs, the rest keep their defaults.
   static var policy: ValueType<Policy> {
     .object("an object of policy knobs (see bgsim policy --defaults)") { r in
       // Knobs the file sets win over the defaults of the device's iOS version.
       var policy = Policy.defaults(for: r.context.iosVersion)
-      readKnobs(&r, prefix: "", into: &policy)
+      readKnobs(&r, prefix: "", knobs: PolicyKnob.all, into: &policy)
       return policy
     }
   }
 
   /// Reads the knobs under `prefix` from one object level, descending into groups.
-  private static func readKnobs(_ r: inout ObjectReader, prefix: String, into policy: inout Policy) {
-    let knobs = PolicyKnob.all.filter { $0.name.hasPrefix(prefix) }
-    var keys: [String] = []
-    for knob in knobs {
-      let key = String(knob.name.dropFirst(prefix.count).prefix { $0 != "." })
-      if !keys.contains(key) { keys.append(key) }
-    }
-    for key in keys {
-      let path = JSONPath.member(r.path, key)
+  private static func readKnobs(
+    _ r: inout ObjectReader, prefix: String, knobs: [PolicyKnob], into policy: inout Policy
+  ) {
+    for (key, knob) in PolicyLevel.byPrefix[prefix]?.keys ?? [] {
       guard let value = r.raw(key) else { continue }
-      if let knob = knobs.first(where: { $0.name == prefix + key }) {
-        knob.apply(&policy, value, path, r.context)
+      let path = JSONPath.member(r.path, key)
+      if let knob {
+        knobs[knob].apply(&policy, value, path, r.context)
         continue
       }
-      let inner = knobs.filter { $0.name.hasPrefix(prefix + key + ".") }.map {
-        $0.name.split(separator: ".").last!
-      }
-      let expected = "an object with \(inner.joined(separator: ", "))"
+      let group = prefix + key + "."
+      let expected = PolicyLevel.byPrefix[group]?.expected ?? "an object"
       guard var sub = ObjectReader(value, path: path, context: r.context, expected: expected) else {
         continue
       }
-      readKnobs(&sub, prefix: prefix + key + ".", into: &policy)
+      readKnobs(&sub, prefix: group, knobs: knobs, into: &policy)
       sub.finish()
     }
   }
