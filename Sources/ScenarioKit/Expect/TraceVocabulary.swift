@@ -20,7 +20,7 @@ public enum TraceVocabulary {
     let kinds = self.kinds.filter { TracePattern.wildcardMatch(pattern.kind, $0) }
     let shownKind = TerminalText.shortened(pattern.kind)
     guard !kinds.isEmpty else {
-      if pattern.kind.contains("*") {
+      if pattern.kind.containsBytes(of: "*") {
         return "no event kind matches '\(shownKind)'; kinds are \(families)"
       }
       let hint = Suggestion.didYouMean(pattern.kind, among: self.kinds).map { "did you mean '\($0)'?" }
@@ -32,7 +32,7 @@ public enum TraceVocabulary {
       return "key '\(TerminalText.shortened(key))' appears twice; an event has one value for each key, "
         + "so split the pattern into two expectations"
     }
-    for (key, value) in pattern.fields where !value.contains("*") {
+    for (key, value) in pattern.fields where !value.containsBytes(of: "*") {
       if let problem = literalProblem(key: key, value: value) { return problem }
     }
     for (key, _) in pattern.fields where !allowed.contains(key) {
@@ -89,7 +89,7 @@ public enum TraceVocabulary {
   static var families: String {
     var seen: [String] = []
     for kind in kinds {
-      let family = kind.contains(".") ? String(kind.prefix { $0 != "." }) + ".*" : kind
+      let family = kind.containsBytes(of: ".") ? String(kind.prefix { $0 != "." }) + ".*" : kind
       if !seen.contains(family) { seen.append(family) }
     }
     return seen.joined(separator: ", ")

@@ -101,15 +101,16 @@ enum ActionDecoding {
       let numbered = place == .reaction || numbering.given
       let newName = createdName(&r, numbered: numbered)
       let fallback: ResumeFallback? = r.optional("withoutResumeData", .enumeration("fallback"))
-      if !numbered, let task, task.contains("{n}"), let v = r.raw("task") {
+      if !numbered, let task, task.hasNumberPlaceholder, let v = r.raw("task") {
         r.context.invalid(
           JSONPath.member(r.path, "task"), v,
           "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this task needs a literal name")
       }
-      if numbering.count > 1, let task, let newName, !newName.contains("{n}") || !task.contains("{n}"),
-        let v = r.raw(newName.contains("{n}") ? "task" : "name")
+      if numbering.count > 1, let task, let newName,
+        !newName.hasNumberPlaceholder || !task.hasNumberPlaceholder,
+        let v = r.raw(newName.hasNumberPlaceholder ? "task" : "name")
       {
-        let key = newName.contains("{n}") ? "task" : "name"
+        let key = newName.hasNumberPlaceholder ? "task" : "name"
         let text = key == "task" ? task : newName
         r.context.invalid(
           JSONPath.member(r.path, key), v,
@@ -151,7 +152,7 @@ enum ActionDecoding {
     guard let name = r.required("name", .name("a background task name")), let v = r.raw("name") else {
       return nil
     }
-    if name.contains("{n}") || name.contains("{task}") {
+    if name.hasPlaceholder {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
         "a background task's name must be literal, so endBackgroundTask can name the one it ends")
@@ -166,7 +167,7 @@ enum ActionDecoding {
   /// reports it anywhere else (a timeline entry, a URL).
   private static func taskPlaceholders(_ r: inout ObjectReader, place: ActionPlace) {
     for member in r.value.members ?? [] {
-      guard let text = member.value.string, text.contains("{task}") else { continue }
+      guard let text = member.value.string, text.hasTaskPlaceholder else { continue }
       let path = JSONPath.member(r.path, member.key)
       if place == .timeline {
         r.context.invalid(
@@ -232,12 +233,12 @@ enum ActionDecoding {
     let description = r.optional("description", .string)
     let priority = r.optional("priority", .number(0...1, "a priority from 0 to 1"))
     let constrained = r.optional("allowsConstrainedNetworkAccess", .bool)
-    if !numbered, let url, url.contains("{n}"), let v = r.raw("url") {
+    if !numbered, let url, url.hasNumberPlaceholder, let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,
         "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this URL must be literal")
     }
-    if let count, count > 1, let name, !name.contains("{n}"), let v = r.raw("name") {
+    if let count, count > 1, let name, !name.hasNumberPlaceholder, let v = r.raw("name") {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
         "'count' creates \(count) tasks, which would all be named '\(TerminalText.shortened(name))'; "
@@ -285,7 +286,7 @@ enum ActionDecoding {
   /// (reactions, and timeline entries with `count`).
   private static func createdName(_ r: inout ObjectReader, numbered: Bool) -> String? {
     guard let name = r.required("name", .name("a task name")) else { return nil }
-    if !numbered && name.contains("{n}"), let v = r.raw("name") {
+    if !numbered && name.hasNumberPlaceholder, let v = r.raw("name") {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
         "'{n}' numbers the tasks of a reaction or of an entry with 'count'; this task needs a literal name")

@@ -42,7 +42,7 @@ enum ContinuedProcessingDecoding {
       let v = r.raw("identifier")
     else { return nil }
     let path = JSONPath.member(r.path, "identifier")
-    if identifier.contains("{n}") || identifier.contains("{task}") {
+    if identifier.hasPlaceholder {
       r.context.invalid(
         path, v, "a continued-processing identifier must be literal, so the actions that follow can name it")
       return nil

@@ -51,7 +51,7 @@ enum ExpectDecoding {
     let any = r.optional("any", .bool)
     guard let pattern = r.raw("task")?.string else { return nil }
     let given = [(TaskQuantifier.all, all), (.any, any)].filter { $0.1 == true }.map(\.0)
-    if !pattern.contains("*") {
+    if !pattern.containsBytes(of: "*") {
       if !given.isEmpty || all != nil || any != nil {
         r.context.report(
           .value, r.path, at: r.value.position,
@@ -72,7 +72,7 @@ enum ExpectDecoding {
 
   static func task(_ r: inout ObjectReader) -> Expectation.Form? {
     // A `*` pattern is matched against the run's tasks; a plain name must be created by some action.
-    let isPattern = r.raw("task")?.string?.contains("*") == true
+    let isPattern = r.raw("task")?.string?.containsBytes(of: "*") == true
     let task =
       isPattern
       ? r.required("task", .name("a task name or pattern"))
@@ -226,7 +226,7 @@ extension ValueType where T == String {
     return ValueType(expected: expected) { v, path, ctx in
       guard let s = v.string else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
       let words = s.split(separator: " ")
-      guard let kind = words.first, !kind.contains("=") else {
+      guard let kind = words.first, !kind.containsBytes(of: "=") else {
         return nilAfter(
           ctx.invalid(
             path, v,
@@ -234,7 +234,7 @@ extension ValueType where T == String {
           ))
       }
       let shown = TerminalText.shortened(s)
-      if let bad = words.dropFirst().first(where: { !$0.contains("=") || $0.hasPrefix("=") }) {
+      if let bad = words.dropFirst().first(where: { !$0.containsBytes(of: "=") || $0.hasPrefix("=") }) {
         return nilAfter(
           ctx.invalid(
             path, v,

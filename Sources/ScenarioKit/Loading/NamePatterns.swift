@@ -23,7 +23,7 @@ struct NamePatterns {
   /// Whether `reference` fits one of the patterns, as `References.name(_:matches:)` decides.
   func match(_ reference: String) -> Bool {
     if all.contains(reference) { return true }
-    guard !reference.contains("{n}") else { return false }
+    guard !reference.hasNumberPlaceholder else { return false }
     var end = reference.startIndex
     var walked = 0
     for length in prefixLengths {

@@ -113,13 +113,13 @@ struct References {
     checkTotal(
       taskCounts, limit: Self.maxTimelineTasks, what: "tasks with 'count' on timeline entries", context)
     checkTotal(resourceCounts, limit: Self.maxNumberedResources, what: "numbered resources", context)
-    let literalNames = createdTasks.map(\.name).filter { !$0.contains("{n}") && !$0.contains("{task}") }
+    let literalNames = createdTasks.map(\.name).filter { !$0.hasPlaceholder }
     let literalSet = Set(literalNames)
     let patterns = NamePatterns(
-      createdTasks.map(\.name).filter { $0.contains("{n}") || $0.contains("{task}") })
+      createdTasks.map(\.name).filter { $0.hasPlaceholder })
     // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
     for use in tasks + (context.tasksComeFromSwiftApp ? [] : expectedTasks)
-    where !use.name.contains("{task}") && !literalSet.contains(use.name) && !patterns.match(use.name) {
+    where !use.name.hasTaskPlaceholder && !literalSet.contains(use.name) && !patterns.match(use.name) {
       let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
@@ -142,7 +142,7 @@ struct References {
     /// A declared resource, or one copy of a numbered one (`https://h{n}.x/f`).
     func servesResource(_ url: SimURL) -> Bool { urlSet.contains(url.string) || numbered.match(url.string) }
     var templates = ResourceURLIndex(resources: urlStrings, numbered: Set(numberedResources))
-    for use in urls where use.name.contains("{n}") || use.name.contains("{task}") {
+    for use in urls where use.name.hasPlaceholder {
       // A templated URL (a reaction's `{n}`, a delayed-request answer's `{task}`) must be able
       // to name a resource, or every task it makes is a typo's 404.
       if !templates.canName(use.name) {
@@ -153,7 +153,7 @@ struct References {
           .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
       }
     }
-    for use in urls where !use.name.contains("{n}") && !use.name.contains("{task}") {
+    for use in urls where !use.name.hasPlaceholder {
       guard let url = SimURL(use.name) else {
         context.report(
           .value, use.path, at: use.position,
@@ -188,7 +188,7 @@ struct References {
     var hosts: [String] = []
     var hostSet: Set<String> = []
     for url in resources where hostSet.insert(url.host).inserted { hosts.append(url.host) }
-    let numberedHosts = NamePatterns(hosts.filter { $0.contains("{n}") })
+    let numberedHosts = NamePatterns(hosts.filter { $0.hasNumberPlaceholder })
     for (host, path, position) in hostUses
     where !hostSet.contains(host.lowercased()) && !numberedHosts.match(host.lowercased()) {
       let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
@@ -209,7 +209,7 @@ struct References {
     var methods: [String: String] = [:]
     for (url, method) in resourceMethods where methods[url] == nil { methods[url] = method }
     for (sent, use) in requestMethods {
-      let key = use.name.contains("{") ? use.name : SimURL(use.name)?.string ?? use.name
+      let key = use.name.containsBytes(of: "{") ? use.name : SimURL(use.name)?.string ?? use.name
       guard let method = methods[key] else { continue }
       let shown = TerminalText.shortened(use.name)
       switch sent {
@@ -263,7 +263,7 @@ struct References {
   /// a task number and `{task}` for any task's name.
   static func name(_ reference: String, matches created: String) -> Bool {
     if reference == created { return true }
-    guard created.contains("{n}") || created.contains("{task}"), !reference.contains("{n}") else {
+    guard created.hasPlaceholder, !reference.hasNumberPlaceholder else {
       return false
     }
     return fits(Substring(reference), Substring(created))

@@ -38,7 +38,7 @@ extension ValueType where T == ServerModel {
       r.context.references.resourceCounts.append(
         (count, .init(name: "", path: JSONPath.member(r.path, "count"), position: v.position)))
     }
-    if !resource.url.string.contains("{n}"), let v = r.raw("url") {
+    if !resource.url.string.hasNumberPlaceholder, let v = r.raw("url") {
       r.context.invalid(
         JSONPath.member(r.path, "url"), v,
         "a resource with 'count' needs '{n}' in its URL, where each copy's number goes")
@@ -49,7 +49,7 @@ extension ValueType where T == ServerModel {
       var copy = resource
       copy.url = url
       // A redirect's target may be numbered too: copy n redirects to its own target n.
-      if let target = resource.redirectTo?.string, target.contains("{n}") {
+      if let target = resource.redirectTo?.string, target.hasNumberPlaceholder {
         copy.redirectTo = SimURL(target.replacingAll("{n}", with: String(n)))
       }
       return copy

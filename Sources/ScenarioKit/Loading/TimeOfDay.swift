@@ -24,7 +24,7 @@ enum TimeOfDay {
   static func malformed(_ text: String) -> String? {
     let lead = text.prefix { $0.isASCII && $0.isNumber }
     guard !lead.isEmpty, text.dropFirst(lead.count).first == ":", seconds(text) == nil else { return nil }
-    let fraction = text.contains(".") ? " (seconds are whole: no fraction)" : ""
+    let fraction = text.containsBytes(of: ".") ? " (seconds are whole: no fraction)" : ""
     return "'\(text)' is not a time of day: write \"HH:MM\" or \"HH:MM:SS\"\(fraction), such as \"06:00\" "
       + "or \"06:00:30\", or a duration since the start such as \"6h0.5s\""
   }

@@ -15,7 +15,7 @@ struct TaskEntryIndex {
 
   /// Files entry `index`, whose task pattern is `task` (nil: any task). Indexes must ascend.
   mutating func add(_ index: Int, task: String?) {
-    if let task, !task.contains("*") {
+    if let task, !task.containsBytes(of: "*") {
       byTask[task, default: []].append(index)
     } else {
       others.append(index)
