@@ -106,6 +106,31 @@ import Testing
     #expect(throws: Never.self) { try parse(ok) }
   }
 
+  /// Small objects compare a new key with each member's, large ones look it up: both find a
+  /// repeated key, and neither takes another Unicode normalization form of a key for it.
+  @Test(arguments: [3, 16, 17, 40, 2_000])
+  func duplicateKeysInObjectsOfEverySize(members: Int) throws {
+    let keys = (0..<members).map { "\"k\($0)\": \($0)" }
+    let repeated = "{" + (keys + ["\"k\(members / 2)\": 0"]).joined(separator: ", ") + "}"
+    let error = try #require(throws: JSONParseError.self) { try parse(repeated) }
+    #expect("\(error)".hasPrefix("duplicate key \"k\(members / 2)\""))
+    let spellings = "{" + (keys + ["\"caf\u{E9}\": 1", "\"cafe\u{301}\": 2"]).joined(separator: ", ") + "}"
+    #expect(try parse(spellings).members?.count == members + 2)
+    let allowed = try JSONParser.parse(Array(repeated.utf8), allowsDuplicateKeys: true)
+    #expect(allowed.members?.count == members + 1)
+  }
+
+  /// A string's plain bytes are taken at once; an escape after them, and the columns after
+  /// text beyond ASCII, come out as they did byte by byte.
+  @Test func plainStringsThenEscapes() throws {
+    #expect(try parse("\"plain text then\\nan escape\"").string == "plain text then\nan escape")
+    #expect(try parse("\"\\u00e9t\u{E9}\"").string == "\u{E9}t\u{E9}")
+    let value = try parse("{\"日本\": \"ü😀x\", \"k\": \"a\\tb\", \"z\": 1}")
+    #expect(value["k"]?.string == "a\tb")
+    #expect(value["k"]?.position == JSONPosition(line: 1, column: 20))
+    #expect(value["z"]?.position == JSONPosition(line: 1, column: 33))
+  }
+
   @Test func largeArraysParse() throws {
     let text = "[" + Array(repeating: "{\"a\": [1, 2.5, \"s\"]}", count: 20_000).joined(separator: ",") + "]"
     #expect(try parse(text).array?.count == 20_000)

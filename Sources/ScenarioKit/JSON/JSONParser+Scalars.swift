@@ -2,7 +2,22 @@ extension JSONParser {
   /// Reads a string literal, starting at its opening quote, decoding every escape.
   mutating func parseString() throws(JSONParseError) -> String {
     advance()  // the opening quote
-    var out: [UInt8] = []
+    // Most strings hold no escape and no control character: their bytes are taken at once.
+    var end = index
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    let plain = bytes[index..<end]
+    // Columns count scalars: one for each byte that does not continue a scalar.
+    for b in plain where b & 0xC0 != 0x80 { column += 1 }
+    index = end
+    if end < bytes.count && bytes[end] == UInt8(ascii: "\"") {
+      advance()
+      return String(decoding: plain, as: UTF8.self)
+    }
+    var out = Array(plain)
     while true {
       guard let b = peek else { throw fail("unterminated string: expected '\"' before the end of file") }
       switch b {

@@ -1,4 +1,5 @@
 import SafeOutput
+import SimKernel
 
 /// A strict RFC 8259 JSON parser that keeps positions, key order, and integer/float distinction.
 ///
@@ -30,11 +31,27 @@ public struct JSONParser {
     var isObject: Bool
     var items: [JSONValue] = []
     var members: [JSONMember] = []
-    /// Keys seen so far, by their exact UTF-8 bytes: RFC 8259 compares keys by code points, so
-    /// NFC and NFD spellings of one word are two different keys (Swift's `==` would merge them).
+    /// The keys of `members` (the first `keysInSet` of them), by their exact UTF-8 bytes, once
+    /// the object has more than `scannedMembers`: RFC 8259 compares keys by code points, so NFC
+    /// and NFD spellings of one word are two different keys (Swift's `==` would merge them).
     var keys: Set<[UInt8]> = []
+    var keysInSet = 0
     var key = ""
     var keyPosition = JSONPosition(line: 0, column: 0)
+
+    /// Up to this many members, a new key is compared with each (a set costs more for the
+    /// handful of keys most objects have); beyond, it is looked up.
+    static let scannedMembers = 16
+
+    /// Whether no member of the object has `key` yet.
+    mutating func isNewKey(_ key: String) -> Bool {
+      if members.count <= Self.scannedMembers { return !members.contains { $0.key.hasSameUTF8(key) } }
+      while keysInSet < members.count {
+        keys.insert(Array(members[keysInSet].key.utf8))
+        keysInSet += 1
+      }
+      return !keys.contains(Array(key.utf8))
+    }
   }
 
   let bytes: [UInt8]
@@ -100,7 +117,7 @@ public struct JSONParser {
         } else {
           let (key, keyPosition) = try parseKey(afterComma: false)
           stack.append(
-            Frame(start: start, isObject: true, keys: [Array(key.utf8)], key: key, keyPosition: keyPosition))
+            Frame(start: start, isObject: true, key: key, keyPosition: keyPosition))
           continue
         }
       case UInt8(ascii: "["):
@@ -154,7 +171,7 @@ public struct JSONParser {
           if peek == UInt8(ascii: ",") {
             advance()
             let (next, nextPosition) = try parseKey(afterComma: true)
-            if !stack[top].keys.insert(Array(next.utf8)).inserted && !allowsDuplicateKeys {
+            if !allowsDuplicateKeys && !stack[top].isNewKey(next) {
               throw JSONParseError(.syntax("duplicate key \"\(TerminalText.shortened(next))\"", nextPosition))
             }
             stack[top].key = next
