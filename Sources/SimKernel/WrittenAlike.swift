@@ -7,7 +7,10 @@ extension String {
   package func hasSameUTF8(_ other: String) -> Bool {
     guard utf8.count == other.utf8.count else { return false }
     let contiguous = utf8.withContiguousStorageIfAvailable { a in
-      other.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+      other.utf8.withContiguousStorageIfAvailable { b in
+        for i in 0..<a.count where a[i] != b[i] { return false }
+        return true
+      }
     }
     return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
   }
