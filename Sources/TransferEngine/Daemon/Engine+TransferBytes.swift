@@ -3,8 +3,9 @@ import SimKernel
 /// A running transfer's byte counts as the links have moved them: shared by the rooms that take a
 /// transfer off its link, stall it or report it.
 extension Engine {
-  /// Brings a running transfer's byte counts up to date from its link.
-  func settleBytes(_ task: SimURLSessionTask) {
+  /// Brings a running transfer's byte counts up to date from its link. Inlined: a progress
+  /// report calls it for each transfer, and called out of line it cost `share 1000` 2% more.
+  @inline(__always) func settleBytes(_ task: SimURLSessionTask) {
     guard let direction = task.machine.direction,
       let remaining = links.bytesRemaining(task.uid, up: direction.up, now: now)
     else { return }

@@ -4,12 +4,25 @@ import SimKernel
 /// after each event, the facts of a start, what a record happened in), so the checker never
 /// holds a component.
 extension Engine {
-  /// The engine after the current event, as the invariant checker reads it.
+  /// The engine after the current event, as the invariant checker reads it, with every task.
   func snapshot() -> EngineSnapshot<LazyMapSequence<[SimURLSessionTask], TaskFacts>> {
+    snapshot(of: daemon.tasks, queues: queueCounts)
+  }
+
+  /// The engine after the current event with the facts of `tasks` only: the per-event check
+  /// reads the tasks that may have changed (`InvariantChecker.tasksToCheck`).
+  func snapshot<Tasks: Sequence>(of tasks: Tasks, queues: [(key: String, running: Int)])
+    -> EngineSnapshot<LazyMapSequence<Tasks, TaskFacts>> where Tasks.Element == SimURLSessionTask
+  {
     EngineSnapshot(
       now: now, network: links.network, activeFlows: links.activeFlows,
-      tasks: daemon.tasks.lazy.map { self.facts($0) },
-      queues: daemon.waitQueueOrder.map { (daemon.queueName($0), daemon.running($0)) })
+      tasks: tasks.lazy.map { self.facts($0) },
+      queues: queues)
+  }
+
+  /// Each (session, host) queue's key and the connections it counts, in the daemon's order.
+  var queueCounts: [(key: String, running: Int)] {
+    daemon.waitQueueOrder.map { (daemon.queueName($0), daemon.running($0)) }
   }
 
   func facts(_ task: SimURLSessionTask) -> TaskFacts {

@@ -28,26 +28,41 @@ struct InvariantChecker {
   /// The time of the last event checked.
   private(set) var lastEventTime = SimTime.zero
 
+  // What the per-event check needs to read only the tasks that may have changed
+  // (`tasksToCheck`): the tasks' counters changed since the last check, and, as of each task's
+  // last check, the queue whose connection it held and whether it moved bytes.
+  private var touched: [Int32] = []
+  private var heldKey: [String?] = []
+  private var holders: [String: Set<Int32>] = [:]
+  private var movers: Set<Int32> = []
+  /// The network and each queue's count of connections at the last `tasksToCheck`.
+  private var lastNetwork: NetworkState?
+  private var lastRunning: [String: Int] = [:]
+
   // MARK: What happened
 
   mutating func taskEnded(_ uid: Int32) {
     grow(to: uid)
     endings[Int(uid)] += 1
+    touched.append(uid)
   }
 
   mutating func taskFinished(_ uid: Int32) {
     grow(to: uid)
     finishedOK[Int(uid)] = true
+    touched.append(uid)
   }
 
   mutating func deliveredCompletion(_ uid: Int32) {
     grow(to: uid)
     completions[Int(uid)] += 1
+    touched.append(uid)
   }
 
   mutating func deliveredDownload(_ uid: Int32) {
     grow(to: uid)
     downloads[Int(uid)] += 1
+    touched.append(uid)
   }
 
   func endings(_ uid: Int32) -> Int { Int(uid) < endings.count ? endings[Int(uid)] : 0 }
@@ -67,7 +82,33 @@ struct InvariantChecker {
 
   // MARK: Checks
 
-  /// The invariants that hold after every event. O(tasks + queues).
+  /// The tasks the check after this event must read, in uid order: those whose rows changed
+  /// (`TaskTable.changedRows`) or whose counters here changed, those moving bytes when the
+  /// network changed, and those holding a connection to a queue whose count changed. Any other
+  /// task's checks read what they read at its last check, and passed then (a failure stops the
+  /// run), so reading only these finds what reading every task finds, in the same order.
+  mutating func tasksToCheck(
+    changedRows: [Int32], network: NetworkState, queues: [(key: String, running: Int)]
+  ) -> [Int32] {
+    var uids = changedRows + touched
+    touched.removeAll(keepingCapacity: true)
+    if network != lastNetwork {
+      uids += movers
+      lastNetwork = network
+    }
+    for queue in queues where lastRunning[queue.key] != queue.running {
+      uids += holders[queue.key] ?? []
+      lastRunning[queue.key] = queue.running
+    }
+    uids.sort()
+    var unique: [Int32] = []
+    unique.reserveCapacity(uids.count)
+    for uid in uids where unique.last != uid { unique.append(uid) }
+    return unique
+  }
+
+  /// The invariants that hold after every event, on the tasks of `snapshot` (every task, or
+  /// those `tasksToCheck` names) and every queue. O(tasks in the snapshot + queues).
   mutating func check<Tasks>(after snapshot: EngineSnapshot<Tasks>) -> [Finding] {
     var found: [Finding] = []
     let last = lastEventTime
@@ -80,27 +121,44 @@ struct InvariantChecker {
       found.append(
         Finding(.noBytesWhileOffline, "\(flows.down) down and \(flows.up) up transfers while offline"))
     }
-    var holding: [String: Int] = [:]
     var running: [String: Int] = [:]
     for queue in snapshot.queues { running[queue.key] = queue.running }
     for task in snapshot.tasks {
       check(task, on: snapshot.network, running: running, into: &found)
-      if task.isActive { holding[task.connectionKey, default: 0] += 1 }
+      track(task)
     }
-    for queue in snapshot.queues where queue.running != holding[queue.key, default: 0] {
+    for queue in snapshot.queues where queue.running != holders[queue.key]?.count ?? 0 {
       found.append(
         Finding(
           .connectionAccounting,
-          "'\(queue.key)' counts \(queue.running) connections but \(holding[queue.key, default: 0]) tasks hold one"
+          "'\(queue.key)' counts \(queue.running) connections but \(holders[queue.key]?.count ?? 0) tasks hold one"
         ))
     }
     // Sorted, so which key a finding names never depends on dictionary order.
-    for key in holding.keys.sorted() where running[key] == nil {
+    for key in holders.keys.sorted() where running[key] == nil {
       found.append(
         Finding(
-          .connectionAccounting, "\(holding[key]!) tasks hold a connection to '\(key)', which has no queue"))
+          .connectionAccounting,
+          "\(holders[key]!.count) tasks hold a connection to '\(key)', which has no queue"))
     }
     return found
+  }
+
+  /// Files `task` under the queue whose connection it holds (if any) and among the tasks
+  /// moving bytes (if it does), in place of where its last check filed it.
+  private mutating func track(_ task: TaskFacts) {
+    let uid = Int(task.uid)
+    if heldKey.count <= uid { heldKey += repeatElement(nil, count: uid + 1 - heldKey.count) }
+    let key = task.isActive ? task.connectionKey : nil
+    if heldKey[uid] != key {
+      if let old = heldKey[uid] {
+        holders[old]?.remove(task.uid)
+        if holders[old]?.isEmpty == true { holders[old] = nil }
+      }
+      if let key { holders[key, default: []].insert(task.uid) }
+      heldKey[uid] = key
+    }
+    if task.movesBytes { movers.insert(task.uid) } else { movers.remove(task.uid) }
   }
 
   private func check(

@@ -52,6 +52,7 @@ public final class SimURLSessionTask {
     get { row.pointee.allowsConstrainedNetworkAccess }
     set {
       row.pointee.allowsConstrainedNetworkAccess = newValue
+      table.noteChange(uid)
       admissionInputChanged()
     }
   }
@@ -61,6 +62,7 @@ public final class SimURLSessionTask {
     get { row.pointee.earliestBeginDate }
     set {
       row.pointee.earliestBeginDate = newValue
+      table.noteChange(uid)
       admissionInputChanged()
     }
   }
@@ -97,7 +99,10 @@ public final class SimURLSessionTask {
   /// task's row, where the wait queues' order reads it.
   public var priority: Double {
     get { row.pointee.priority }
-    set { row.pointee.priority = newValue }
+    set {
+      row.pointee.priority = newValue
+      table.noteChange(uid)
+    }
   }
   /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
   public var state: State { record.state }

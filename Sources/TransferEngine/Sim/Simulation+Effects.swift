@@ -255,9 +255,15 @@ extension Simulation {
     )
   }
 
-  /// The invariants that can be checked from the state after an event. O(tasks + queues).
+  /// The invariants that can be checked from the state after an event, on the tasks that may
+  /// have changed. O(changed tasks + queues).
   func checkInvariants() {
-    report(checker.check(after: engine.snapshot()))
+    let queues = engine.queueCounts
+    let uids = checker.tasksToCheck(
+      changedRows: engine.tasks.takeChangedRows(), network: engine.links.network, queues: queues)
+    report(
+      checker.check(after: engine.snapshot(of: uids.lazy.map { self.engine.daemon.task($0) }, queues: queues))
+    )
   }
 
   /// The start conditions, at the moment `task` starts or retries.

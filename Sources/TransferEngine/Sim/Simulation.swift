@@ -54,6 +54,7 @@ public final class Simulation {
     set {
       checking = newValue
       engine.observing = newValue
+      engine.tasks.noteChanges(newValue)
     }
   }
   /// `checksInvariants`' storage, read at every event and record.

@@ -95,6 +95,45 @@ struct InvariantCheckerTests {
     }
   }
 
+  /// After an event the checker reads only the tasks that may have changed: a failure in any
+  /// other task would have shown at that task's last check.
+  @Test("the tasks read after an event: changed rows, changed counters, movers, holders")
+  func tasksToCheck() {
+    var checker = InvariantChecker()
+    let queue = [(key: "S example.com", running: 1)]
+    // The first event: every task is new (its row was added).
+    #expect(checker.tasksToCheck(changedRows: [2, 0, 1, 0], network: Self.wifi, queues: queue) == [0, 1, 2])
+    let tasks = [Self.task(uid: 0, active: true, moving: true), Self.task(uid: 1), Self.task(uid: 2)]
+    #expect(checker.check(after: Self.snapshot(tasks: tasks)).isEmpty)
+    // Nothing changed: nothing is read.
+    #expect(checker.tasksToCheck(changedRows: [], network: Self.wifi, queues: queue).isEmpty)
+    // A counter of task 2 changed (it ended), and task 1's row.
+    checker.taskEnded(2)
+    #expect(checker.tasksToCheck(changedRows: [1], network: Self.wifi, queues: queue) == [1, 2])
+    // The network changed: the task moving bytes is read again, with any changed row.
+    let cellular = NetworkState(interface: .cellular)
+    #expect(checker.tasksToCheck(changedRows: [2], network: cellular, queues: queue) == [0, 2])
+    #expect(checker.tasksToCheck(changedRows: [], network: cellular, queues: queue).isEmpty)
+    // The queue's count changed: the task holding its connection is read again.
+    let busier = [(key: "S example.com", running: 2)]
+    #expect(checker.tasksToCheck(changedRows: [], network: cellular, queues: busier) == [0])
+  }
+
+  /// Each task is filed where its last check found it, so a queue's count is compared with
+  /// every task holding its connection, read at this event or before.
+  @Test("connection accounting counts the holders of earlier checks too")
+  func holdersOfEarlierChecks() {
+    var checker = InvariantChecker()
+    let both = [Self.task(uid: 0, active: true), Self.task(uid: 1, active: true)]
+    #expect(checker.check(after: Self.snapshot(tasks: both, running: 2)).isEmpty)
+    // Only task 1 is read: it let its connection go, and the queue counts one.
+    #expect(checker.check(after: Self.snapshot(tasks: [Self.task(uid: 1)], running: 1)).isEmpty)
+    // Only task 1 is read again, holding nothing, and the queue counts none: task 0 still holds one.
+    let found = checker.check(after: Self.snapshot(tasks: [Self.task(uid: 1)], running: 0))
+    #expect(found.map(\.invariant) == [.connectionAccounting])
+    #expect(found.first?.message == "'S example.com' counts 0 connections but 1 tasks hold one")
+  }
+
   @Test("time never goes back: the checker remembers the last event's time")
   func timeMonotonic() {
     var checker = InvariantChecker()

@@ -294,6 +294,7 @@ private struct AdmissionPass {
       guard let reason = Admission.waitReason(request, in: conditions) else {
         queue.openConnection()
         row.pointee.record.tookConnection(key)
+        engine.tasks.noteChange(row.pointee.uid)
         started.append(engine.daemon.task(row.pointee.uid))
         continue
       }
@@ -330,6 +331,7 @@ private struct AdmissionPass {
       if case .rateLimiter = reason { heldByRateLimiter = true }
     } else {
       let changed = row.pointee.machine.deferred(reason) == .traceReason
+      engine.tasks.noteChange(row.pointee.uid)
       decisions.append(.waiting(engine.daemon.task(row.pointee.uid), reason, changed: changed))
     }
   }

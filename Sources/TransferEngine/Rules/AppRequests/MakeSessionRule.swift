@@ -45,7 +45,12 @@ enum MakeSessionRule {
     }
     let session = SimURLSession(
       configuration: configuration, delegate: delegate, record: record, simulation: simulation, owner: owner)
+    let before = record.configuration
     record.attach(session)
+    // The invariant checker reads each task's session configuration: a new one changes them all.
+    if engine.observing && record.configuration != before {
+      for task in record.tasks { engine.tasks.noteChange(task.uid) }
+    }
     engine.daemon.sessionAttached()
     traceCreated(configuration, owner: owner, problem: problem, into: &effects)
     effects.append(.schedule(.deliver(sessionIndex: record.index), at: engine.now))
