@@ -51,8 +51,7 @@ public final class SimURLSessionTask {
   public var allowsConstrainedNetworkAccess: Bool {
     get { row.pointee.allowsConstrainedNetworkAccess }
     set {
-      row.pointee.allowsConstrainedNetworkAccess = newValue
-      table.noteChange(uid)
+      table[self].allowsConstrainedNetworkAccess = newValue
       admissionInputChanged()
     }
   }
@@ -61,8 +60,7 @@ public final class SimURLSessionTask {
   public var earliestBeginDate: SimTime? {
     get { row.pointee.earliestBeginDate }
     set {
-      row.pointee.earliestBeginDate = newValue
-      table.noteChange(uid)
+      table[self].earliestBeginDate = newValue
       admissionInputChanged()
     }
   }
@@ -99,10 +97,7 @@ public final class SimURLSessionTask {
   /// task's row, where the wait queues' order reads it.
   public var priority: Double {
     get { row.pointee.priority }
-    set {
-      row.pointee.priority = newValue
-      table.noteChange(uid)
-    }
+    set { table[self].priority = newValue }
   }
   /// Running, suspended, canceling or completed, as `URLSessionTask.state`.
   public var state: State { record.state }

@@ -45,10 +45,10 @@ enum MakeSessionRule {
     }
     let session = SimURLSession(
       configuration: configuration, delegate: delegate, record: record, simulation: simulation, owner: owner)
-    let before = record.configuration
+    let before = engine.observing ? record.configuration : nil
     record.attach(session)
     // The invariant checker reads each task's session configuration: a new one changes them all.
-    if engine.observing && record.configuration != before {
+    if let before, record.configuration != before {
       for task in record.tasks { engine.tasks.noteChange(task.uid) }
     }
     engine.daemon.sessionAttached()
