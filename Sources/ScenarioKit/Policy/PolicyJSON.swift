@@ -18,24 +18,16 @@ public enum PolicyJSON {
   /// The policy as pretty JSON (two-space indent, the format's key order, no trailing newline);
   /// reading it back as a scenario's `policy` gives the same `Policy`.
   public static func render(_ policy: Policy) -> String {
-    var order: [String] = []
-    var groups: [String: [(String, String)]] = [:]
-    var leaves: [String: String] = [:]
-    for knob in PolicyKnob.all {
-      let parts = knob.name.split(separator: ".", maxSplits: 1).map(String.init)
-      if !order.contains(parts[0]) { order.append(parts[0]) }
-      if parts.count == 2 {
-        groups[parts[0], default: []].append((parts[1], knob.render(policy)))
-      } else {
-        leaves[parts[0]] = knob.render(policy)
-      }
+    let knobs = PolicyKnob.all
+    /// The members of the level `prefix`, one a line at `indent`, a group as a nested object.
+    func members(_ prefix: String, _ indent: String) -> String {
+      (PolicyLevel.byPrefix[prefix]?.keys ?? []).map { name, knob in
+        let key = indent + JSONText.quoted(name) + ": "
+        if let knob { return key + knobs[knob].render(policy) }
+        return key + "{\n" + members(prefix + name + ".", indent + "  ") + "\n" + indent + "}"
+      }.joined(separator: ",\n")
     }
-    let members = order.map { key in
-      if let leaf = leaves[key] { return "  \(JSONText.quoted(key)): \(leaf)" }
-      let inner = (groups[key] ?? []).map { "    \(JSONText.quoted($0.0)): \($0.1)" }
-      return "  \(JSONText.quoted(key)): {\n" + inner.joined(separator: ",\n") + "\n  }"
-    }
-    return "{\n" + members.joined(separator: ",\n") + "\n}"
+    return "{\n" + members("", "  ") + "\n}"
   }
 
   /// The value of one knob as JSON text (`2.0`, `"1m"`, `null`), or nil for an unknown name.

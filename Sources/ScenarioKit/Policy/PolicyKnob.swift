@@ -93,7 +93,8 @@ struct PolicyKnob {
 }
 
 /// One level of the `policy` object (the top, or a group such as `rateLimiter`), worked out
-/// once from `PolicyKnob.all` rather than at every read.
+/// once from `PolicyKnob.all`: reading the section, writing it (`PolicyJSON.render`) and its
+/// schema all nest the knobs by these levels.
 struct PolicyLevel: Sendable {
   /// The level's keys in the table's order: a knob (its index in `PolicyKnob.all`) or a group.
   var keys: [(name: String, knob: Int?)] = []

@@ -154,25 +154,16 @@ extension ScenarioSchema {
 
   /// Every knob of `PolicyKnob.all`, grouped as the `policy` section nests them.
   static var policy: SchemaNode {
-    var groups: [(String, [(String, SchemaNode)])] = []
-    var top: [(String, SchemaNode)] = []
-    for knob in PolicyKnob.all {
-      let parts = knob.name.split(separator: ".").map(String.init)
-      let node = described("Default: \(knob.render(.defaults)).", knobSchema(knob.name))
-      if parts.count == 1 {
-        top.append((parts[0], node))
-      } else if let i = groups.firstIndex(where: { $0.0 == parts[0] }) {
-        groups[i].1.append((parts[1], node))
-      } else {
-        groups.append((parts[0], [(parts[1], node)]))
-        top.append((parts[0], .string("")))
+    let knobs = PolicyKnob.all
+    /// The members of the level `prefix` (`PolicyLevel`), a group as a nested object.
+    func members(_ prefix: String) -> [(String, SchemaNode)] {
+      (PolicyLevel.byPrefix[prefix]?.keys ?? []).map { name, knob in
+        guard let knob else { return (name, object(members(prefix + name + "."))) }
+        return (name, described("Default: \(knobs[knob].render(.defaults)).", knobSchema(knobs[knob].name)))
       }
     }
-    let members = top.map { key, node in
-      if let group = groups.first(where: { $0.0 == key }) { return (key, object(group.1)) }
-      return (key, node)
-    }
-    return object(members, description: "Knobs of the simulated system; bgsim policy --defaults prints them.")
+    return object(
+      members(""), description: "Knobs of the simulated system; bgsim policy --defaults prints them.")
   }
 
   static func knobSchema(_ name: String) -> SchemaNode {
