@@ -23,9 +23,15 @@ struct Daemon {
   /// Waiting tasks per (session, host) pair, each kept in start order, with its connection
   /// count; indexed by `WaitQueue.Key`, in first-use order.
   private var waitQueues: [WaitQueue] = []
-  /// Each queue's pair, "identifier host", by key.
-  private var queueNames: [String] = []
+  /// Each queue's pair, "identifier host", by key index.
+  private(set) var queueNames: [String] = []
   private var queueKeysByName: [String: WaitQueue.Key] = [:]
+  /// The key indexes of the queues made or whose connection count changed since the invariant
+  /// checker last took them (with repeats), while invariants are checked: the checker compares
+  /// only these queues' counts with the tasks holding their connections, not every queue's.
+  private(set) var changedQueues: [Int32] = []
+  /// Whether changes of the queues' counts are noted in `changedQueues`.
+  private(set) var notesQueueChanges = false
   private var resumeCounter = 0
   /// Session objects attached to their records so far: an attachment can change a record's
   /// configuration, one of admission's inputs (`Engine.AdmissionInputs`).
@@ -178,10 +184,8 @@ struct Daemon {
   /// The pair the queue `key` holds, for messages.
   func queueName(_ key: WaitQueue.Key) -> String { queueNames[Int(key.index)] }
 
-  /// Every queue, in the order their pairs were first used: the order of full passes.
-  var waitQueueOrder: [WaitQueue.Key] { (0..<waitQueueCount).map(WaitQueue.Key.init) }
-
-  /// How many queues there are: their keys are 0 up to it (`waitQueueOrder`).
+  /// How many queues there are: their keys are 0 up to it, in the order their pairs were first
+  /// used (the order of full passes).
   var waitQueueCount: Int32 { Int32(waitQueues.count) }
 
   /// Connections the pair `key` holds.
@@ -204,6 +208,7 @@ struct Daemon {
     queueNames.append(name)
     queueKeysByName[name] = key
     parking.touch(key.index)
+    noteQueueChange(key.index)
     return key
   }
 
@@ -225,16 +230,39 @@ struct Daemon {
     return queue
   }
 
-  mutating func restore(_ queue: WaitQueue, key: WaitQueue.Key) { waitQueues[Int(key.index)] = queue }
+  mutating func restore(_ queue: WaitQueue, key: WaitQueue.Key) {
+    let i = Int(key.index)
+    if queue.running != waitQueues[i].running { noteQueueChange(key.index) }
+    waitQueues[i] = queue
+  }
 
   /// A connection of the pair closed; returns the count left.
-  mutating func closeConnection(_ key: WaitQueue.Key) -> Int { waitQueues[Int(key.index)].closeConnection() }
+  mutating func closeConnection(_ key: WaitQueue.Key) -> Int {
+    noteQueueChange(key.index)
+    return waitQueues[Int(key.index)].closeConnection()
+  }
 
   /// Takes a task out of its wait queue (cancelled or failed while waiting).
   mutating func removeFromQueue(_ task: SimURLSessionTask) {
     guard let key = queueKey(task) else { return }
     waitQueues[Int(key.index)].remove(task.row)
     parking.touch(key.index)
+  }
+
+  /// Starts noting the queues whose count changes, every queue so far counting as changed, or stops.
+  mutating func noteQueueChanges(_ on: Bool) {
+    notesQueueChanges = on
+    changedQueues = on ? Array(0..<waitQueueCount) : []
+  }
+
+  /// The queues noted since the last call (see `changedQueues`), and none from then on.
+  mutating func takeChangedQueues() -> [Int32] {
+    defer { changedQueues.removeAll(keepingCapacity: true) }
+    return changedQueues
+  }
+
+  private mutating func noteQueueChange(_ index: Int32) {
+    if notesQueueChanges { changedQueues.append(index) }
   }
 
   // MARK: Re-evaluation timer

@@ -4,25 +4,36 @@ import SimKernel
 /// after each event, the facts of a start, what a record happened in), so the checker never
 /// holds a component.
 extension Engine {
-  /// The engine after the current event, as the invariant checker reads it, with every task.
-  func snapshot() -> EngineSnapshot<LazyMapSequence<[SimURLSessionTask], TaskFacts>> {
-    snapshot(of: daemon.tasks, queues: queueCounts)
+  /// Every task's facts, in uid order (the checks at the end of a run).
+  var allTaskFacts: LazyMapSequence<[SimURLSessionTask], TaskFacts> {
+    daemon.tasks.lazy.map { self.facts($0) }
   }
 
-  /// The engine after the current event with the facts of `tasks` only: the per-event check
-  /// reads the tasks that may have changed (`InvariantChecker.tasksToCheck`).
-  func snapshot<Tasks: Sequence>(of tasks: Tasks, queues: [(key: String, running: Int)])
+  /// The engine after the current event with the facts of `tasks` and the counts of `queues`
+  /// only: the per-event check reads what may have changed (`InvariantChecker.tasksToCheck`).
+  func snapshot<Tasks: Sequence>(of tasks: Tasks, queues: [QueueCount])
     -> EngineSnapshot<LazyMapSequence<Tasks, TaskFacts>> where Tasks.Element == SimURLSessionTask
   {
     EngineSnapshot(
       now: now, network: links.network, activeFlows: links.activeFlows,
       tasks: tasks.lazy.map { self.facts($0) },
-      queues: queues)
+      queues: queues, queueNames: daemon.queueNames)
   }
 
-  /// Each (session, host) queue's key and the connections it counts, in the daemon's order.
-  var queueCounts: [(key: String, running: Int)] {
-    daemon.waitQueueOrder.map { (daemon.queueName($0), daemon.running($0)) }
+  /// The queues whose count may have changed since the last call (`Daemon.changedQueues`), in
+  /// key order, each once, with their counts now.
+  func takeChangedQueueCounts() -> [QueueCount] {
+    var keys = daemon.takeChangedQueues()
+    keys.sort()
+    var counts: [QueueCount] = []
+    counts.reserveCapacity(keys.count)
+    var previous: Int32 = -1
+    for index in keys where index != previous {
+      previous = index
+      let key = WaitQueue.Key(index: index)
+      counts.append(QueueCount(key: key, running: daemon.running(key)))
+    }
+    return counts
   }
 
   func facts(_ task: SimURLSessionTask) -> TaskFacts {
@@ -30,7 +41,7 @@ extension Engine {
       uid: task.uid, name: task.name, isDownload: task.isDownload, fetchesBody: task.fetchesBody,
       isFinished: task.isFinished,
       isActive: task.machine.isActive, movesBytes: task.machine.direction != nil,
-      connectionKey: task.connectionKey.map(daemon.queueName) ?? daemon.queueName(task),
+      connectionKey: task.machine.isActive ? task.connectionKey ?? daemon.queueKey(task) : nil,
       connectionLimit: connectionLimit(task),
       configuration: task.effectiveConfiguration, received: task.countOfBytesReceived,
       sent: task.countOfBytesSent, fetchingSize: task.bytes.fetchingSize, uploadSize: task.uploadSize,

@@ -3,7 +3,7 @@ import SimKernel
 /// What the invariant checker sees of the engine: values copied out of the components, never the
 /// components themselves, so a check cannot change the engine and reads only what it states here.
 ///
-/// The facade builds one after each event (`Engine.snapshot()`). Its tasks are a lazy view,
+/// The facade builds one after each event (`Engine.snapshot(of:queues:)`). Its tasks are a lazy view,
 /// each task's facts made as the checker reaches it, so a snapshot costs no allocation per task;
 /// a test hands the checker an array instead.
 struct EngineSnapshot<Tasks: Sequence> where Tasks.Element == TaskFacts {
@@ -13,8 +13,17 @@ struct EngineSnapshot<Tasks: Sequence> where Tasks.Element == TaskFacts {
   var activeFlows: (down: Int, up: Int)
   /// Every task so far, in uid order.
   var tasks: Tasks
-  /// Each (session, host) queue's key and the connections it counts, in the daemon's order.
-  var queues: [(key: String, running: Int)]
+  /// The (session, host) queues whose connection count may have changed since the last
+  /// snapshot (every queue in the first), in key order, with their counts now.
+  var queues: [QueueCount]
+  /// Every queue's pair, "identifier host", by key index: for messages only.
+  var queueNames: [String]
+}
+
+/// A (session, host) queue and the connections it counts.
+struct QueueCount: Equatable {
+  var key: WaitQueue.Key
+  var running: Int
 }
 
 /// One task as the checker sees it.
@@ -29,8 +38,9 @@ struct TaskFacts {
   var isActive: Bool
   /// On a link now.
   var movesBytes: Bool
-  /// The (session, host) queue whose connection it holds or waits for.
-  var connectionKey: String
+  /// When `isActive`, the (session, host) queue whose connection it holds: the one it opened, or
+  /// its current pair's; nil when it is not active, or when that pair has no queue.
+  var connectionKey: WaitQueue.Key?
   var connectionLimit: Int
   var configuration: SessionConfiguration
   var received: Int64

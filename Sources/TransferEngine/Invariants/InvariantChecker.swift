@@ -28,16 +28,21 @@ struct InvariantChecker {
   /// The time of the last event checked.
   private(set) var lastEventTime = SimTime.zero
 
-  // What the per-event check needs to read only the tasks that may have changed
+  // What the per-event check needs to read only the tasks and queues that may have changed
   // (`tasksToCheck`): the tasks' counters changed since the last check, and, as of each task's
-  // last check, the queue whose connection it held and whether it moved bytes.
+  // last check, the queue whose connection it held (if any) and whether it moved bytes. Queues
+  // are kept by `WaitQueue.Key` index, named only in a finding's message.
   private var touched: [Int32] = []
-  private var heldKey: [String?] = []
-  private var holders: [String: Set<Int32>] = [:]
+  private var heldKey: [WaitQueue.Key?] = []
+  /// Per queue: the tasks holding its connection, as of their last checks.
+  private var holders: [Set<Int32>] = []
+  /// The tasks holding a connection whose pair has no queue, as of their last checks.
+  private var holdersWithoutQueue: Set<Int32> = []
   private var movers: Set<Int32> = []
-  /// The network and each queue's count of connections at the last `tasksToCheck`.
+  /// The network at the last `tasksToCheck`.
   private var lastNetwork: NetworkState?
-  private var lastRunning: [String: Int] = [:]
+  /// Per queue: the connections it counted at the last check (-1 before its first).
+  private var running: [Int] = []
 
   // MARK: What happened
 
@@ -87,8 +92,11 @@ struct InvariantChecker {
   /// network changed, and those holding a connection to a queue whose count changed. Any other
   /// task's checks read what they read at its last check, and passed then (a failure stops the
   /// run), so reading only these finds what reading every task finds, in the same order.
+  ///
+  /// `queues` holds the queues whose count may have changed since the last check
+  /// (`Daemon.changedQueues`), with their counts now; a queue not in it counts what it counted.
   mutating func tasksToCheck(
-    changedRows: [Int32], network: NetworkState, queues: [(key: String, running: Int)]
+    changedRows: [Int32], network: NetworkState, queues: [QueueCount]
   ) -> [Int32] {
     var uids = changedRows + touched
     touched.removeAll(keepingCapacity: true)
@@ -96,9 +104,8 @@ struct InvariantChecker {
       uids += movers
       lastNetwork = network
     }
-    for queue in queues where lastRunning[queue.key] != queue.running {
-      uids += holders[queue.key] ?? []
-      lastRunning[queue.key] = queue.running
+    for queue in queues where counted(queue.key) != queue.running {
+      uids += holdersOf(queue.key)
     }
     uids.sort()
     var unique: [Int32] = []
@@ -108,7 +115,9 @@ struct InvariantChecker {
   }
 
   /// The invariants that hold after every event, on the tasks of `snapshot` (every task, or
-  /// those `tasksToCheck` names) and every queue. O(tasks in the snapshot + queues).
+  /// those `tasksToCheck` names) and on the queues whose count or holders changed: the others
+  /// compare what they compared at their last check, and passed then. O(tasks and queues in the
+  /// snapshot).
   mutating func check<Tasks>(after snapshot: EngineSnapshot<Tasks>) -> [Finding] {
     var found: [Finding] = []
     let last = lastEventTime
@@ -121,48 +130,87 @@ struct InvariantChecker {
       found.append(
         Finding(.noBytesWhileOffline, "\(flows.down) down and \(flows.up) up transfers while offline"))
     }
-    var running: [String: Int] = [:]
-    for queue in snapshot.queues { running[queue.key] = queue.running }
+    // The queues to compare with their holders: those whose count changed, and those a task
+    // joined or left below.
+    var queuesToCompare: [Int32] = []
+    for queue in snapshot.queues {
+      grow(queues: queue.key)
+      running[Int(queue.key.index)] = queue.running
+      queuesToCompare.append(queue.key.index)
+    }
     for task in snapshot.tasks {
-      check(task, on: snapshot.network, running: running, into: &found)
-      track(task)
+      check(task, on: snapshot.network, queueNames: snapshot.queueNames, into: &found)
+      track(task, queuesToCompare: &queuesToCompare)
     }
-    for queue in snapshot.queues where queue.running != holders[queue.key]?.count ?? 0 {
+    // In key order, the order the daemon made the queues, as a scan of every queue would find them.
+    queuesToCompare.sort()
+    var previous: Int32 = -1
+    for index in queuesToCompare where index != previous {
+      previous = index
+      let count = running[Int(index)]
+      let holding = holders[Int(index)].count
+      if count != holding {
+        found.append(
+          Finding(
+            .connectionAccounting,
+            "'\(snapshot.queueNames[Int(index)])' counts \(count) connections but \(holding) tasks hold one"))
+      }
+    }
+    if !holdersWithoutQueue.isEmpty {
       found.append(
         Finding(
           .connectionAccounting,
-          "'\(queue.key)' counts \(queue.running) connections but \(holders[queue.key]?.count ?? 0) tasks hold one"
-        ))
-    }
-    // Sorted, so which key a finding names never depends on dictionary order.
-    for key in holders.keys.sorted() where running[key] == nil {
-      found.append(
-        Finding(
-          .connectionAccounting,
-          "\(holders[key]!.count) tasks hold a connection to '\(key)', which has no queue"))
+          "\(holdersWithoutQueue.count) tasks hold a connection to a (session, host) pair that has no queue"))
     }
     return found
   }
 
+  /// The count `key`'s queue had at the last check; -1 before its first.
+  private func counted(_ key: WaitQueue.Key) -> Int {
+    Int(key.index) < running.count ? running[Int(key.index)] : -1
+  }
+
+  private func holdersOf(_ key: WaitQueue.Key) -> Set<Int32> {
+    Int(key.index) < holders.count ? holders[Int(key.index)] : []
+  }
+
+  /// Makes room for the queues up to `key`.
+  private mutating func grow(queues key: WaitQueue.Key) {
+    let count = Int(key.index) + 1
+    guard running.count < count else { return }
+    running += repeatElement(-1, count: count - running.count)
+    holders += repeatElement([], count: count - holders.count)
+  }
+
   /// Files `task` under the queue whose connection it holds (if any) and among the tasks
-  /// moving bytes (if it does), in place of where its last check filed it.
-  private mutating func track(_ task: TaskFacts) {
+  /// moving bytes (if it does), in place of where its last check filed it; a queue it left or
+  /// joined is added to `queuesToCompare`.
+  private mutating func track(_ task: TaskFacts, queuesToCompare: inout [Int32]) {
     let uid = Int(task.uid)
     if heldKey.count <= uid { heldKey += repeatElement(nil, count: uid + 1 - heldKey.count) }
     let key = task.isActive ? task.connectionKey : nil
     if heldKey[uid] != key {
       if let old = heldKey[uid] {
-        holders[old]?.remove(task.uid)
-        if holders[old]?.isEmpty == true { holders[old] = nil }
+        holders[Int(old.index)].remove(task.uid)
+        queuesToCompare.append(old.index)
       }
-      if let key { holders[key, default: []].insert(task.uid) }
+      if let key {
+        grow(queues: key)
+        holders[Int(key.index)].insert(task.uid)
+        queuesToCompare.append(key.index)
+      }
       heldKey[uid] = key
+    }
+    if task.isActive && task.connectionKey == nil {
+      holdersWithoutQueue.insert(task.uid)
+    } else {
+      holdersWithoutQueue.remove(task.uid)
     }
     if task.movesBytes { movers.insert(task.uid) } else { movers.remove(task.uid) }
   }
 
   private func check(
-    _ task: TaskFacts, on network: NetworkState, running: [String: Int], into found: inout [Finding]
+    _ task: TaskFacts, on network: NetworkState, queueNames: [String], into found: inout [Finding]
   ) {
     let ended = endings(task.uid)
     if ended > 1 { found.append(Finding(.taskCompletesOnce, "'\(task.name)' completed \(ended) times")) }
@@ -201,11 +249,12 @@ struct InvariantChecker {
           "'\(task.name)' moves bytes while \(problem)"
         ))
     }
-    if task.isActive, let count = running[task.connectionKey], count > task.connectionLimit {
+    if task.isActive, let key = task.connectionKey, counted(key) > task.connectionLimit {
       found.append(
         Finding(
           .connectionLimit,
-          "\(count) connections to '\(task.connectionKey)', the limit is \(task.connectionLimit)"))
+          "\(counted(key)) connections to '\(queueNames[Int(key.index)])', the limit is \(task.connectionLimit)"
+        ))
     }
   }
 

@@ -256,9 +256,9 @@ extension Simulation {
   }
 
   /// The invariants that can be checked from the state after an event, on the tasks that may
-  /// have changed. O(changed tasks + queues).
+  /// have changed. O(changed tasks + changed queues).
   func checkInvariants() {
-    let queues = engine.queueCounts
+    let queues = engine.takeChangedQueueCounts()
     let uids = checker.tasksToCheck(
       changedRows: engine.tasks.takeChangedRows(), network: engine.links.network, queues: queues)
     report(
@@ -295,7 +295,7 @@ extension Simulation {
       .compactMap { $0["session"]?.description })
     report(
       checker.checkFinal(
-        tasks: engine.snapshot().tasks, queuedDownloads: engine.queuedDownloads(),
+        tasks: engine.allTaskFacts, queuedDownloads: engine.queuedDownloads(),
         lintedSessions: lintedSessions))
   }
 }

@@ -55,6 +55,7 @@ public final class Simulation {
       checking = newValue
       engine.observing = newValue
       engine.tasks.noteChanges(newValue)
+      engine.daemon.noteQueueChanges(newValue)
     }
   }
   /// `checksInvariants`' storage, read at every event and record.

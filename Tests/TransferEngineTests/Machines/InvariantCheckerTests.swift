@@ -27,11 +27,14 @@ struct InvariantCheckerTests {
       uid: uid, name: "t\(uid)", isDownload: download, fetchesBody: download, isFinished: finished,
       isActive: active,
       movesBytes: moving,
-      connectionKey: "S example.com", connectionLimit: limit, configuration: configuration,
+      connectionKey: active ? queueKey : nil, connectionLimit: limit, configuration: configuration,
       received: received,
       sent: sent, fetchingSize: size, uploadSize: uploadSize, responseBody: responseBody, bytesOnWire: onWire,
       inheritedBytes: inherited, bytesWasted: wasted, sessionIdentifier: "S")
   }
+
+  /// The one queue of these worlds, named "S example.com".
+  static let queueKey = WaitQueue.Key(index: 0)
 
   static func snapshot(
     at now: SimTime = SimTime(.seconds(1)), network: NetworkState = wifi, flows: (Int, Int) = (0, 0),
@@ -40,7 +43,7 @@ struct InvariantCheckerTests {
     let holding = tasks.filter(\.isActive).count
     return EngineSnapshot(
       now: now, network: network, activeFlows: (down: flows.0, up: flows.1), tasks: tasks,
-      queues: [("S example.com", running ?? holding)])
+      queues: [QueueCount(key: queueKey, running: running ?? holding)], queueNames: ["S example.com"])
   }
 
   /// (what the row shows, the world after the event, endings recorded per uid, what must be found)
@@ -100,7 +103,7 @@ struct InvariantCheckerTests {
   @Test("the tasks read after an event: changed rows, changed counters, movers, holders")
   func tasksToCheck() {
     var checker = InvariantChecker()
-    let queue = [(key: "S example.com", running: 1)]
+    let queue = [QueueCount(key: Self.queueKey, running: 1)]
     // The first event: every task is new (its row was added).
     #expect(checker.tasksToCheck(changedRows: [2, 0, 1, 0], network: Self.wifi, queues: queue) == [0, 1, 2])
     let tasks = [Self.task(uid: 0, active: true, moving: true), Self.task(uid: 1), Self.task(uid: 2)]
@@ -115,7 +118,7 @@ struct InvariantCheckerTests {
     #expect(checker.tasksToCheck(changedRows: [2], network: cellular, queues: queue) == [0, 2])
     #expect(checker.tasksToCheck(changedRows: [], network: cellular, queues: queue).isEmpty)
     // The queue's count changed: the task holding its connection is read again.
-    let busier = [(key: "S example.com", running: 2)]
+    let busier = [QueueCount(key: Self.queueKey, running: 2)]
     #expect(checker.tasksToCheck(changedRows: [], network: cellular, queues: busier) == [0])
   }
 
@@ -132,6 +135,52 @@ struct InvariantCheckerTests {
     let found = checker.check(after: Self.snapshot(tasks: [Self.task(uid: 1)], running: 0))
     #expect(found.map(\.invariant) == [.connectionAccounting])
     #expect(found.first?.message == "'S example.com' counts 0 connections but 1 tasks hold one")
+  }
+
+  /// After an event the checker compares only the queues whose count changed and those a task it
+  /// read joined or left: any other queue compares what it compared at its last check.
+  @Test("connection accounting compares the queues whose count or holders changed, by key, named in messages")
+  func queuesCompared() {
+    var checker = InvariantChecker()
+    let names = ["S a.example", "S b.example"]
+    let a = WaitQueue.Key(index: 0)
+    let b = WaitQueue.Key(index: 1)
+    func holding(_ uid: Int32, _ key: WaitQueue.Key?) -> TaskFacts {
+      var facts = Self.task(uid: uid, active: key != nil)
+      facts.connectionKey = key
+      return facts
+    }
+    func snapshot(_ tasks: [TaskFacts], _ queues: [QueueCount]) -> EngineSnapshot<[TaskFacts]> {
+      EngineSnapshot(
+        now: .zero, network: Self.wifi, activeFlows: (0, 0), tasks: tasks, queues: queues, queueNames: names)
+    }
+    let first = snapshot(
+      [holding(0, a), holding(1, b)], [QueueCount(key: a, running: 1), QueueCount(key: b, running: 1)])
+    #expect(checker.check(after: first).isEmpty)
+    // Queue b's count changed and no task was read: b is compared, and found wrong.
+    let found = checker.check(after: snapshot([], [QueueCount(key: b, running: 2)]))
+    #expect(found.map(\.message) == ["'S b.example' counts 2 connections but 1 tasks hold one"])
+    // A task left queue a and no count was given: a is compared (its holder left), and counts one.
+    var left = InvariantChecker()
+    #expect(left.check(after: first).isEmpty)
+    let leaving = left.check(after: snapshot([holding(0, nil)], []))
+    #expect(leaving.map(\.message) == ["'S a.example' counts 1 connections but 0 tasks hold one"])
+    // The count alone moving with its holder is consistent.
+    var moved = InvariantChecker()
+    #expect(moved.check(after: first).isEmpty)
+    #expect(moved.check(after: snapshot([holding(0, nil)], [QueueCount(key: a, running: 0)])).isEmpty)
+    // Over the limit: the message names the queue.
+    var crowded = InvariantChecker()
+    var limited = holding(0, b)
+    limited.connectionLimit = 1
+    let over = crowded.check(after: snapshot([limited], [QueueCount(key: b, running: 2)]))
+    #expect(over.first?.message == "2 connections to 'S b.example', the limit is 1")
+    // A task holding a connection whose pair has no queue.
+    var orphan = InvariantChecker()
+    var lost = Self.task(uid: 0, active: true)
+    lost.connectionKey = nil
+    let found2 = orphan.check(after: snapshot([lost], []))
+    #expect(found2.map(\.invariant) == [.connectionAccounting])
   }
 
   @Test("time never goes back: the checker remembers the last event's time")

@@ -89,6 +89,48 @@ struct AdmissionPassRuleTests {
     #expect(!engine.daemon.hasWaiting(key))
   }
 
+  /// While invariants are checked the daemon notes each queue it makes and each whose count
+  /// changes, so the checker compares those queues only (`Daemon.changedQueues`).
+  @Test("the daemon notes the queues made and those whose connection count changed, nothing else")
+  func queueChangesNoted() {
+    let engine = Self.engine(limit: 1)
+    let t = Self.tasks(2, in: .background(withIdentifier: "bg"), engine: engine)
+    let other = Self.tasks(1, in: .background(withIdentifier: "other"), engine: engine)[0]
+    let key = engine.daemon.ensureQueue(for: t[0])
+    // Not noting: nothing is kept.
+    #expect(engine.daemon.changedQueues.isEmpty)
+    // Noting starts with every queue so far.
+    engine.daemon.noteQueueChanges(true)
+    #expect(engine.daemon.takeChangedQueues() == [key.index])
+    func enqueue(_ task: SimURLSessionTask) {
+      var effects = EffectBuffer()
+      AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
+      Self.admit(effects.effects, engine: engine)
+    }
+    func release(_ task: SimURLSessionTask) {
+      var effects = EffectBuffer()
+      AdmissionPassRule.releaseConnection(of: task, admitting: true, engine: engine, into: &effects)
+      Self.admit(effects.effects, engine: engine)
+    }
+    enqueue(t[0])
+    // The pass opened a connection.
+    #expect(engine.daemon.takeChangedQueues() == [key.index])
+    enqueue(t[1])
+    // The second task waits for the limit: the count did not change.
+    #expect(engine.daemon.takeChangedQueues().isEmpty)
+    enqueue(other)
+    let otherKey = engine.daemon.ensureQueue(for: other)
+    // A new queue, and its count changed.
+    #expect(engine.daemon.takeChangedQueues() == [otherKey.index, otherKey.index])
+    // A freed slot taken at once by the waiting task: noted at the close, and not again at the
+    // pass, which left the count as the close left it plus one.
+    release(t[0])
+    #expect(engine.daemon.takeChangedQueues() == [key.index, key.index])
+    engine.daemon.noteQueueChanges(false)
+    release(other)
+    #expect(engine.daemon.changedQueues.isEmpty)
+  }
+
   @Test(
     "offline: a default session's first start fails with -1009 unless it waits for connectivity, then its delegate is told"
   )
