@@ -99,6 +99,50 @@ import TransferEngine
   }
 
   @Test(
+    "N trace counts of one kind that differ in a field's exact value read the kind's events once; a failing one shows the kind's last events"
+  )
+  func traceCountsByFieldValue() throws {
+    let n = 40
+    var expect = (1...n).map { #"{"trace": "task.created url=https://h/f-\#($0)", "count": 1}"# }
+    // No task has this url: the verdict shows the last six events of the kind.
+    expect.append(#"{"trace": "task.created url=https://h/none", "count": 1}"#)
+    // Two fields given exactly: the first narrows, the second is still matched.
+    expect.append(#"{"trace": "task.created url=https://h/f-3 taskKind=download", "count": 1}"#)
+    expect.append(#"{"trace": "task.created url=https://h/f-3 taskKind=upload", "count": 0}"#)
+    // A '*' value cannot be looked up: the kind's events are matched one by one.
+    expect.append(#"{"trace": "task.created url=https://h/f-1*", "count": 11}"#)
+    let result = try run(Self.counted(n, expect: expect.joined(separator: ", ")))
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    #expect(verdicts.map(\.passed) == Array(repeating: true, count: n) + [false, true, true, true])
+    #expect(verdicts[n].found == "it occurs 0 time(s)")
+    let created = result.trace.events.filter { $0.kind == "task.created" }
+    #expect(verdicts[n].nearby == Array(created.suffix(6)))
+    #expect(evaluator.kindFieldReads == 1, "one read of task.created by url, for every pattern")
+    #expect(evaluator.tracePasses == 2, "the task index, then the kind index")
+  }
+
+  @Test("a field's exact value matches by its bytes: a session named in another Unicode form is not the same")
+  func traceCountsByFieldValueCompareBytes() throws {
+    let composed = "\u{E9}t\u{E9}"
+    let decomposed = "e\u{301}te\u{301}"
+    let text = #"""
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/f-{n}", "count": 3, "size": "10KB"}]},
+       "app": {"sessions": [{"identifier": "\#(composed)", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "\#(composed)", "count": 3, "url": "https://h/f-{n}", "name": "f-{n}"}],
+       "expect": [{"trace": "task.created session=\#(composed)", "count": 3},
+                  {"trace": "task.created session=\#(decomposed)", "count": 0}]}
+      """#
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    #expect(result.runError == nil)
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    #expect(evaluator.evaluate(result.scenario.expectations).map(\.passed) == [true, true])
+    #expect(evaluator.kindFieldReads == 1)
+  }
+
+  @Test(
     "a trace count naming tasks (exactly, or by a literal beginning or end) reads their events, not the trace; 'task=*' reads the trace"
   )
   func traceCountOfOneTask() throws {

@@ -59,6 +59,10 @@ public struct ExpectationEvaluator {
   /// "no quadratic path").
   var tracePasses: Int { passes.count + 1 }
 
+  /// Times a kind's events were read to file them by a field some pattern gives exactly: once
+  /// per (kind, field key), however many patterns name a value of it.
+  var kindFieldReads: Int { kinds.fieldReads }
+
   /// Times a trace-count pattern's events were read: once per different pattern.
   var countedPatterns: Int { counted.reads }
 
@@ -198,7 +202,7 @@ public struct ExpectationEvaluator {
       let kind = pattern?.kind ?? ""
       return verdict(
         expected, comparison.holds(Int64(matching.count)), "it occurs \(matching.count) time(s)",
-        matching.count == 0 ? ofKind(kind) : matching.last)
+        matching.count == 0 ? lastOfKind(kind) : matching.last)
     case .lint(let rule, let present):
       let lints = kinds.lints(rule: rule)
       let expected = "lint \(rule) " + (present ? "present" : "absent")
@@ -215,15 +219,21 @@ public struct ExpectationEvaluator {
     return positions.map { trace[$0] }
   }
 
-  /// The events whose kind `kind` (possibly with `*`) matches.
-  private func ofKind(_ kind: String) -> [TraceEvent] {
-    guard kind.utf8.contains(TracePattern.star) else { return kinds.positions(of: kind).map { trace[$0] } }
-    return events.filter { TracePattern.wildcardMatch(kind, $0.kind) }
+  /// The last events whose kind `kind` (possibly with `*`) matches, as many as a failed verdict
+  /// shows: N failing counts of one kind must not each copy all its events.
+  private func lastOfKind(_ kind: String) -> [TraceEvent] {
+    let kept = TraceCountMemo.kept
+    guard kind.utf8.contains(TracePattern.star) else {
+      return kinds.positions(of: kind).suffix(kept).map { trace[$0] }
+    }
+    return Array(
+      events.reversed().lazy.filter { TracePattern.wildcardMatch(kind, $0.kind) }.prefix(kept).reversed())
   }
 
   /// Where in the trace the events `pattern` can match are, in order, from the task index: one
   /// task's when it names one exactly, the tasks its `*` can match otherwise; else from the kind
-  /// index when its kind has no `*`. Nil when every event can.
+  /// index when its kind has no `*`, narrowed to the events with the value of the first field the
+  /// pattern gives exactly. Nil when every event can.
   private func candidatePositions(for pattern: TracePattern) -> [Int]? {
     if tasks.tasksAreText, let value = pattern.value(of: "task") {
       if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
@@ -232,7 +242,11 @@ public struct ExpectationEvaluator {
         return names.flatMap(tasks.positions(of:)).sorted()
       }
     }
-    return pattern.kind.utf8.contains(TracePattern.star) ? nil : kinds.positions(of: pattern.kind)
+    guard !pattern.kind.utf8.contains(TracePattern.star) else { return nil }
+    if let field = pattern.firstLiteralField {
+      return kinds.positions(of: pattern.kind, field: field.key, writtenAs: field.value)
+    }
+    return kinds.positions(of: pattern.kind)
   }
 
   /// The first event at or after `start` that `pattern` matches.
@@ -326,7 +340,9 @@ final class PassCounter {
 /// N different patterns that each match much of a long trace hold N small lists, not N copies.
 final class TraceCountMemo {
   typealias Matches = (count: Int, last: [TraceEvent])
-  private var matched: [String: Matches] = [:]
+  /// By the pattern's text as UTF-8 bytes, the way patterns match: a `String` key would take a
+  /// pattern written in another Unicode normalization form for the same one.
+  private var matched: [[UInt8]: Matches] = [:]
   /// How many patterns were read (not found here).
   private(set) var reads = 0
   /// The events kept of each pattern's: as many as a failed verdict shows.
@@ -334,11 +350,12 @@ final class TraceCountMemo {
 
   /// What `pattern` matches: `read()` the first time its text is asked for, kept after.
   func matches(of pattern: TracePattern, _ read: () -> [TraceEvent]) -> Matches {
-    if let known = matched[pattern.description] { return known }
+    let text = Array(pattern.description.utf8)
+    if let known = matched[text] { return known }
     reads += 1
     let events = read()
     let matches = (events.count, Array(events.suffix(Self.kept)))
-    matched[pattern.description] = matches
+    matched[text] = matches
     return matches
   }
 }

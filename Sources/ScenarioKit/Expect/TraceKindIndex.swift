@@ -22,6 +22,17 @@ final class TraceKindIndex {
   private var lintsByRule: [String: [Int]] = [:]
   /// Each app counter, counted once.
   private var counters: [AppCounter: Int64] = [:]
+  /// For a (kind, field key) some pattern named with a literal value: the positions of the
+  /// kind's events by the field's written value, built on first use from the kind's events.
+  private var byField: [KindField: [String: [Int]]] = [:]
+
+  /// How many (kind, field key) indexes were built: each read its kind's events once.
+  private(set) var fieldReads = 0
+
+  private struct KindField: Hashable {
+    var kind: String
+    var key: String
+  }
 
   init(_ trace: [TraceEvent], passes: PassCounter) {
     self.trace = trace
@@ -32,6 +43,22 @@ final class TraceKindIndex {
   func positions(of kind: String) -> [Int] {
     build()
     return byKind[kind] ?? []
+  }
+
+  /// Positions of the events of `kind` (a literal kind) whose field `key` is written `value`, in
+  /// trace order; may hold a few more (a value Swift takes as the same text in another Unicode
+  /// form), so callers still match each. N patterns of one kind that differ in a literal field
+  /// read the kind's events once between them, not once each.
+  func positions(of kind: String, field key: String, writtenAs value: String) -> [Int] {
+    let index = KindField(kind: kind, key: key)
+    if let known = byField[index] { return known[value] ?? [] }
+    fieldReads += 1
+    var values: [String: [Int]] = [:]
+    for position in positions(of: kind) {
+      if let written = trace[position][key] { values[written.description, default: []].append(position) }
+    }
+    byField[index] = values
+    return values[value] ?? []
   }
 
   /// The events of `kind`, in trace order.

@@ -46,6 +46,11 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
     return pair.value
   }
 
+  /// The first `key=value` pair whose value has no `*`, if any.
+  var firstLiteralField: (key: String, value: String)? {
+    fields.first { !$0.value.utf8.contains(Self.star) }
+  }
+
   /// The wildcard, as the UTF-8 byte the matchers compare.
   static let star = UInt8(ascii: "*")
 
