@@ -122,6 +122,32 @@ import TransferEngine
     #expect(evaluator.tracePasses == 2, "the task index, then the kind index")
   }
 
+  /// Whatever index a pattern is looked up in, it counts what matching it against every event
+  /// counts.
+  @Test("trace counts looked up by a field's value count what matching every event counts")
+  func traceCountsAgreeWithMatchingEveryEvent() throws {
+    let patterns = [
+      "task.created url=https://h/f-7", "task.created url=https://h/f-1*", "task.created url=*-12",
+      "task.created url=*f-1*", "task.created url=* taskKind=download",
+      "task.created taskKind=download url=*-3", "task.* url=https://h/f-2", "task.* session=S",
+      "*.didComplete status=200", "task.* url=https://h/f-2*", "delegate.* error=none status=2*",
+      "task.finished status=404", "app.* reason=user", "task.created url=", "task.created url=https://nope/*",
+      "task.created taskKind=download url=https://h/f-1*", "task.created url=f-1*",
+    ]
+    let first = try run(Self.counted(15, expect: ""))
+    let expect = patterns.map { text in
+      let count = first.trace.events.filter(TracePattern(text)!.matches).count
+      return #"{"trace": "\#(text)", "count": \#(count)}"#
+    }
+    let result = try run(Self.counted(15, expect: expect.joined(separator: ", ")))
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    for (verdict, text) in zip(verdicts, patterns) {
+      #expect(verdict.passed, "\(text): \(verdict.found)")
+    }
+    #expect(result.trace.events.filter(TracePattern("task.created url=https://h/f-1*")!.matches).count == 7)
+  }
+
   @Test("a field's exact value matches by its bytes: a session named in another Unicode form is not the same")
   func traceCountsByFieldValueCompareBytes() throws {
     let composed = "\u{E9}t\u{E9}"

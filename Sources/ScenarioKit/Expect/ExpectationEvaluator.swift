@@ -232,8 +232,9 @@ public struct ExpectationEvaluator {
 
   /// Where in the trace the events `pattern` can match are, in order, from the task index: one
   /// task's when it names one exactly, the tasks its `*` can match otherwise; else from the kind
-  /// index when its kind has no `*`, narrowed to the events with the value of the first field the
-  /// pattern gives exactly. Nil when every event can.
+  /// index, narrowed by the pattern's first field whose value can be looked up (exact, or with a
+  /// literal beginning or end), or its kind's events when its kind has no `*`. Nil when every
+  /// event can.
   private func candidatePositions(for pattern: TracePattern) -> [Int]? {
     if tasks.tasksAreText, let value = pattern.value(of: "task") {
       if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
@@ -242,11 +243,14 @@ public struct ExpectationEvaluator {
         return names.flatMap(tasks.positions(of:)).sorted()
       }
     }
-    guard !pattern.kind.utf8.contains(TracePattern.star) else { return nil }
-    if let field = pattern.firstLiteralField {
-      return kinds.positions(of: pattern.kind, field: field.key, writtenAs: field.value)
+    let literalKind = !pattern.kind.utf8.contains(TracePattern.star)
+    let kind = literalKind ? pattern.kind : nil
+    if let field = pattern.lookupField(skipping: tasks.tasksAreText ? "task" : nil),
+      let positions = kinds.positions(of: kind, field: field.key, value: field.value)
+    {
+      return positions
     }
-    return kinds.positions(of: pattern.kind)
+    return literalKind ? kinds.positions(of: pattern.kind) : nil
   }
 
   /// The first event at or after `start` that `pattern` matches.

@@ -22,15 +22,14 @@ final class TraceKindIndex {
   private var lintsByRule: [String: [Int]] = [:]
   /// Each app counter, counted once.
   private var counters: [AppCounter: Int64] = [:]
-  /// For a (kind, field key) some pattern named with a literal value: the positions of the
-  /// kind's events by the field's written value, built on first use from the kind's events.
-  private var byField: [KindField: [String: [Int]]] = [:]
-
-  /// How many (kind, field key) indexes were built: each read its kind's events once.
+  /// For each (kind, field key) some pattern gave a value of, and for each field key some pattern
+  /// with a `*` kind gave (kind nil): those events by the field's value, built on first use.
+  private var byField: [KindField: FieldValueIndex] = [:]
+  /// How many of those were built: each read its kind's events, or the trace, once.
   private(set) var fieldReads = 0
 
   private struct KindField: Hashable {
-    var kind: String
+    var kind: String?
     var key: String
   }
 
@@ -45,20 +44,23 @@ final class TraceKindIndex {
     return byKind[kind] ?? []
   }
 
-  /// Positions of the events of `kind` (a literal kind) whose field `key` is written `value`, in
-  /// trace order; may hold a few more (a value Swift takes as the same text in another Unicode
-  /// form), so callers still match each. N patterns of one kind that differ in a literal field
-  /// read the kind's events once between them, not once each.
-  func positions(of kind: String, field key: String, writtenAs value: String) -> [Int] {
+  /// Positions of the events of `kind` (a literal kind; nil for every kind) whose field `key`
+  /// `value` (exact, or with `*`) can match, in trace order; the caller still matches each. Nil
+  /// when every event of the kind can (`FieldValueIndex.positions(matching:)`). N patterns that
+  /// differ in that field's value read the kind's events, or the trace, once between them.
+  func positions(of kind: String?, field key: String, value: String) -> [Int]? {
     let index = KindField(kind: kind, key: key)
-    if let known = byField[index] { return known[value] ?? [] }
+    if let known = byField[index] { return known.positions(matching: value) }
     fieldReads += 1
-    var values: [String: [Int]] = [:]
-    for position in positions(of: kind) {
-      if let written = trace[position][key] { values[written.description, default: []].append(position) }
+    let events: FieldValueIndex
+    if let kind {
+      events = FieldValueIndex(positions(of: kind), in: trace, key: key)
+    } else {
+      passes.count += 1
+      events = FieldValueIndex(trace.indices, in: trace, key: key)
     }
-    byField[index] = values
-    return values[value] ?? []
+    byField[index] = events
+    return events.positions(matching: value)
   }
 
   /// The events of `kind`, in trace order.

@@ -46,9 +46,14 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
     return pair.value
   }
 
-  /// The first `key=value` pair whose value has no `*`, if any.
-  var firstLiteralField: (key: String, value: String)? {
-    fields.first { !$0.value.utf8.contains(Self.star) }
+  /// The field whose value narrows the events best that an index by value can find: the first
+  /// with an exact value, else the first whose `*` value has a literal beginning or end
+  /// (`FieldValueIndex`); nil when none has (`status=*`, `url=*x*`). `skipping` names a key
+  /// looked up elsewhere.
+  func lookupField(skipping skipped: String?) -> (key: String, value: String)? {
+    let candidates = fields.filter { $0.key != skipped }
+    if let exact = candidates.first(where: { !$0.value.utf8.contains(Self.star) }) { return exact }
+    return candidates.first { $0.value.utf8.first != Self.star || $0.value.utf8.last != Self.star }
   }
 
   /// The wildcard, as the UTF-8 byte the matchers compare.
