@@ -45,3 +45,20 @@ extension TraceEvent {
     return true
   }
 }
+
+/// Text as a dictionary key that is equal to another only when their UTF-8 bytes are: names in
+/// a trace are told apart as they are written (`hasSameUTF8`), where a `String` key would file a
+/// name in another normalization form with this one. Hashing the bytes where they lie costs no
+/// allocation, where an `[UInt8]` key costs one per key made.
+package struct WrittenKey: Hashable {
+  package let text: String
+
+  package init(_ text: String) { self.text = text }
+
+  package static func == (a: WrittenKey, b: WrittenKey) -> Bool { a.text.hasSameUTF8(b.text) }
+
+  package func hash(into hasher: inout Hasher) {
+    var text = text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}

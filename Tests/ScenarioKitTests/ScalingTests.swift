@@ -148,6 +148,28 @@ import TransferEngine
     #expect(result.trace.events.filter(TracePattern("task.created url=https://h/f-1*")!.matches).count == 7)
   }
 
+  @Test("task expectations tell tasks apart by their names' bytes: 'é' composed and decomposed are two tasks")
+  func taskNamesByBytes() throws {
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    let text = #"""
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "10KB"}, {"url": "https://h/b", "size": "10KB", "status": 404}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\#(composed)"},
+                    {"at": "2s", "do": "download", "session": "S", "url": "https://h/b", "name": "\#(decomposed)"}],
+       "expect": [{"task": "\#(composed)", "status": 200}, {"task": "\#(decomposed)", "status": 404},
+                  {"task": "\#(composed)*", "all": true, "status": 200},
+                  {"trace": "task.finished task=\#(decomposed)*", "count": 1}]}
+      """#
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    #expect(result.runError == nil)
+    let evaluator = ExpectationEvaluator(trace: result.trace, endTime: result.endTime)
+    let verdicts = evaluator.evaluate(result.scenario.expectations)
+    #expect(verdicts.map(\.passed) == [true, true, true, true], "\(verdicts.map(\.found))")
+  }
+
   @Test("a field's exact value matches by its bytes: a session named in another Unicode form is not the same")
   func traceCountsByFieldValueCompareBytes() throws {
     let composed = "\u{E9}t\u{E9}"

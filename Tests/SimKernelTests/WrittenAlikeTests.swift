@@ -76,4 +76,24 @@ struct WrittenAlikeTests {
     #expect(!"é".hasSameUTF8("e\u{301}") && "é" == "e\u{301}")
     #expect(String(long.prefix(9)).hasSameUTF8("segment/s"))
   }
+
+  @Test("a written key files names apart by their bytes, where a String key files them together")
+  func writtenKeys() {
+    let composed = "\u{E9}t\u{E9}"
+    let decomposed = "e\u{301}te\u{301}"
+    var byString: [String: Int] = [:]
+    var byBytes: [WrittenKey: Int] = [:]
+    for (i, name) in [composed, decomposed, "plain", "plain"].enumerated() {
+      byString[name, default: 0] += i + 1
+      byBytes[WrittenKey(name), default: 0] += i + 1
+    }
+    #expect(byString.count == 2 && byString[composed] == 3)
+    #expect(byBytes.count == 3)
+    #expect(byBytes[WrittenKey(composed)] == 1 && byBytes[WrittenKey(decomposed)] == 2)
+    #expect(byBytes[WrittenKey("plain")] == 7)
+    // A key made from a slice of a longer text is the key of the same bytes.
+    let long = String(repeating: "segment/", count: 40)
+    #expect(WrittenKey(String(long.prefix(16))) == WrittenKey("segment/segment/"))
+    #expect(WrittenKey(String(long.prefix(16))).hashValue == WrittenKey("segment/segment/").hashValue)
+  }
 }

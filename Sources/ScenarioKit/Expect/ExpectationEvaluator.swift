@@ -346,7 +346,7 @@ final class TraceCountMemo {
   typealias Matches = (count: Int, last: [TraceEvent])
   /// By the pattern's text as UTF-8 bytes, the way patterns match: a `String` key would take a
   /// pattern written in another Unicode normalization form for the same one.
-  private var matched: [[UInt8]: Matches] = [:]
+  private var matched: [WrittenKey: Matches] = [:]
   /// How many patterns were read (not found here).
   private(set) var reads = 0
   /// The events kept of each pattern's: as many as a failed verdict shows.
@@ -354,7 +354,7 @@ final class TraceCountMemo {
 
   /// What `pattern` matches: `read()` the first time its text is asked for, kept after.
   func matches(of pattern: TracePattern, _ read: () -> [TraceEvent]) -> Matches {
-    let text = Array(pattern.description.utf8)
+    let text = WrittenKey(pattern.description)
     if let known = matched[text] { return known }
     reads += 1
     let events = read()

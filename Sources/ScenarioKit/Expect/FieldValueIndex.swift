@@ -4,11 +4,11 @@ import SimKernel
 /// field, for the trace patterns that give that field: N patterns that differ in its value read
 /// the events once between them (`TraceKindIndex.positions(of:field:value:)`).
 ///
-/// Values are kept by their UTF-8 bytes, the way patterns match: a `String` key would file a
-/// value written in another Unicode normalization form with this one, and a `*` pattern could
-/// then miss it.
+/// Values are kept by their UTF-8 bytes (`WrittenKey`), the way patterns match: a `String` key
+/// would file a value written in another Unicode normalization form with this one, and a `*`
+/// pattern could then miss it.
 final class FieldValueIndex {
-  private var positions: [[UInt8]: [Int]] = [:]
+  private var positions: [WrittenKey: [Int]] = [:]
   /// The values, for `*` patterns; made when the first one needs them.
   private var ranges: NameRanges?
 
@@ -16,7 +16,7 @@ final class FieldValueIndex {
   init(_ events: some Sequence<Int>, in trace: [TraceEvent], key: String) {
     for position in events {
       if let written = trace[position][key] {
-        positions[Array(written.description.utf8), default: []].append(position)
+        positions[WrittenKey(written.description), default: []].append(position)
       }
     }
   }
@@ -25,11 +25,11 @@ final class FieldValueIndex {
   /// `value`, or for a `*` value those whose value has its literal beginning or end (then each
   /// still to be matched). Nil when the value has neither (`*`, `*x*`): every event can match.
   func positions(matching value: String) -> [Int]? {
-    guard value.utf8.contains(TracePattern.star) else { return positions[Array(value.utf8)] ?? [] }
-    let ranges = self.ranges ?? NameRanges(positions.keys.map { String(decoding: $0, as: UTF8.self) })
+    guard value.utf8.contains(TracePattern.star) else { return positions[WrittenKey(value)] ?? [] }
+    let ranges = self.ranges ?? NameRanges(positions.keys.map(\.text))
     self.ranges = ranges
     guard let values = ranges.names(matching: value) else { return nil }
-    if values.count == 1 { return positions[Array(values[0].utf8)] ?? [] }
-    return values.flatMap { positions[Array($0.utf8)] ?? [] }.sorted()
+    if values.count == 1 { return positions[WrittenKey(values[0])] ?? [] }
+    return values.flatMap { positions[WrittenKey($0)] ?? [] }.sorted()
   }
 }

@@ -4,16 +4,19 @@ import TransferEngine
 /// A finished run's trace events by task name, built in one pass: what the task expectations
 /// read, so that an expectation over a `*` pattern matching N tasks does not go over the whole
 /// trace N times (issue 26: 10,000 tasks took 25-37 s that way).
+///
+/// Names are kept by their UTF-8 bytes, as patterns and the trace compare them: `é` written
+/// composed and decomposed are two tasks, which `String` keys would file as one.
 struct TaskEventIndex {
   private let events: [TraceEvent]
-  /// Positions in `events` of each task's events, in trace order.
-  private var positions: [String: [Int]] = [:]
+  /// Positions in `events` of each task's events, in trace order, by the name's bytes.
+  private var positions: [WrittenKey: [Int]] = [:]
   /// Positions of every `task.created` event, in trace order.
   private var creations: [Int] = []
   /// The created tasks' names, each once, in the order of their first `task.created`.
   private(set) var created: [String] = []
-  /// Each created task's place in `created`.
-  private var createdOrder: [String: Int] = [:]
+  /// Each created task's place in `created`, by the name's bytes.
+  private var createdOrder: [WrittenKey: Int] = [:]
   /// False when some event's `task` field is not text: then the index does not hold every event
   /// a `task=` pattern can match, and the trace must be read.
   private(set) var tasksAreText = true
@@ -27,32 +30,33 @@ struct TaskEventIndex {
         if event["task"] != nil { tasksAreText = false }
         continue
       }
+      let key = WrittenKey(name)
       if event.is(.taskCreated) {
         creations.append(i)
-        if createdOrder[name] == nil {
-          createdOrder[name] = created.count
+        if createdOrder[key] == nil {
+          createdOrder[key] = created.count
           created.append(name)
         }
       }
-      positions[name, default: []].append(i)
+      positions[key, default: []].append(i)
     }
   }
 
   /// The events whose `task` field is `task`, in trace order.
   func events(of task: String) -> [TraceEvent] {
-    (positions[task] ?? []).map { events[$0] }
+    positions(of: task).map { events[$0] }
   }
 
   /// Where the events whose `task` field is `task` are in the trace, in order.
-  func positions(of task: String) -> [Int] { positions[task] ?? [] }
+  func positions(of task: String) -> [Int] { positions[WrittenKey(task)] ?? [] }
 
   /// Whether a task of that name was ever created.
-  func wasCreated(_ task: String) -> Bool { createdOrder[task] != nil }
+  func wasCreated(_ task: String) -> Bool { createdOrder[WrittenKey(task)] != nil }
 
   /// The names of tasks with events that `pattern` (with a `*`) matches, or nil when only trying
   /// every name would tell (`*`, `*x*`).
   func names(matching pattern: String) -> [String]? {
-    nameRanges.ranges(of: positions.keys).names(matching: pattern)
+    nameRanges.ranges(of: positions.keys.lazy.map(\.text)).names(matching: pattern)
   }
 
   /// The created tasks `pattern` matches, in the order they were created.
@@ -61,7 +65,9 @@ struct TaskEventIndex {
     guard let names = names(matching: pattern) else {
       return created.filter { TracePattern.wildcardMatch(pattern, $0) }
     }
-    return names.compactMap { name in createdOrder[name].map { ($0, name) } }.sorted { $0.0 < $1.0 }.map(\.1)
+    return names.compactMap { name in createdOrder[WrittenKey(name)].map { ($0, name) } }.sorted {
+      $0.0 < $1.0
+    }.map(\.1)
   }
 
   /// The last `count` `task.created` events, oldest first.
@@ -74,7 +80,7 @@ struct TaskEventIndex {
 final class LazyNameRanges {
   private var built: NameRanges?
 
-  func ranges(of names: @autoclosure () -> Dictionary<String, [Int]>.Keys) -> NameRanges {
+  func ranges<Names: Sequence<String>>(of names: @autoclosure () -> Names) -> NameRanges {
     if let built { return built }
     let made = NameRanges(names())
     built = made
