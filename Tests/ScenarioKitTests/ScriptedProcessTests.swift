@@ -51,4 +51,33 @@ import TransferEngine
     store.perform(.getAllTasks(session: "S"), path: "timeline[3]")
     #expect(store.runError?.hasPrefix("timeline[3]: the app is notRunning") == true)
   }
+
+  /// The loader takes two names that differ only in their Unicode form as two names (its
+  /// duplicate check compares bytes), and so does the trace: the app must too.
+  @Test("the app finds a task by its name's bytes: 'é' composed and decomposed are two tasks")
+  func namesByBytes() throws {
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    let text = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "500MB", "etag": "a"},
+                                {"url": "https://h/b", "size": "500MB", "etag": "b"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\(composed)"},
+                    {"at": "2s", "do": "download", "session": "S", "url": "https://h/b", "name": "\(decomposed)"},
+                    {"at": "3s", "do": "cancel", "task": "\(composed)", "produceResumeData": true},
+                    {"at": "4s", "do": "resumeFromData", "task": "\(composed)", "name": "again"}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    #expect(result.runError == nil)
+    func ended(_ kind: String, _ name: String) -> Bool {
+      result.trace.events.contains { $0.kind == kind && $0["task"]?.description.hasSameUTF8(name) == true }
+    }
+    #expect(ended("task.cancelled", composed) && !ended("task.cancelled", decomposed))
+    #expect(ended("task.finished", decomposed) && !ended("task.finished", composed))
+    // The resumed task continues the composed one's bytes (its URL is /a).
+    let again = result.trace.events.first { $0.kind == "task.created" && $0["task"] == .string("again") }
+    #expect(again?["url"]?.description == "https://h/a")
+  }
 }

@@ -59,8 +59,9 @@ public struct ExpectationEvaluator {
   /// "no quadratic path").
   var tracePasses: Int { passes.count + 1 }
 
-  /// Times a kind's events were read to file them by a field some pattern gives exactly: once
-  /// per (kind, field key), however many patterns name a value of it.
+  /// Times a kind's events (or, for a pattern with a `*` kind, the trace's) were read to file them
+  /// by a field some pattern gives a value of: once per (kind, field key), however many patterns
+  /// give one.
   var kindFieldReads: Int { kinds.fieldReads }
 
   /// Times a trace-count pattern's events were read: once per different pattern.

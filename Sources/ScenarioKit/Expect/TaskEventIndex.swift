@@ -65,9 +65,8 @@ struct TaskEventIndex {
     guard let names = names(matching: pattern) else {
       return created.filter { TracePattern.wildcardMatch(pattern, $0) }
     }
-    return names.compactMap { name in createdOrder[WrittenKey(name)].map { ($0, name) } }.sorted {
-      $0.0 < $1.0
-    }.map(\.1)
+    let ordered = names.compactMap { name in createdOrder[WrittenKey(name)].map { (order: $0, name: name) } }
+    return ordered.sorted { $0.order < $1.order }.map(\.name)
   }
 
   /// The last `count` `task.created` events, oldest first.

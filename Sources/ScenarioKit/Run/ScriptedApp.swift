@@ -18,10 +18,13 @@ final class ScriptedAppStore {
   /// The spec's sessions and extensions by name.
   let lookup: AppSpecLookup
   unowned let simulation: Simulation
-  /// The scenario's task handles, across relaunches.
-  fileprivate(set) var tasks: [String: SimURLSessionTask] = [:]
-  /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error.
-  fileprivate var resumeData: [String: (data: Data, session: String)] = [:]
+  /// The scenario's task handles, across relaunches, by name. Names are told apart by their bytes
+  /// (`WrittenKey`), as the loader's duplicate check, the trace and the expectations tell them:
+  /// `é` composed and decomposed name two tasks.
+  fileprivate(set) var tasks: [WrittenKey: SimURLSessionTask] = [:]
+  /// Resume data kept from `cancel(produceResumeData:)` or from a failed download's error, by
+  /// task name.
+  fileprivate var resumeData: [WrittenKey: (data: Data, session: String)] = [:]
   /// `{n}` counters, one per reaction.
   fileprivate var reactionCounts: [Int] = []
   /// The reactions by the callbacks they follow.
@@ -48,7 +51,7 @@ final class ScriptedAppStore {
 
   /// Keeps a task the app created under its name. Written in place on the store: a copy of
   /// the dictionary per task (a computed property's get-modify-set) made `count` N quadratic.
-  func remember(_ task: SimURLSessionTask) { tasks[task.name] = task }
+  func remember(_ task: SimURLSessionTask) { tasks[WrittenKey(task.name)] = task }
 
   /// Sets a new task's request fields (`earliestBegin`, expectations, description, priority),
   /// keeps it under its name and resumes it: the same for the app and its extensions.
@@ -196,7 +199,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
-    if let data = error?.resumeData { store.resumeData[task.name] = (data, task.sessionIdentifier) }
+    if let data = error?.resumeData { store.resumeData[WrittenKey(task.name)] = (data, task.sessionIdentifier) }
     react(to: .didComplete, task: task.name, error: error)
   }
 
@@ -311,7 +314,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       guard let task = task(name, path: path) else { return }
       if produce {
         task.cancel(byProducingResumeData: { data in
-          if let data { self.store.resumeData[name] = (data, task.sessionIdentifier) }
+          if let data { self.store.resumeData[WrittenKey(name)] = (data, task.sessionIdentifier) }
         })
       } else {
         task.cancel()
@@ -323,7 +326,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .resumeFromData(let from, let name, let fallback, _, _):
       let from = substitute(from, n, trigger)
       let name = substitute(name, n, trigger)
-      guard let data = store.resumeData[from] else {
+      guard let data = store.resumeData[WrittenKey(from)] else {
         simulation.emitNote(
           .appResumeDataUnavailable,
           [TraceField("task", .string(from)), TraceField("path", .string(path))])
@@ -401,7 +404,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   }
 
   private func task(_ name: String, path: String) -> SimURLSessionTask? {
-    if let task = store.tasks[name] { return task }
+    if let task = store.tasks[WrittenKey(name)] { return task }
     fail("\(path): no task named '\(name)' has been created by this point of the run")
     return nil
   }
