@@ -199,7 +199,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSession(_ session: SimURLSession, task: SimURLSessionTask, didCompleteWithError error: SimURLError?)
   {
-    if let data = error?.resumeData { store.resumeData[WrittenKey(task.name)] = (data, task.sessionIdentifier) }
+    if let data = error?.resumeData {
+      store.resumeData[WrittenKey(task.name)] = (data, task.sessionIdentifier)
+    }
     react(to: .didComplete, task: task.name, error: error)
   }
 
