@@ -179,8 +179,8 @@ struct InvariantCheckerTests {
     var orphan = InvariantChecker()
     var lost = Self.task(uid: 0, active: true)
     lost.connectionKey = nil
-    let found2 = orphan.check(after: snapshot([lost], []))
-    #expect(found2.map(\.invariant) == [.connectionAccounting])
+    let withoutQueue = orphan.check(after: snapshot([lost], []))
+    #expect(withoutQueue.map(\.invariant) == [.connectionAccounting])
   }
 
   @Test("time never goes back: the checker remembers the last event's time")

@@ -122,8 +122,8 @@ struct AdmissionPassRuleTests {
     let otherKey = engine.daemon.ensureQueue(for: other)
     // A new queue, and its count changed.
     #expect(engine.daemon.takeChangedQueues() == [otherKey.index, otherKey.index])
-    // A freed slot taken at once by the waiting task: noted at the close, and not again at the
-    // pass, which left the count as the close left it plus one.
+    // A freed slot taken at once by the waiting task: noted at the close, and again at the
+    // pass that opened the slot for it.
     release(t[0])
     #expect(engine.daemon.takeChangedQueues() == [key.index, key.index])
     engine.daemon.noteQueueChanges(false)
