@@ -237,12 +237,10 @@ public struct ExpectationEvaluator {
   /// literal beginning or end), or its kind's events when its kind has no `*`. Nil when every
   /// event can.
   private func candidatePositions(for pattern: TracePattern) -> [Int]? {
-    if tasks.tasksAreText, let value = pattern.value(of: "task") {
-      if let task = pattern.literalValue(of: "task") { return tasks.positions(of: task) }
-      if let names = tasks.names(matching: value) {
-        if names.count == 1 { return tasks.positions(of: names[0]) }
-        return names.flatMap(tasks.positions(of:)).sorted()
-      }
+    if tasks.tasksAreText, let value = pattern.value(of: "task"),
+      let positions = tasks.positions(matching: value)
+    {
+      return positions
     }
     let literalKind = !pattern.kind.utf8.contains(TracePattern.star)
     let kind = literalKind ? pattern.kind : nil

@@ -10,7 +10,7 @@ import TransferEngine
 struct TaskEventIndex {
   private let events: [TraceEvent]
   /// Positions in `events` of each task's events, in trace order, by the name's bytes.
-  private var positions: [WrittenKey: [Int]] = [:]
+  private let byName = FieldValueIndex()
   /// Positions of every `task.created` event, in trace order.
   private var creations: [Int] = []
   /// The created tasks' names, each once, in the order of their first `task.created`.
@@ -20,8 +20,6 @@ struct TaskEventIndex {
   /// False when some event's `task` field is not text: then the index does not hold every event
   /// a `task=` pattern can match, and the trace must be read.
   private(set) var tasksAreText = true
-  /// The names, for `*` patterns; made when the first one needs them.
-  private let nameRanges = LazyNameRanges()
 
   init(_ events: [TraceEvent]) {
     self.events = events
@@ -38,7 +36,7 @@ struct TaskEventIndex {
           created.append(name)
         }
       }
-      positions[key, default: []].append(i)
+      byName.file(name, at: i)
     }
   }
 
@@ -48,16 +46,18 @@ struct TaskEventIndex {
   }
 
   /// Where the events whose `task` field is `task` are in the trace, in order.
-  func positions(of task: String) -> [Int] { positions[WrittenKey(task)] ?? [] }
+  func positions(of task: String) -> [Int] { byName.positions(of: task) }
+
+  /// Where the events of the tasks `pattern` (exact, or with `*`) can match are, in trace order;
+  /// nil when only trying every name would tell (`*`, `*x*`).
+  func positions(matching pattern: String) -> [Int]? { byName.positions(matching: pattern) }
 
   /// Whether a task of that name was ever created.
   func wasCreated(_ task: String) -> Bool { createdOrder[WrittenKey(task)] != nil }
 
   /// The names of tasks with events that `pattern` (with a `*`) matches, or nil when only trying
   /// every name would tell (`*`, `*x*`).
-  func names(matching pattern: String) -> [String]? {
-    nameRanges.ranges(of: positions.keys.lazy.map(\.text)).names(matching: pattern)
-  }
+  func names(matching pattern: String) -> [String]? { byName.values(matching: pattern) }
 
   /// The created tasks `pattern` matches, in the order they were created.
   func created(matching pattern: String) -> [String] {
@@ -72,17 +72,5 @@ struct TaskEventIndex {
   /// The last `count` `task.created` events, oldest first.
   func lastCreations(_ count: Int) -> [TraceEvent] {
     creations.suffix(count).map { events[$0] }
-  }
-}
-
-/// Builds `NameRanges` once, at the first `*` pattern (most runs have none).
-final class LazyNameRanges {
-  private var built: NameRanges?
-
-  func ranges<Names: Sequence<String>>(of names: @autoclosure () -> Names) -> NameRanges {
-    if let built { return built }
-    let made = NameRanges(names())
-    built = made
-    return made
   }
 }

@@ -38,14 +38,6 @@ public struct TracePattern: Hashable, Sendable, CustomStringConvertible {
   /// The value the first `key=value` pair for `key` requires, `*`s and all, if the pattern has one.
   func value(of key: String) -> String? { fields.first { $0.key == key }?.value }
 
-  /// The value a `key=value` pair requires exactly (no `*`), if the pattern has one for `key`.
-  func literalValue(of key: String) -> String? {
-    guard let pair = fields.first(where: { $0.key == key }), !pair.value.utf8.contains(Self.star) else {
-      return nil
-    }
-    return pair.value
-  }
-
   /// The field whose value narrows the events best that an index by value can find: the first
   /// with an exact value, else the first whose `*` value has a literal beginning or end
   /// (`FieldValueIndex`); nil when none has (`status=*`, `url=*x*`). `skipping` names a key
