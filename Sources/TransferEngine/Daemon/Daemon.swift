@@ -27,11 +27,9 @@ struct Daemon {
   private(set) var queueNames: [String] = []
   private var queueKeysByName: [String: WaitQueue.Key] = [:]
   /// The key indexes of the queues made or whose connection count changed since the invariant
-  /// checker last took them (with repeats), while invariants are checked: the checker compares
-  /// only these queues' counts with the tasks holding their connections, not every queue's.
-  private(set) var changedQueues: [Int32] = []
-  /// Whether changes of the queues' counts are noted in `changedQueues`.
-  private(set) var notesQueueChanges = false
+  /// checker last took them, while invariants are checked: the checker compares only these
+  /// queues' counts with the tasks holding their connections, not every queue's.
+  private(set) var changedQueues = ChangeNotes()
   private var resumeCounter = 0
   /// Session objects attached to their records so far: an attachment can change a record's
   /// configuration, one of admission's inputs (`Engine.AdmissionInputs`).
@@ -250,20 +248,12 @@ struct Daemon {
   }
 
   /// Starts noting the queues whose count changes, every queue so far counting as changed, or stops.
-  mutating func noteQueueChanges(_ on: Bool) {
-    notesQueueChanges = on
-    changedQueues = on ? Array(0..<waitQueueCount) : []
-  }
+  mutating func noteQueueChanges(_ on: Bool) { changedQueues.turn(on, existing: waitQueueCount) }
 
   /// The queues noted since the last call (see `changedQueues`), and none from then on.
-  mutating func takeChangedQueues() -> [Int32] {
-    defer { changedQueues.removeAll(keepingCapacity: true) }
-    return changedQueues
-  }
+  mutating func takeChangedQueues() -> [Int32] { changedQueues.take() }
 
-  private mutating func noteQueueChange(_ index: Int32) {
-    if notesQueueChanges { changedQueues.append(index) }
-  }
+  private mutating func noteQueueChange(_ index: Int32) { changedQueues.note(index) }
 
   // MARK: Re-evaluation timer
 

@@ -23,17 +23,10 @@ extension Engine {
   /// The queues whose count may have changed since the last call (`Daemon.changedQueues`), in
   /// key order, each once, with their counts now.
   func takeChangedQueueCounts() -> [QueueCount] {
-    var keys = daemon.takeChangedQueues()
-    keys.sort()
-    var counts: [QueueCount] = []
-    counts.reserveCapacity(keys.count)
-    var previous: Int32 = -1
-    for index in keys where index != previous {
-      previous = index
+    daemon.takeChangedQueues().sortedUnique().map { index in
       let key = WaitQueue.Key(index: index)
-      counts.append(QueueCount(key: key, running: daemon.running(key)))
+      return QueueCount(key: key, running: daemon.running(key))
     }
-    return counts
   }
 
   func facts(_ task: SimURLSessionTask) -> TaskFacts {

@@ -107,11 +107,7 @@ struct InvariantChecker {
     for queue in queues where counted(queue.key) != queue.running {
       uids += holdersOf(queue.key)
     }
-    uids.sort()
-    var unique: [Int32] = []
-    unique.reserveCapacity(uids.count)
-    for uid in uids where unique.last != uid { unique.append(uid) }
-    return unique
+    return uids.sortedUnique()
   }
 
   /// The invariants that hold after every event, on the tasks of `snapshot` (every task, or
@@ -143,10 +139,7 @@ struct InvariantChecker {
       track(task, queuesToCompare: &queuesToCompare)
     }
     // In key order, the order the daemon made the queues, as a scan of every queue would find them.
-    queuesToCompare.sort()
-    var previous: Int32 = -1
-    for index in queuesToCompare where index != previous {
-      previous = index
+    for index in queuesToCompare.sortedUnique() {
       let count = running[Int(index)]
       let holding = holders[Int(index)].count
       if count != holding {

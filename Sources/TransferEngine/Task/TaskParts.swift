@@ -146,34 +146,18 @@ final class TaskTable {
   /// again (`KnownBlockedRun`).
   @exclusivity(unchecked) private(set) var waitingInputsVersion: UInt64 = 0
 
-  /// The uids of the rows added or changed since the invariant checker last took them, in the
-  /// order changed (with repeats), while invariants are checked (`Simulation.checksInvariants`).
-  /// The checker reads only these tasks after an event, not every task (`InvariantChecker.tasksToCheck`).
-  @exclusivity(unchecked) private(set) var changedRows: [Int32] = []
-  /// Whether changes are noted in `changedRows` (one flag to test: a change of a row costs
-  /// nothing more when invariants are not checked).
-  @exclusivity(unchecked) private(set) var notesChanges = false
+  /// The uids of the rows added or changed since the invariant checker last took them, while
+  /// invariants are checked: the checker reads only these tasks after an event.
+  @exclusivity(unchecked) private(set) var changedRows = ChangeNotes()
 
   /// Starts noting changed rows, every row so far counting as changed, or stops.
-  func noteChanges(_ on: Bool) {
-    notesChanges = on
-    changedRows = on ? Array(0..<Int32(count)) : []
-  }
+  func noteChanges(_ on: Bool) { changedRows.turn(on, existing: Int32(count)) }
 
   /// Notes a change of `uid`'s row made through its address rather than this table.
-  @inline(__always) func noteChange(_ uid: Int32) {
-    if notesChanges { append(changed: uid) }
-  }
-
-  /// Out of line, so that a change of a row, inlined wherever a rule changes one, grows by a test
-  /// and a branch only: an inlined append made `bench share 1000` 2% slower.
-  @inline(never) private func append(changed uid: Int32) { changedRows.append(uid) }
+  @inline(__always) func noteChange(_ uid: Int32) { changedRows.note(uid) }
 
   /// The rows changed since the last call (see `changedRows`), and none from then on.
-  func takeChangedRows() -> [Int32] {
-    defer { changedRows.removeAll(keepingCapacity: true) }
-    return changedRows
-  }
+  func takeChangedRows() -> [Int32] { changedRows.take() }
 
   /// The app changed an input to admission of a task; `waiting` when the task is in a wait queue.
   func taskInputsChanged(waiting: Bool) {

@@ -98,7 +98,7 @@ struct AdmissionPassRuleTests {
     let other = Self.tasks(1, in: .background(withIdentifier: "other"), engine: engine)[0]
     let key = engine.daemon.ensureQueue(for: t[0])
     // Not noting: nothing is kept.
-    #expect(engine.daemon.changedQueues.isEmpty)
+    #expect(engine.daemon.changedQueues.noted.isEmpty)
     // Noting starts with every queue so far.
     engine.daemon.noteQueueChanges(true)
     #expect(engine.daemon.takeChangedQueues() == [key.index])
@@ -128,7 +128,7 @@ struct AdmissionPassRuleTests {
     #expect(engine.daemon.takeChangedQueues() == [key.index, key.index])
     engine.daemon.noteQueueChanges(false)
     release(other)
-    #expect(engine.daemon.changedQueues.isEmpty)
+    #expect(engine.daemon.changedQueues.noted.isEmpty)
   }
 
   @Test(
