@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 import TransferEngine
