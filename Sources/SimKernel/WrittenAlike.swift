@@ -7,12 +7,39 @@ extension String {
   package func hasSameUTF8(_ other: String) -> Bool {
     guard utf8.count == other.utf8.count else { return false }
     let contiguous = utf8.withContiguousStorageIfAvailable { a in
-      other.utf8.withContiguousStorageIfAvailable { b in
-        for i in 0..<a.count where a[i] != b[i] { return false }
-        return true
-      }
+      other.utf8.withContiguousStorageIfAvailable { b in Self.sameBytes(a, b) }
     }
     return (contiguous ?? nil) ?? utf8.elementsEqual(other.utf8)
+  }
+
+  /// Two buffers of the same length compared eight bytes at a time (URLs and names are tens of
+  /// bytes, compared at every lookup of a resource or a queue).
+  private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let p = a.baseAddress, let q = b.baseAddress else { return a.count == b.count }
+    let pa = UnsafeRawPointer(p)
+    let qb = UnsafeRawPointer(q)
+    var i = 0
+    while i + 8 <= a.count {
+      guard
+        pa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+          == qb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      else { return false }
+      i += 8
+    }
+    while i < a.count {
+      guard p[i] == q[i] else { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// Feeds the text's UTF-8 bytes to `hasher`: the same for the same bytes, however the text is
+  /// stored, and no copy where they lie together.
+  package func hashUTF8(into hasher: inout Hasher) {
+    let hashed: Void? = utf8.withContiguousStorageIfAvailable {
+      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+    }
+    if hashed == nil { Array(utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
   }
 }
 
@@ -50,15 +77,19 @@ extension TraceEvent {
 /// a trace are told apart as they are written (`hasSameUTF8`), where a `String` key would file a
 /// name in another normalization form with this one. Hashing the bytes where they lie costs no
 /// allocation, where an `[UInt8]` key costs one per key made.
-package struct WrittenKey: Hashable {
+///
+/// Ordered by the bytes too (`<`), so a list of names sorted for a deterministic output puts two
+/// names that `==` on `String` would take as equal in one order on every run.
+package struct WrittenKey: Hashable, Comparable {
   package let text: String
 
   package init(_ text: String) { self.text = text }
 
   package static func == (a: WrittenKey, b: WrittenKey) -> Bool { a.text.hasSameUTF8(b.text) }
 
-  package func hash(into hasher: inout Hasher) {
-    var text = text
-    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  package static func < (a: WrittenKey, b: WrittenKey) -> Bool {
+    a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
   }
+
+  package func hash(into hasher: inout Hasher) { text.hashUTF8(into: &hasher) }
 }

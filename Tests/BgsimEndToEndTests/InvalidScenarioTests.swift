@@ -106,6 +106,38 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
         + #""expect": [{"task": "bok", "state": "completed"}]}"#,
       "s.json:1:295: error: expect[0].task: no download, upload or resumeFromData creates a task named 'bok'; did you mean 'book'?"
     ),
+    // A name written with other bytes than the one declared (a decomposed "é") names another
+    // session or task, as on a device: the message says why two identical-looking names differ.
+    .init(
+      "session in another Unicode form",
+      #"{"name": "x", "app": {"sessions": [{"identifier": "caf\#u{E9}"}]}, \#(server), "timeline": ["#
+        + #"{"at": "0s", "do": "download", "session": "cafe\#u{301}", "url": "https://example.com/book.zip", "name": "b"}]}"#,
+      #"s.json:1:200: error: timeline[0].session: unknown session 'cafe\#u{301}'; it has the letters of 'caf\#u{E9}' "#
+        + #"but other bytes: written here as 'cafe<U+0301>', there as 'caf<U+00E9>' (two Unicode normalization forms); "#
+        + "they are compared byte for byte, as on a device, so write both the same way"),
+    .init(
+      "task in another Unicode form",
+      #"{"name": "x", \#(app), \#(server), "timeline": [{"at": "0s", "do": "download", "#
+        + #""session": "MySession", "url": "https://example.com/book.zip", "name": "\#u{E9}"}, "#
+        + #"{"at": "1s", "do": "cancel", "task": "e\#u{301}"}]}"#,
+      #"s.json:1:308: error: timeline[1].task: no download, upload or resumeFromData creates a task named 'e\#u{301}'; "#
+        + #"it has the letters of '\#u{E9}' but other bytes: written here as 'e<U+0301>', there as '<U+00E9>' (two Unicode normalization forms); "#
+        + "they are compared byte for byte, as on a device, so write both the same way"),
+    .init(
+      "background task in another Unicode form",
+      #"{"name": "x", "timeline": [{"at": "0s", "do": "launch"}, {"at": "0s", "do": "beginBackgroundTask", "name": "\#u{E9}"}, "#
+        + #"{"at": "1s", "do": "endBackgroundTask", "name": "e\#u{301}"}]}"#,
+      #"s.json:1:162: error: timeline[2].name: no beginBackgroundTask opens a background task named 'e\#u{301}'; "#
+        + #"it has the letters of '\#u{E9}' but other bytes: written here as 'e<U+0301>', there as '<U+00E9>' (two Unicode normalization forms); "#
+        + "they are compared byte for byte, as on a device, so write both the same way"),
+    .init(
+      "URL in another Unicode form",
+      #"{"name": "x", \#(app), "server": {"resources": [{"url": "https://example.com/caf\#u{E9}", "size": "5MB"}]}, "#
+        + #""timeline": [{"at": "0s", "do": "download", "session": "MySession", "url": "https://example.com/cafe\#u{301}", "name": "b"}]}"#,
+      #"s.json:1:221: error: timeline[0].url: no resource 'https://example.com/cafe\#u{301}' in server.resources; "#
+        + #"it has the letters of 'https://example.com/caf\#u{E9}' but other bytes: written here as "#
+        + #"'https://example.com/cafe<U+0301>', there as 'https://example.com/caf<U+00E9>' (two Unicode normalization forms); "#
+        + "they are compared byte for byte, as on a device, so write both the same way"),
     .init(
       "unknown task in cancel", #"{"name": "x", "timeline": [{"at": "0s", "do": "cancel", "task": "book"}]}"#,
       "s.json:1:65: error: timeline[0].task: no download, upload or resumeFromData creates a task named 'book'"

@@ -39,6 +39,16 @@ import Testing
     #expect(sim.trace.events.first { $0.kind == "lint" }?["session"]?.description == "nobody")
   }
 
+  /// Launch, a download, the user leaves, the system terminates the app: the download finishes
+  /// with the app gone, and the system relaunches it in the background.
+  func downloadThenTerminate(_ sim: Simulation) {
+    sim.schedule(at: .zero) { $0.launchApp() }
+    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
+    sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
+    sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
+    sim.run(until: SimTime(.hours(1)))
+  }
+
   /// Seed 004's sample names its background session `UUID().uuidString`: each launch a new one.
   @Test func aBackgroundIdentifierThatChangesAcrossLaunchesIsLinted() {
     let sim = world()
@@ -47,22 +57,30 @@ import Testing
       launch += 1
       return PlainAppDelegate(app, identifier: "downloads-\(launch)")
     }
-    sim.schedule(at: .zero) { $0.launchApp() }
-    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
-    sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
-    sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
-    sim.run(until: SimTime(.hours(1)))
+    downloadThenTerminate(sim)
     #expect(lints(sim).contains("sessionIdentifierChanged"))
+  }
+
+  /// An identifier written in another Unicode form at a later launch (a decomposed "é", as text
+  /// from another source may be) is another session to the system: the earlier one's events
+  /// never reach the app. `String`'s `==` takes the two as equal; the bridge must not.
+  @Test func anIdentifierInAnotherUnicodeFormIsAnotherSession() {
+    let sim = world()
+    var launch = 0
+    sim.installApp { app in
+      launch += 1
+      return PlainAppDelegate(app, identifier: launch == 1 ? "caf\u{E9}" : "cafe\u{301}")
+    }
+    downloadThenTerminate(sim)
+    #expect(lints(sim).contains("sessionIdentifierChanged"))
+    #expect(lints(sim).contains("sessionNotRecreated"))
+    #expect(!lints(sim).contains("duplicateSessionIdentifier"))
   }
 
   @Test func aFixedIdentifierIsNotLinted() {
     let sim = world()
     sim.installApp { PlainAppDelegate($0) }
-    sim.schedule(at: .zero) { $0.launchApp() }
-    sim.schedule(at: SimTime(.seconds(1))) { sim in self.delegate(sim)?.startDownload(Self.episode) }
-    sim.schedule(at: SimTime(.seconds(2))) { $0.backgroundApp() }
-    sim.schedule(at: SimTime(.seconds(30))) { $0.terminateApp() }
-    sim.run(until: SimTime(.hours(1)))
+    downloadThenTerminate(sim)
     #expect(lints(sim).isEmpty)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import Testing
 
 @testable import ScenarioKit
@@ -10,7 +11,7 @@ import Testing
   /// What loading decided before the index: every resource tried.
   static func tryingEvery(_ template: String, _ resources: [String], numbered: Set<String>) -> Bool {
     resources.contains { resource in
-      resource == template
+      resource.hasSameUTF8(template)
         || References.fits(
           Substring(numbered.contains(resource) ? resource.replacingAll("{n}", with: "1") : resource),
           Substring(template))
@@ -32,9 +33,11 @@ import Testing
       "https://cdn.example.com/ep-{n}.mp4", "https://cdn.example.com/ep-{task}.mp4", "{task}", "{task}/x",
       "https://{task}/f", "https://cdn.example.com/z-{n}", "http://cdn.example.com/{task}", "{n}",
       "https://cdn.example.com/a{task}.bin", "https://cdn.example.com/épisode-{n}",
+      // The same letters in another Unicode form: other bytes, so no resource.
+      "https://cdn.example.com/e\u{301}pisode-{n}", "https://cdn.example.com/e\u{301}pisode-3",
     ]
-    for resources in [asciiResources, asciiResources + ["https://cdn.example.com/épisode-3"]] {
-      var index = ResourceURLIndex(resources: resources, numbered: numbered)
+    for resources in [asciiResources, asciiResources + ["https://cdn.example.com/\u{E9}pisode-3"]] {
+      var index = ResourceURLIndex(resources: resources, numbered: Array(numbered))
       for template in templates {
         let found = index.canName(template)
         #expect(
@@ -42,6 +45,18 @@ import Testing
           "\(template) over \(resources.count) resources")
       }
     }
+  }
+
+  @Test("a template in another Unicode form than a resource names none")
+  func bytesNotLetters() {
+    var index = ResourceURLIndex(
+      resources: ["https://cdn.example.com/\u{E9}pisode-3", "https://cdn.example.com/caf\u{E9}-{n}"],
+      numbered: ["https://cdn.example.com/caf\u{E9}-{n}"])
+    let answers = [
+      "https://cdn.example.com/\u{E9}pisode-{n}", "https://cdn.example.com/e\u{301}pisode-{n}",
+      "https://cdn.example.com/caf\u{E9}-{n}", "https://cdn.example.com/cafe\u{301}-{n}",
+    ].map { index.canName($0) }
+    #expect(answers == [true, false, true, false])
   }
 
   @Test("the literal text around a template's placeholders, as matching reads it")

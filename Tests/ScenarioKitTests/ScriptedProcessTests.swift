@@ -81,4 +81,42 @@ import TransferEngine
     let again = result.trace.events.first { $0.kind == "task.created" && $0["task"] == .string("again") }
     #expect(again?["url"]?.description == "https://h/a")
   }
+
+  /// Session identifiers too: on a device, identifiers in two Unicode forms name two sessions,
+  /// each with its own daemon record, task numbers, connections, wake and completion handler.
+  @Test("two session identifiers that differ only in their Unicode form are two sessions")
+  func sessionsByBytes() throws {
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    let text = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "200MB", "etag": "a"},
+                                {"url": "https://h/b", "size": "200MB", "etag": "b"}]},
+       "app": {"sessions": [
+         {"identifier": "\(composed)", "kind": "background", "httpMaximumConnectionsPerHost": 1},
+         {"identifier": "\(decomposed)", "kind": "background", "httpMaximumConnectionsPerHost": 1}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "\(composed)", "url": "https://h/a", "name": "a"},
+                    {"at": "1s", "do": "download", "session": "\(decomposed)", "url": "https://h/b", "name": "b"},
+                    {"at": "2s", "do": "terminate"}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    #expect(result.runError == nil)
+    // Not one session made twice: no duplicateSessionIdentifier lint, at launch or at the wake.
+    #expect(!result.trace.events.contains { $0.kind == "lint" })
+    func events(_ kind: String, session: String) -> [TraceEvent] {
+      result.trace.events.filter {
+        $0.kind == kind && $0["session"]?.description.hasSameUTF8(session) == true
+      }
+    }
+    for identifier in [composed, decomposed] {
+      // Each session numbers its own tasks from 1 and has its own connection to the host.
+      let started = events("task.started", session: identifier)
+      #expect(started.count == 1 && started.first?["taskIdentifier"] == .int(1))
+      #expect(started.first?.time == SimTime(.seconds(1)))
+      // The wake hands the relaunched app each session's events, and each handler comes back.
+      #expect(events("delegate.handleEvents", session: identifier).count == 1)
+      #expect(events("app.completionHandlerCalled", session: identifier).count == 1)
+    }
+  }
 }

@@ -75,6 +75,23 @@ struct WrittenAlikeTests {
     #expect("key".hasSameUTF8("key") && !"key".hasSameUTF8("kez") && "".hasSameUTF8(""))
     #expect(!"é".hasSameUTF8("e\u{301}") && "é" == "e\u{301}")
     #expect(String(long.prefix(9)).hasSameUTF8("segment/s"))
+    // Compared eight bytes at a time, then the rest: a difference at any place, for every length
+    // around a word's, is found; equal text is equal.
+    for length in 0...25 {
+      let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+      #expect(text.hasSameUTF8(String(text.utf8.map { Character(UnicodeScalar($0)) })))
+      for place in 0..<length {
+        var bytes = Array(text.utf8)
+        bytes[place] = UInt8(ascii: "0")
+        #expect(!text.hasSameUTF8(String(decoding: bytes, as: UTF8.self)), "length \(length), byte \(place)")
+      }
+    }
+    // Hashed by bytes: equal text, equal hash (however made); the other form, another key.
+    var a = Hasher()
+    "caf\u{E9}/x".hashUTF8(into: &a)
+    var b = Hasher()
+    String(decoding: Array("caf\u{E9}/x".utf8), as: UTF8.self).hashUTF8(into: &b)
+    #expect(a.finalize() == b.finalize())
   }
 
   @Test("a written key files names apart by their bytes, where a String key files them together")

@@ -80,4 +80,21 @@ import Testing
     // The alphabet makes URLs often enough for the agreement to mean something.
     #expect(urls > 1_000)
   }
+
+  /// On a device a path or host in another Unicode normalization form is percent-encoded as other
+  /// bytes: another resource. `String`'s `==` and hash would take the two for one.
+  @Test func urlsAreEqualByTheirBytes() throws {
+    let composed = try #require(SimURL("https://caf\u{E9}.example/\u{E9}"))
+    let decomposed = try #require(SimURL("https://cafe\u{301}.example/e\u{301}"))
+    #expect(composed.string == decomposed.string)  // what `String` says
+    #expect(composed != decomposed)
+    #expect(Set([composed, decomposed]).count == 2)
+    #expect(composed == SimURL("https://caf\u{E9}.example/\u{E9}"))
+    // Ordered by bytes: one order on every run, also for the two.
+    #expect(decomposed < composed && !(composed < decomposed))
+    // A host fault on one host's form does not match the other's.
+    #expect(FaultTarget.host(composed.host).matches(composed))
+    #expect(!FaultTarget.host(composed.host).matches(decomposed))
+    #expect(Set([FaultTarget.host(composed.host), .host(decomposed.host)]).count == 2)
+  }
 }

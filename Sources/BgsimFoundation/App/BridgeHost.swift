@@ -31,7 +31,7 @@ final class BridgeHost: @unchecked Sendable {
   /// Dead processes' task objects, released while the simulation's thread waits for the app.
   let deferredRelease = DeferredRelease()
   /// Background session identifiers each launch created, for the identifier-change lint.
-  var identifiersByLaunch: [Int: [String]] = [:]
+  var identifiersByLaunch: [Int: [WrittenKey]] = [:]
   var identifierChangeLinted = false
   private var deliveries = 0
   /// Delegate calls made on the simulation's thread (`bgsim bench bridge` divides by it).

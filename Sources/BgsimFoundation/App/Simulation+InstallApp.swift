@@ -41,15 +41,17 @@ extension BridgeHost {
   /// an earlier launch's session that had tasks is not recreated, so its events never arrive.
   func noteBackgroundIdentifier(_ configuration: SessionConfiguration, launch: Int) {
     guard configuration.kind == .background, let simulation else { return }
-    let thisLaunch = identifiersByLaunch[launch, default: []]
-    identifiersByLaunch[launch, default: []].append(configuration.identifier)
+    // Identifiers told apart by their bytes, as the daemon keeps sessions: one in another
+    // Unicode normalization form names another session, whose tasks are abandoned.
+    let identifier = WrittenKey(configuration.identifier)
+    let thisLaunch = Set(identifiersByLaunch[launch, default: []])
+    identifiersByLaunch[launch, default: []].append(identifier)
     guard !identifierChangeLinted else { return }
     let earlier = Set(identifiersByLaunch.filter { $0.key < launch }.flatMap(\.value))
-    guard !earlier.isEmpty, !earlier.contains(configuration.identifier) else { return }
-    let withTasks = Set(simulation.allTasks.map(\.sessionIdentifier))
-    guard let abandoned = earlier.filter({ withTasks.contains($0) && !thisLaunch.contains($0) }).min() else {
-      return
-    }
+    guard !earlier.isEmpty, !earlier.contains(identifier) else { return }
+    let withTasks = Set(simulation.allTasks.map { WrittenKey($0.sessionIdentifier) })
+    guard let abandoned = earlier.filter({ withTasks.contains($0) && !thisLaunch.contains($0) }).min()?.text
+    else { return }
     identifierChangeLinted = true
     simulation.emitNote(
       "lint",

@@ -61,10 +61,12 @@ extension References {
   /// Every identifier a continued-processing action names must be one the scenario submits.
   func checkContinuedTasks(_ context: DecodeContext) {
     let submitted = submittedContinuedTasks.map(\.name)
-    let known = Set(submitted)
-    for use in namedContinuedTasks where !known.contains(use.name) {
+    let known = Set(submitted.map(WrittenKey.init))
+    let twins = NormalizationTwins(submitted)
+    for use in namedContinuedTasks where !known.contains(WrittenKey(use.name)) {
       let hint =
-        context.suggest(use.name, among: submitted).map { "; did you mean '\($0)'?" }
+        twins.note(for: use.name).map { "; \($0)" }
+        ?? context.suggest(use.name, among: submitted).map { "; did you mean '\($0)'?" }
         ?? "; add a submitContinuedProcessing with this identifier"
       context.report(
         .reference, use.path, at: use.position,

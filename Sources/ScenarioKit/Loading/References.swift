@@ -73,21 +73,26 @@ struct References {
   /// session is one of that extension's.
   private func checkExtensions(_ context: DecodeContext) {
     let names = declaredExtensions.map(\.name)
-    // Looked up, not scanned: a file may declare thousands of extensions.
-    let known = Set(names)
-    let byName = Dictionary(declaredExtensions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    for use in extensionUses where !known.contains(use.name) {
+    // Looked up, not scanned: a file may declare thousands of extensions. By their bytes, as
+    // the run tells them apart.
+    let known = Set(names.map(WrittenKey.init))
+    let byName = Dictionary(
+      declaredExtensions.map { (WrittenKey($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+    let twins = NormalizationTwins(names)
+    for use in extensionUses where !known.contains(WrittenKey(use.name)) {
       let hint =
-        context.suggest(use.name, among: names).map { "did you mean '\($0)'?" }
+        twins.note(for: use.name)
+        ?? context.suggest(use.name, among: names).map { "did you mean '\($0)'?" }
         ?? (names.isEmpty
           ? "declare it in app.extensions" : "declared extensions are \(names.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown extension '\(use.name)'; \(hint)")
     }
     for (name, use) in extensionSessions {
-      guard let declared = byName[name] else { continue }
-      if declared.sessions.contains(use.name) { continue }
+      guard let declared = byName[WrittenKey(name)] else { continue }
+      if declared.sessions.contains(where: { $0.hasSameUTF8(use.name) }) { continue }
       let hint =
-        context.suggest(use.name, among: declared.sessions).map { "did you mean '\($0)'?" }
+        NormalizationTwins(declared.sessions).note(for: use.name)
+        ?? context.suggest(use.name, among: declared.sessions).map { "did you mean '\($0)'?" }
         ?? "declare it in the extension's sessions"
       context.report(
         .reference, use.path, at: use.position,
@@ -100,10 +105,13 @@ struct References {
   func check(duration: SimDuration, context: DecodeContext) {
     let declared = declaredSessions
     let resources = declaredResources
-    let declaredSet = Set(declared)
-    for use in sessions where !declaredSet.contains(use.name) {
+    // Identifiers and names are compared by their bytes, as the run and the system compare them.
+    let declaredSet = Set(declared.map(WrittenKey.init))
+    let sessionTwins = NormalizationTwins(declared)
+    for use in sessions where !declaredSet.contains(WrittenKey(use.name)) {
       let hint =
-        context.suggest(use.name, among: declared).map { "did you mean '\($0)'?" }
+        sessionTwins.note(for: use.name)
+        ?? context.suggest(use.name, among: declared).map { "did you mean '\($0)'?" }
         ?? (declared.isEmpty || declared.count > 10
           ? "declare it in app.sessions" : "declared sessions are \(declared.joined(separator: ", "))")
       context.report(.reference, use.path, at: use.position, "unknown session '\(use.name)'; \(hint)")
@@ -114,40 +122,52 @@ struct References {
       taskCounts, limit: Self.maxTimelineTasks, what: "tasks with 'count' on timeline entries", context)
     checkTotal(resourceCounts, limit: Self.maxNumberedResources, what: "numbered resources", context)
     let literalNames = createdTasks.map(\.name).filter { !$0.hasPlaceholder }
-    let literalSet = Set(literalNames)
+    let literalSet = Set(literalNames.map(WrittenKey.init))
+    let taskTwins = NormalizationTwins(literalNames)
     let patterns = NamePatterns(
       createdTasks.map(\.name).filter { $0.hasPlaceholder })
     // A `{task}` reference names whichever task triggers its reaction: checked when it runs.
     for use in tasks + (context.tasksComeFromSwiftApp ? [] : expectedTasks)
-    where !use.name.hasTaskPlaceholder && !literalSet.contains(use.name) && !patterns.match(use.name) {
-      let hint = context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
+    where !use.name.hasTaskPlaceholder && !literalSet.contains(WrittenKey(use.name))
+      && !patterns.match(use.name)
+    {
+      let hint =
+        taskTwins.note(for: use.name).map { "; \($0)" }
+        ?? context.suggest(use.name, among: literalNames).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
         "no download, upload or resumeFromData creates a task named '\(use.name)'\(hint)")
     }
     let begun = begunBackgroundTasks.map(\.name)
-    let begunSet = Set(begun)
-    for use in endedBackgroundTasks where !begunSet.contains(use.name) {
-      let hint = context.suggest(use.name, among: begun).map { "; did you mean '\($0)'?" } ?? ""
+    let begunSet = Set(begun.map(WrittenKey.init))
+    let begunTwins = NormalizationTwins(begun)
+    for use in endedBackgroundTasks where !begunSet.contains(WrittenKey(use.name)) {
+      let hint =
+        begunTwins.note(for: use.name).map { "; \($0)" }
+        ?? context.suggest(use.name, among: begun).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, use.path, at: use.position,
         "no beginBackgroundTask opens a background task named '\(use.name)'\(hint)")
     }
     checkContinuedTasks(context)
     let urlStrings = resources.map(\.string)
-    let urlSet = Set(urlStrings)
+    let urlSet = Set(urlStrings.map(WrittenKey.init))
+    let urlTwins = NormalizationTwins(urlStrings)
     // Numbered URLs filed by their literal beginning: 2,000 numbered resources, each named by a
     // download and a fault, tried every pair (148 s to load).
     let numbered = NamePatterns(numberedResources)
     /// A declared resource, or one copy of a numbered one (`https://h{n}.x/f`).
-    func servesResource(_ url: SimURL) -> Bool { urlSet.contains(url.string) || numbered.match(url.string) }
-    var templates = ResourceURLIndex(resources: urlStrings, numbered: Set(numberedResources))
+    func servesResource(_ url: SimURL) -> Bool {
+      urlSet.contains(WrittenKey(url.string)) || numbered.match(url.string)
+    }
+    var templates = ResourceURLIndex(resources: urlStrings, numbered: numberedResources)
     for use in urls where use.name.hasPlaceholder {
       // A templated URL (a reaction's `{n}`, a delayed-request answer's `{task}`) must be able
       // to name a resource, or every task it makes is a typo's 404.
       if !templates.canName(use.name) {
         let hint =
-          context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
+          urlTwins.note(for: use.name)
+          ?? context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
         context.report(
           .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
@@ -169,7 +189,8 @@ struct References {
       }
       if !servesResource(url) {
         let hint =
-          context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
+          urlTwins.note(for: use.name)
+          ?? context.suggest(use.name, among: urlStrings).map { "did you mean '\($0)'?" }
           ?? "add it to server.resources"
         context.report(
           .reference, use.path, at: use.position, "no resource '\(use.name)' in server.resources; \(hint)")
@@ -179,18 +200,19 @@ struct References {
     // A fault or server change may name one copy of a numbered resource, as a download may.
     for (url, path, position) in resourceUses where !servesResource(url) {
       let hint =
-        context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
+        urlTwins.note(for: url.string)
+        ?? context.suggest(url.string, among: urlStrings).map { "did you mean '\($0)'?" }
         ?? "add it to server.resources"
       context.report(.reference, path, at: position, "no resource '\(url)' in server.resources; \(hint)")
     }
     // In the order declared (for the suggestion), and as a set to ask: a server of 20,000 hosts
     // made this quadratic.
     var hosts: [String] = []
-    var hostSet: Set<String> = []
-    for url in resources where hostSet.insert(url.host).inserted { hosts.append(url.host) }
+    var hostSet: Set<WrittenKey> = []
+    for url in resources where hostSet.insert(WrittenKey(url.host)).inserted { hosts.append(url.host) }
     let numberedHosts = NamePatterns(hosts.filter { $0.hasNumberPlaceholder })
     for (host, path, position) in hostUses
-    where !hostSet.contains(host.lowercased()) && !numberedHosts.match(host.lowercased()) {
+    where !hostSet.contains(WrittenKey(host.lowercased())) && !numberedHosts.match(host.lowercased()) {
       let hint = context.suggest(host, among: hosts).map { "; did you mean '\($0)'?" } ?? ""
       context.report(
         .reference, path, at: position, "no resource in server.resources is on host '\(host)'\(hint)")
@@ -206,11 +228,13 @@ struct References {
   /// a GET of an upload target, or an upload to a GET resource, is refused when the file is
   /// read rather than answered 200 (the engine models no upload method, so it cannot answer 405).
   private func checkMethods(_ context: DecodeContext) {
-    var methods: [String: String] = [:]
-    for (url, method) in resourceMethods where methods[url] == nil { methods[url] = method }
+    var methods: [WrittenKey: String] = [:]
+    for (url, method) in resourceMethods where methods[WrittenKey(url)] == nil {
+      methods[WrittenKey(url)] = method
+    }
     for (sent, use) in requestMethods {
       let key = use.name.containsBytes(of: "{") ? use.name : SimURL(use.name)?.string ?? use.name
-      guard let method = methods[key] else { continue }
+      guard let method = methods[WrittenKey(key)] else { continue }
       let shown = TerminalText.shortened(use.name)
       switch sent {
       case .get where method != "GET":
@@ -262,7 +286,7 @@ struct References {
   /// Whether a referenced name fits a created one, where `{n}` in the created name stands for
   /// a task number and `{task}` for any task's name.
   static func name(_ reference: String, matches created: String) -> Bool {
-    if reference == created { return true }
+    if reference.hasSameUTF8(created) { return true }
     guard created.hasPlaceholder, !reference.hasNumberPlaceholder else {
       return false
     }
@@ -270,57 +294,62 @@ struct References {
   }
 
   /// The text before the first `{n}` or `{task}` and after the last, read as `References.fits`
-  /// reads them (left to right).
+  /// reads them (left to right, by bytes).
   static func literalEnds(_ template: String) -> (prefix: Substring, suffix: Substring) {
-    var rest = Substring(template)
+    let bytes = template.utf8
+    var i = bytes.startIndex
     var firstPlaceholder: String.Index?
     var afterLastPlaceholder = template.startIndex
-    while !rest.isEmpty {
-      let length = rest.hasPrefix("{n}") ? 3 : rest.hasPrefix("{task}") ? 6 : 0
+    while i < bytes.endIndex {
+      let length = placeholderLength(at: bytes[i...])
       if length > 0 {
-        if firstPlaceholder == nil { firstPlaceholder = rest.startIndex }
-        rest = rest.dropFirst(length)
-        afterLastPlaceholder = rest.startIndex
+        if firstPlaceholder == nil { firstPlaceholder = i }
+        i = bytes.index(i, offsetBy: length)
+        afterLastPlaceholder = i
       } else {
-        rest = rest.dropFirst()
+        i = bytes.index(after: i)
       }
     }
     guard let firstPlaceholder else { return (Substring(template), Substring(template)) }
     return (template[..<firstPlaceholder], template[afterLastPlaceholder...])
   }
 
-  /// `created` read as literal characters, `{n}` (one or more digits) and `{task}` (one or more
-  /// characters), matched by dynamic programming: O(tokens x characters), whatever the pattern.
+  /// The length of the `{n}` (3) or `{task}` (6) that `text` begins with, else 0.
+  private static func placeholderLength(at text: Substring.UTF8View) -> Int {
+    text.starts(with: "{n}".utf8) ? 3 : text.starts(with: "{task}".utf8) ? 6 : 0
+  }
+
+  /// `created` read as literal bytes, `{n}` (one or more ASCII digits) and `{task}` (one or more
+  /// bytes), matched by dynamic programming: O(tokens x bytes), whatever the pattern. By bytes,
+  /// as the run compares names: a name in another Unicode normalization form does not fit.
   static func fits(_ text: Substring, _ pattern: Substring) -> Bool {
     enum Token: Equatable {
-      case character(Character), digits, anything
+      case byte(UInt8), digits, anything
     }
     var tokens: [Token] = []
-    var rest = pattern
+    var rest = pattern.utf8
     while let c = rest.first {
-      if rest.hasPrefix("{n}") {
-        tokens.append(.digits)
-        rest = rest.dropFirst(3)
-      } else if rest.hasPrefix("{task}") {
-        tokens.append(.anything)
-        rest = rest.dropFirst(6)
-      } else {
-        tokens.append(.character(c))
-        rest = rest.dropFirst()
+      switch placeholderLength(at: rest) {
+      case 3: tokens.append(.digits)
+      case 6: tokens.append(.anything)
+      default: tokens.append(.byte(c))
       }
+      rest = rest.dropFirst(max(1, placeholderLength(at: rest)))
     }
-    let chars = Array(text)
+    let chars = Array(text.utf8)
     // reach[j]: the first i tokens can consume exactly the first j characters.
     var reach = [true] + Array(repeating: false, count: chars.count)
     for token in tokens {
       var next = Array(repeating: false, count: chars.count + 1)
       for j in 0..<chars.count {
         switch token {
-        case .character(let c):
+        case .byte(let c):
           if reach[j] && chars[j] == c { next[j + 1] = true }
         case .digits:
           // One or more digits: extend a run that began at a reachable point.
-          if (reach[j] || next[j]) && chars[j].isASCII && chars[j].isNumber { next[j + 1] = true }
+          if (reach[j] || next[j]) && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(chars[j]) {
+            next[j + 1] = true
+          }
         case .anything:
           if reach[j] || next[j] { next[j + 1] = true }
         }
@@ -328,5 +357,37 @@ struct References {
       reach = next
     }
     return reach[chars.count]
+  }
+}
+
+/// The names a reference may have meant to write in another Unicode normalization form: `String`
+/// takes `é` composed and `e` with a combining accent as equal, the run (as the system) tells
+/// them apart by their bytes, and an error that only says "unknown 'é'; did you mean 'é'?"
+/// shows the user two identical names.
+struct NormalizationTwins {
+  /// Each name by its text as `String` compares it, the first of those alike.
+  private var byText: [String: String] = [:]
+
+  init(_ names: [String]) {
+    for name in names where byText[name] == nil { byText[name] = name }
+  }
+
+  /// What to tell a reference that matches no name by bytes but one by text, or nil.
+  func note(for reference: String) -> String? {
+    guard let twin = byText[reference], !twin.hasSameUTF8(reference) else { return nil }
+    return "it has the letters of '\(TerminalText.shortened(twin))' but other bytes: written here as "
+      + "'\(Self.escaped(reference))', there as '\(Self.escaped(twin))' (two Unicode normalization forms); "
+      + "they are compared byte for byte, as on a device, so write both the same way"
+  }
+
+  /// The name with each non-ASCII scalar written `<U+0301>`, so two forms that look alike differ
+  /// on the screen (no backslash: the printed message escapes those); shortened as names are.
+  static func escaped(_ name: String) -> String {
+    TerminalText.shortened(
+      name.unicodeScalars.map { scalar in
+        guard !scalar.isASCII else { return String(scalar) }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+      }.joined())
   }
 }

@@ -8,15 +8,15 @@ import SimKernel
 /// It only narrows: the caller still checks each candidate's pattern (and error filter, `times`),
 /// in the entries' own order.
 struct TaskEntryIndex {
-  /// Entries for exactly one task, by its name.
-  private var byTask: [String: [Int]] = [:]
+  /// Entries for exactly one task, by its name's bytes (as a pattern matches).
+  private var byTask: [WrittenKey: [Int]] = [:]
   /// Entries for any task, for a `*` pattern, or for a callback without a task.
   private var others: [Int] = []
 
   /// Files entry `index`, whose task pattern is `task` (nil: any task). Indexes must ascend.
   mutating func add(_ index: Int, task: String?) {
     if let task, !task.containsBytes(of: "*") {
-      byTask[task, default: []].append(index)
+      byTask[WrittenKey(task), default: []].append(index)
     } else {
       others.append(index)
     }
@@ -31,7 +31,7 @@ struct TaskEntryIndex {
 
   /// The entries that may apply to `task`, in their order in the file.
   func candidates(task: String?) -> [Int] {
-    guard let task, let named = byTask[task] else { return others }
+    guard let task, let named = byTask[WrittenKey(task)] else { return others }
     return mergedAscending(named, others)
   }
 }

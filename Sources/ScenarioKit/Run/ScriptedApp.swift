@@ -77,7 +77,7 @@ final class ScriptedAppStore {
   }
 
   /// The scripted extensions' processes' state, by name (made on first use).
-  private var extensionProcesses: [String: ScriptedExtension] = [:]
+  private var extensionProcesses: [WrittenKey: ScriptedExtension] = [:]
 
   /// Performs a timeline entry's action in the extension `name`, or stops the run when it is
   /// not running.
@@ -90,8 +90,8 @@ final class ScriptedAppStore {
       return
     }
     guard let spec = lookup.extensionSpec(named: name) else { return }
-    let process = extensionProcesses[name] ?? ScriptedExtension(spec: spec, store: self)
-    extensionProcesses[name] = process
+    let process = extensionProcesses[WrittenKey(name)] ?? ScriptedExtension(spec: spec, store: self)
+    extensionProcesses[WrittenKey(name)] = process
     process.perform(action, path: path)
   }
 
@@ -140,11 +140,12 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   let store: ScriptedAppStore
   var spec: AppSpec { store.spec }
   var simulation: Simulation { store.simulation }
-  /// Live session objects by identifier.
-  private var sessions: [String: SimURLSession] = [:]
-  private var handlers: [String: BackgroundCompletionHandler] = [:]
+  /// Live session objects by identifier. Identifiers and names are told apart by their bytes, as
+  /// the loader's duplicate checks and the daemon tell them (`WrittenKey`).
+  private var sessions: [WrittenKey: SimURLSession] = [:]
+  private var handlers: [WrittenKey: BackgroundCompletionHandler] = [:]
   /// Open background-task assertions by name; this process's only (they die with it).
-  private var backgroundTasks: [String: BackgroundTaskIdentifier] = [:]
+  private var backgroundTasks: [WrittenKey: BackgroundTaskIdentifier] = [:]
   private var runError: String? { store.runError }
 
   init(store: ScriptedAppStore) { self.store = store }
@@ -162,7 +163,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       for (i, configuration) in spec.sessions.enumerated()
       where !store.lookup.isExtensionSession(configuration.identifier) {
         do {
-          sessions[configuration.identifier] = try app.makeSession(
+          sessions[WrittenKey(configuration.identifier)] = try app.makeSession(
             configuration: configuration, delegate: self)
         } catch {
           fail("app.sessions[\(i)]: \(error.message)")
@@ -178,7 +179,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     switch spec.behavior.callsCompletionHandler {
     case .immediately: completionHandler()
     case .afterEvents, .never:
-      if spec.behavior.storesCompletionHandler { handlers[identifier] = completionHandler }
+      if spec.behavior.storesCompletionHandler { handlers[WrittenKey(identifier)] = completionHandler }
     }
     // The events of an extension's session come to the containing app, which makes the session
     // with the identifier it is handed to receive them.
@@ -225,7 +226,7 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   func urlSessionDidFinishEvents(forBackgroundURLSession session: SimURLSession) {
     if spec.behavior.callsCompletionHandler == .afterEvents {
-      handlers.removeValue(forKey: session.identifier)?()
+      handlers.removeValue(forKey: WrittenKey(session.identifier))?()
     }
     react(to: .didFinishEvents, task: nil)
   }
@@ -260,7 +261,8 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
   /// The session let its delegate go; a reaction may make a new session object for the
   /// identifier (the next action that names it does).
   func urlSession(_ session: SimURLSession, didBecomeInvalidWithError error: SimURLError?) {
-    if sessions[session.identifier] === session { sessions[session.identifier] = nil }
+    let identifier = WrittenKey(session.identifier)
+    if sessions[identifier] === session { sessions[identifier] = nil }
     react(to: .didBecomeInvalid, task: nil)
   }
 
@@ -351,10 +353,11 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
     case .invalidate(let identifier, let cancelTasks):
       guard let session = session(identifier, path: path) else { return }
       if cancelTasks { session.invalidateAndCancel() } else { session.finishTasksAndInvalidate() }
-      sessions[identifier] = nil
+      sessions[WrittenKey(identifier)] = nil
     case .beginBackgroundTask(let name):
+      let name = WrittenKey(name)
       let endsOnExpiry = spec.behavior.endsBackgroundTasksOnExpiry
-      let identifier = context.beginBackgroundTask(name: name) { app in
+      let identifier = context.beginBackgroundTask(name: name.text) { app in
         // The expiration handler: a correct app ends the task here.
         if endsOnExpiry, let identifier = self.backgroundTasks.removeValue(forKey: name) {
           app.endBackgroundTask(identifier)
@@ -364,7 +367,9 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
       backgroundTasks[name] = identifier
     case .endBackgroundTask(let name):
       // Ending a name that is not open (never begun, or ended at expiry) does nothing, as in UIKit.
-      if let identifier = backgroundTasks.removeValue(forKey: name) { context.endBackgroundTask(identifier) }
+      if let identifier = backgroundTasks.removeValue(forKey: WrittenKey(name)) {
+        context.endBackgroundTask(identifier)
+      }
     case .submitContinuedProcessing, .reportContinuedProgress, .completeContinuedProcessing:
       performContinuedProcessing(action)
     }
@@ -390,14 +395,14 @@ final class ScriptedApp: AppUnderTest, SimURLSessionDelegate {
 
   /// The live session object for `identifier`, creating it on first use in this process.
   private func session(_ identifier: String, path: String) -> SimURLSession? {
-    if let live = sessions[identifier], !live.isInvalidated { return live }
+    if let live = sessions[WrittenKey(identifier)], !live.isInvalidated { return live }
     guard let configuration = store.lookup.configuration(for: identifier) else {
       fail("\(path): no session '\(identifier)' in app.sessions")
       return nil
     }
     do {
       let session = try context.makeSession(configuration: configuration, delegate: self)
-      sessions[identifier] = session
+      sessions[WrittenKey(identifier)] = session
       return session
     } catch {
       fail("\(path): \(error.message)")

@@ -9,7 +9,8 @@ final class ScriptedExtension: SimURLSessionDelegate {
   let spec: ExtensionSpec
   unowned let store: ScriptedAppStore
   /// Live session objects by identifier; the engine invalidates them when the extension ends.
-  private var sessions: [String: SimURLSession] = [:]
+  /// By identifier, told apart by its bytes (`WrittenKey`).
+  private var sessions: [WrittenKey: SimURLSession] = [:]
 
   init(spec: ExtensionSpec, store: ScriptedAppStore) {
     self.spec = spec
@@ -54,15 +55,15 @@ final class ScriptedExtension: SimURLSessionDelegate {
 
   /// The live session for `identifier` in this run of the extension, made on first use.
   private func session(_ identifier: String, path: String) -> SimURLSession? {
-    if let live = sessions[identifier], !live.isInvalidated { return live }
-    guard let configuration = spec.sessions.first(where: { $0.identifier == identifier }) else {
+    if let live = sessions[WrittenKey(identifier)], !live.isInvalidated { return live }
+    guard let configuration = spec.sessions.first(where: { $0.identifier.hasSameUTF8(identifier) }) else {
       store.fail("\(path): extension '\(spec.name)' has no session '\(identifier)'")
       return nil
     }
     do {
       let made = try store.simulation.makeSession(
         inExtension: spec.name, configuration: configuration, delegate: self)
-      sessions[identifier] = made
+      sessions[WrittenKey(identifier)] = made
       return made
     } catch {
       store.fail("\(path): \(error.message)")

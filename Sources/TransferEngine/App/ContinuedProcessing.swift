@@ -93,7 +93,8 @@ struct ContinuedProcessingTasks {
   private var queue: [Entry?] = []
   private var queueHead = 0
   /// Where each queued request is in `queue`.
-  private var queuedAt: [String: Int] = [:]
+  /// Requests are named by their identifiers' bytes, as the loader tells them apart.
+  private var queuedAt: [WrittenKey: Int] = [:]
 
   /// The queued requests, oldest first.
   var queued: [Entry] { queue[queueHead...].compactMap { $0 } }
@@ -104,10 +105,10 @@ struct ContinuedProcessingTasks {
 
   /// The request named `identifier`, running or queued.
   func contains(_ identifier: String) -> Bool {
-    queuedAt[identifier] != nil || running.contains { $0.identifier == identifier }
+    queuedAt[WrittenKey(identifier)] != nil || isRunning(identifier)
   }
 
-  func isRunning(_ identifier: String) -> Bool { running.contains { $0.identifier == identifier } }
+  func isRunning(_ identifier: String) -> Bool { running.contains { $0.identifier.hasSameUTF8(identifier) } }
 
   /// The system wants to suspend the app: true when it may, false when a task runs (the
   /// suspension then waits for the last one to end).
@@ -148,25 +149,25 @@ struct ContinuedProcessingTasks {
   /// Marks the running task as ending (expired or cancelled); false when it is not running or
   /// already ending.
   mutating func markEnding(_ identifier: String, _ end: ContinuedProcessingEnd) -> Bool {
-    guard let index = running.firstIndex(where: { $0.identifier == identifier }), running[index].ending == nil
+    guard let index = runningIndex(identifier), running[index].ending == nil
     else { return false }
     running[index].ending = end
     return true
   }
   mutating func addQueued(_ entry: Entry) {
-    queuedAt[entry.identifier] = queue.count
+    queuedAt[WrittenKey(entry.identifier)] = queue.count
     queue.append(entry)
   }
 
   /// Removes the running task `identifier` and returns it.
   mutating func removeRunning(_ identifier: String) -> Entry? {
-    guard let index = running.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+    guard let index = runningIndex(identifier) else { return nil }
     return running.remove(at: index)
   }
 
   /// Removes the queued request `identifier` and returns it.
   mutating func removeQueued(_ identifier: String) -> Entry? {
-    guard let index = queuedAt.removeValue(forKey: identifier) else { return nil }
+    guard let index = queuedAt.removeValue(forKey: WrittenKey(identifier)) else { return nil }
     defer { queue[index] = nil }
     return queue[index]
   }
@@ -178,7 +179,7 @@ struct ContinuedProcessingTasks {
     let next = queue[queueHead]!
     queue[queueHead] = nil
     queueHead += 1
-    queuedAt[next.identifier] = nil
+    queuedAt[WrittenKey(next.identifier)] = nil
     // Drop the spent front once it is most of the list (each request is moved at most once per
     // halving, so the cost per request stays constant).
     if queueHead > 32 && queueHead * 2 > queue.count {
@@ -192,7 +193,7 @@ struct ContinuedProcessingTasks {
 
   /// Records a progress report; true when `completed` went up (the stall window restarts).
   mutating func report(_ identifier: String, completed: Int64, total: Int64, now: SimTime) -> Bool? {
-    guard let index = running.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+    guard let index = runningIndex(identifier) else { return nil }
     let advanced = completed > running[index].completed
     running[index].completed = completed
     running[index].total = total
@@ -200,10 +201,15 @@ struct ContinuedProcessingTasks {
     return advanced
   }
 
-  func entry(_ identifier: String) -> Entry? { running.first { $0.identifier == identifier } }
+  func entry(_ identifier: String) -> Entry? { runningIndex(identifier).map { running[$0] } }
+
+  /// Where the running task `identifier` is, compared by its bytes.
+  private func runningIndex(_ identifier: String) -> Int? {
+    running.firstIndex { $0.identifier.hasSameUTF8(identifier) }
+  }
 
   mutating func setExpiration(_ identifier: String, _ handler: ((AppContext) -> Void)?) {
-    guard let index = running.firstIndex(where: { $0.identifier == identifier }) else { return }
+    guard let index = runningIndex(identifier) else { return }
     running[index].expiration = handler
   }
 

@@ -1,19 +1,23 @@
+import SimKernel
+
 /// The app's extensions' processes. An extension runs while the user is in it; the system ends
 /// it soon after the user leaves (`Policy.extensionEndsAfter`). Its background sessions' work
 /// goes on in the daemon and their events go to the containing app (behavior.md, "App
 /// extensions"). Runs are numbered so a stale end (the user came back) does nothing.
 struct ExtensionProcesses {
-  /// The extensions running now, by name, with the number of their run.
-  private var running: [String: Int] = [:]
+  /// The extensions running now, by name (its bytes, as the loader tells names apart), with the
+  /// number of their run.
+  private var running: [WrittenKey: Int] = [:]
   /// Runs the user has left, waiting for the system to end them: run number -> name.
-  private var closing: [Int: String] = [:]
+  private var closing: [Int: WrittenKey] = [:]
   private var nextRun = 0
 
-  func isRunning(_ name: String) -> Bool { running[name] != nil }
+  func isRunning(_ name: String) -> Bool { running[WrittenKey(name)] != nil }
 
   /// Starts a run of `name`; false when it is already running (the user is back in it: a
   /// pending end is called off).
   mutating func open(_ name: String) -> Bool {
+    let name = WrittenKey(name)
     if let run = running[name] {
       closing[run] = nil
       return false
@@ -25,6 +29,7 @@ struct ExtensionProcesses {
 
   /// The user left `name`: the run to end later, or nil when it is not running or already left.
   mutating func close(_ name: String) -> Int? {
+    let name = WrittenKey(name)
     guard let run = running[name], closing[run] == nil else { return nil }
     closing[run] = name
     return run
@@ -34,15 +39,16 @@ struct ExtensionProcesses {
   mutating func end(run: Int) -> String? {
     guard let name = closing.removeValue(forKey: run), running[name] == run else { return nil }
     running[name] = nil
-    return name
+    return name.text
   }
 
-  /// A device restart ends every extension: their names, sorted (a deterministic order).
+  /// A device restart ends every extension: their names, sorted by their bytes (one order on
+  /// every run, even for names `String` takes as equal).
   mutating func endAll() -> [String] {
     defer {
       running = [:]
       closing = [:]
     }
-    return running.keys.sorted()
+    return running.keys.sorted().map(\.text)
   }
 }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The completion-handler contract of background wakes (behavior.md, "Waking the app and the
 /// completion-handler contract"): the wake in progress, whose handlers came back, the
 /// `didFinishEvents` gate, the completion-handler timeout, and the one-task-per-wake streak.
@@ -8,13 +10,14 @@ struct WakeContract {
   /// The wake in progress: which sessions were told to handle events, and whose handlers came back.
   /// Changed in place (never copied out and back: a wake of thousands of sessions would copy its
   /// sets at every call), and asked by set, so each input costs O(1) however many sessions.
+  /// Sessions are told apart by their identifiers' bytes, as the daemon files them.
   private struct Wake: Equatable {
     let number: Int
     /// In the order the app was told, for the verdicts that list them.
     let sessions: [String]
-    let members: Set<String>
-    var handlerCalled: Set<String> = []
-    var finishedEventsDelivered: Set<String> = []
+    let members: Set<WrittenKey>
+    var handlerCalled: Set<WrittenKey> = []
+    var finishedEventsDelivered: Set<WrittenKey> = []
     /// Sessions of the wake whose handler has not come back.
     var outstanding: Int
     var tasksCreated = 0
@@ -22,7 +25,7 @@ struct WakeContract {
     init(number: Int, sessions: [String]) {
       self.number = number
       self.sessions = sessions
-      members = Set(sessions)
+      members = Set(sessions.map(WrittenKey.init))
       outstanding = members.count
     }
   }
@@ -62,13 +65,15 @@ struct WakeContract {
 
   /// True when a session's handler came back before its events were delivered: the rest wait
   /// for the next wake or launch.
-  func deliveryHeld(_ session: String) -> Bool {
+  func deliveryHeld(_ identifier: String) -> Bool {
+    let session = WrittenKey(identifier)
     guard let wake, wake.members.contains(session) else { return false }
     return wake.handlerCalled.contains(session) && !wake.finishedEventsDelivered.contains(session)
   }
 
   /// A session of this wake has nothing left to deliver: true (once) when `didFinishEvents` is due.
-  mutating func eventsDelivered(_ session: String) -> Bool {
+  mutating func eventsDelivered(_ identifier: String) -> Bool {
+    let session = WrittenKey(identifier)
     guard wake?.members.contains(session) == true else { return false }
     return wake!.finishedEventsDelivered.insert(session).inserted
   }
@@ -85,8 +90,11 @@ struct WakeContract {
     case waiting
   }
 
-  mutating func handlerCalled(session: String, wake number: Int, appInBackground: Bool) -> HandlerOutcome {
+  mutating func handlerCalled(session identifier: String, wake number: Int, appInBackground: Bool)
+    -> HandlerOutcome
+  {
     guard wake?.number == number, appInBackground else { return .ignored }
+    let session = WrittenKey(identifier)
     let first = wake!.handlerCalled.insert(session).inserted
     if first && wake!.members.contains(session) { wake!.outstanding -= 1 }
     if !wake!.finishedEventsDelivered.contains(session) { return .calledEarly }
@@ -97,7 +105,7 @@ struct WakeContract {
   /// came back (the app is then suspended), or nil when the timer is stale.
   func timedOut(wake number: Int, appInBackground: Bool) -> [String]? {
     guard let current = wake, current.number == number, appInBackground else { return nil }
-    return current.sessions.filter { !current.handlerCalled.contains($0) }
+    return current.sessions.filter { !current.handlerCalled.contains(WrittenKey($0)) }
   }
 
   /// What the end of a wake revealed.

@@ -18,14 +18,17 @@ struct Daemon {
   var taskCount: Int { tasks.count }
   /// Every session record ever made, in creation order (index = `deliver` key).
   private(set) var sessionRecords: [DaemonSession] = []
-  /// Background session records by identifier; they outlive the app.
-  private(set) var backgroundSessions: [String: DaemonSession] = [:]
+  /// Background session records by identifier; they outlive the app. Keyed by the identifier's
+  /// bytes: on a device, identifiers in two Unicode normalization forms name two sessions.
+  private var backgroundSessions: [WrittenKey: DaemonSession] = [:]
   /// Waiting tasks per (session, host) pair, each kept in start order, with its connection
   /// count; indexed by `WaitQueue.Key`, in first-use order.
   private var waitQueues: [WaitQueue] = []
   /// Each queue's pair, "identifier host", by key index.
   private(set) var queueNames: [String] = []
-  private var queueKeysByName: [String: WaitQueue.Key] = [:]
+  /// Each queue's key by its pair: the session's record (each session object has its own
+  /// connections per host, even two default sessions named alike) and the host by its bytes.
+  private var queueKeysByPair: [QueuePair: WaitQueue.Key] = [:]
   /// The key indexes of the queues made or whose connection count changed since the invariant
   /// checker last took them, while invariants are checked: the checker compares only these
   /// queues' counts with the tasks holding their connections, not every queue's.
@@ -65,9 +68,14 @@ struct Daemon {
     sessionRecords.append(record)
     if configuration.kind != .background { sessionWork.defaultSessions.insert(record.index) }
     if configuration.kind == .background && registers {
-      backgroundSessions[configuration.identifier] = record
+      backgroundSessions[WrittenKey(configuration.identifier)] = record
     }
     return record
+  }
+
+  /// The background session record of `identifier` (compared by its bytes), if one was made.
+  func backgroundSession(_ identifier: String) -> DaemonSession? {
+    backgroundSessions[WrittenKey(identifier)]
   }
 
   /// A session object was attached to its record (`DaemonSession.attach`).
@@ -173,11 +181,8 @@ struct Daemon {
     task.session.identifier + " " + task.currentURL.host
   }
 
-  /// The queue of the pair named `name`, if a task of it was ever queued.
-  func queueKey(named name: String) -> WaitQueue.Key? { queueKeysByName[name] }
-
   /// The queue of the task's current pair, if a task of it was ever queued.
-  func queueKey(_ task: SimURLSessionTask) -> WaitQueue.Key? { queueKeysByName[queueName(task)] }
+  func queueKey(_ task: SimURLSessionTask) -> WaitQueue.Key? { queueKeysByPair[QueuePair(task)] }
 
   /// The pair the queue `key` holds, for messages.
   func queueName(_ key: WaitQueue.Key) -> String { queueNames[Int(key.index)] }
@@ -199,12 +204,12 @@ struct Daemon {
 
   /// The queue of the task's current pair, made (empty) on first use.
   mutating func ensureQueue(for task: SimURLSessionTask) -> WaitQueue.Key {
-    let name = queueName(task)
-    if let known = queueKeysByName[name] { return known }
+    let pair = QueuePair(task)
+    if let known = queueKeysByPair[pair] { return known }
     let key = WaitQueue.Key(index: Int32(waitQueues.count))
     waitQueues.append(WaitQueue(index: key.index))
-    queueNames.append(name)
-    queueKeysByName[name] = key
+    queueNames.append(queueName(task))
+    queueKeysByPair[pair] = key
     parking.touch(key.index)
     noteQueueChange(key.index)
     return key
@@ -268,4 +273,16 @@ struct Daemon {
 
   /// The timer fired.
   mutating func reevaluationFired() { reevaluation = nil }
+}
+
+/// A wait queue's (session, host) pair: the session's record and the host's bytes. Hashed where
+/// the host lies, with no name string built per lookup.
+private struct QueuePair: Hashable {
+  let session: Int
+  let host: WrittenKey
+
+  init(_ task: SimURLSessionTask) {
+    session = task.session.index
+    host = WrittenKey(task.currentURL.host)
+  }
 }

@@ -342,12 +342,12 @@ struct InvariantChecker {
   /// app, is still queued for it (`queuedDownloads`), or its session was linted lost
   /// (`lintedSessions`); and every ended task's bytes add up.
   func checkFinal<Tasks: Sequence<TaskFacts>>(
-    tasks: Tasks, queuedDownloads: Set<Int32>, lintedSessions: Set<String>
+    tasks: Tasks, queuedDownloads: Set<Int32>, lintedSessions: Set<WrittenKey>
   ) -> [Finding] {
     var found: [Finding] = []
     for task in tasks {
       if task.isDownload && finished(task.uid) && downloadsDelivered(task.uid) == 0
-        && !queuedDownloads.contains(task.uid) && !lintedSessions.contains(task.sessionIdentifier)
+        && !queuedDownloads.contains(task.uid) && !lintedSessions.contains(WrittenKey(task.sessionIdentifier))
       {
         found.append(
           Finding(

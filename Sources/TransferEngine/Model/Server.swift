@@ -115,7 +115,13 @@ public struct SimURL: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// Only `http` and `https` are accepted by URLSession's background daemon [A].
   public var isHTTP: Bool { scheme == "http" || scheme == "https" }
   public var description: String { string }
-  public static func < (a: SimURL, b: SimURL) -> Bool { a.string < b.string }
+
+  // Equal, hashed and ordered by the bytes of the URL as written (the scheme and host follow
+  // from it): `String` takes a path or host in another Unicode normalization form as equal,
+  // where on a device the two are percent-encoded as different bytes and name two resources.
+  public static func == (a: SimURL, b: SimURL) -> Bool { a.string.hasSameUTF8(b.string) }
+  public func hash(into hasher: inout Hasher) { string.hashUTF8(into: &hasher) }
+  public static func < (a: SimURL, b: SimURL) -> Bool { WrittenKey(a.string) < WrittenKey(b.string) }
 }
 
 /// A resource the simulated server holds: something to download, or an upload target.
@@ -202,7 +208,8 @@ public struct ServerChange: Hashable, Sendable {
   }
 }
 
-/// What a fault applies to: one URL or every URL of a host.
+/// What a fault applies to: one URL or every URL of a host. Hosts compare by their bytes, as
+/// URLs do.
 public enum FaultTarget: Hashable, Sendable {
   /// Exactly this URL.
   case url(SimURL)
@@ -213,7 +220,26 @@ public enum FaultTarget: Hashable, Sendable {
   public func matches(_ url: SimURL) -> Bool {
     switch self {
     case .url(let u): return u == url
-    case .host(let h): return url.host == h
+    case .host(let h): return url.host.hasSameUTF8(h)
+    }
+  }
+
+  public static func == (a: FaultTarget, b: FaultTarget) -> Bool {
+    switch (a, b) {
+    case (.url(let u), .url(let v)): return u == v
+    case (.host(let h), .host(let i)): return h.hasSameUTF8(i)
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .url(let u):
+      hasher.combine(0)
+      hasher.combine(u)
+    case .host(let h):
+      hasher.combine(1)
+      h.hashUTF8(into: &hasher)
     }
   }
 }

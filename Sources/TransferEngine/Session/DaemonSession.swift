@@ -33,7 +33,7 @@ final class DaemonSession {
   /// `activeUIDs` by the host of the URL each fetches, when `filesActiveByHost`: a fault on one
   /// host (a stall that begins or ends) reads that host's transfers, not every one of a server
   /// with a host per file.
-  private var activeByHost: [String: Set<Int32>] = [:]
+  private var activeByHost: [WrittenKey: Set<Int32>] = [:]
   let filesActiveByHost: Bool
   /// Delegate events not yet delivered, in the order they happened.
   private(set) var pending: [DelegateEvent] = []
@@ -153,17 +153,22 @@ final class DaemonSession {
   /// The same, under `host`, when the session files its active transfers by host.
   func fileActiveTransfer(uid: Int32, active: Bool, host: String) {
     guard filesActiveByHost else { return }
-    if active { activeByHost[host, default: []].insert(uid) } else { removeActive(uid, host: host) }
+    if active {
+      activeByHost[WrittenKey(host), default: []].insert(uid)
+    } else {
+      removeActive(uid, host: host)
+    }
   }
 
   /// Active transfer `uid` now fetches from `new` (a redirect).
   func activeHostChanged(uid: Int32, from old: String, to new: String) {
     guard filesActiveByHost else { return }
     removeActive(uid, host: old)
-    activeByHost[new, default: []].insert(uid)
+    activeByHost[WrittenKey(new), default: []].insert(uid)
   }
 
   private func removeActive(_ uid: Int32, host: String) {
+    let host = WrittenKey(host)
     guard activeByHost[host]?.remove(uid) != nil, activeByHost[host]?.isEmpty == true else { return }
     activeByHost[host] = nil
   }
@@ -171,7 +176,7 @@ final class DaemonSession {
   /// The `uid`s of its tasks connecting to or moving bytes from `host`, in no order; all its
   /// active transfers when it does not file them by host.
   func activeUIDs(onHost host: String) -> Set<Int32> {
-    filesActiveByHost ? activeByHost[host] ?? [] : activeUIDs
+    filesActiveByHost ? activeByHost[WrittenKey(host)] ?? [] : activeUIDs
   }
 
   func queue(_ event: DelegateEvent) {

@@ -292,7 +292,7 @@ extension Simulation {
       trace.events.filter {
         $0.is(.lint) && $0["rule"] == .string(LintRule.sessionNotRecreated.rawValue)
       }
-      .compactMap { $0["session"]?.description })
+      .compactMap { $0["session"]?.description }.map(WrittenKey.init))
     report(
       checker.checkFinal(
         tasks: engine.allTaskFacts, queuedDownloads: engine.queuedDownloads(),

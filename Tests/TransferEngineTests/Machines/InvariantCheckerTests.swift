@@ -300,7 +300,7 @@ struct InvariantCheckerTests {
     checker.taskFinished(0)
     let done = Self.task(finished: true, received: 100, onWire: 150, wasted: 50)
     #expect(checker.checkFinal(tasks: [done], queuedDownloads: [0], lintedSessions: []).isEmpty)
-    #expect(checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: ["S"]).isEmpty)
+    #expect(checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: [WrittenKey("S")]).isEmpty)
     #expect(
       checker.checkFinal(tasks: [done], queuedDownloads: [], lintedSessions: []).first?.invariant
         == .downloadDeliveredOnce)

@@ -46,6 +46,25 @@ struct WakeContractTests {
     #expect(!r9)
   }
 
+  /// Two sessions whose identifiers differ only in their Unicode form are two sessions of the
+  /// wake: each owes its own didFinishEvents and its own handler.
+  @Test("sessions of a wake are told apart by their identifiers' bytes")
+  func sessionsByBytes() {
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    var w = WakeContract()
+    let number = w.begin(sessions: [composed, decomposed])
+    let delivered = (w.eventsDelivered(composed), w.eventsDelivered(decomposed))
+    #expect(delivered == (true, true))
+    let first = w.handlerCalled(session: composed, wake: number, appInBackground: true)
+    #expect(first == .waiting)
+    // Compared by bytes: `==` on `[String]` would take either identifier for the other.
+    let uncalled = w.timedOut(wake: number, appInBackground: true) ?? []
+    #expect(uncalled.count == 1 && uncalled[0].hasSameUTF8(decomposed))
+    let second = w.handlerCalled(session: decomposed, wake: number, appInBackground: true)
+    #expect(second == .allCalled)
+  }
+
   /// (sessions, delivered before the call, caller session, wake number, in background, outcome).
   static let handlerCases: [([String], [String], String, Int, Bool, WakeContract.HandlerOutcome)] = [
     (["A"], ["A"], "A", 1, true, .allCalled),

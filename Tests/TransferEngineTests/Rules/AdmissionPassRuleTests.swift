@@ -22,7 +22,10 @@ struct AdmissionPassRuleTests {
   static func tasks(
     _ count: Int, in configuration: SessionConfiguration, engine: Engine
   ) -> [SimURLSessionTask] {
-    let record = engine.daemon.addSession(configuration, simulation: nil)
+    // A background identifier already made names the same record, as `MakeSessionRule` finds it.
+    let existing =
+      configuration.kind == .background ? engine.daemon.backgroundSession(configuration.identifier) : nil
+    let record = existing ?? engine.daemon.addSession(configuration, simulation: nil)
     return (0..<count).map { _ in
       let task = SimURLSessionTask(
         in: engine.tasks, taskIdentifier: record.nextIdentifier(), kind: .download, url: url,
@@ -87,6 +90,31 @@ struct AdmissionPassRuleTests {
     #expect(effects.effects == [.beginAttempt(uid: 2)])
     #expect(engine.daemon.running(key) == 1)
     #expect(!engine.daemon.hasWaiting(key))
+  }
+
+  /// A (session, host) queue belongs to a session record, not to an identifier: two default
+  /// sessions (the bridge names each "default") have their own connections to a host, as each
+  /// `URLSession` has on a device; background identifiers are told apart by their bytes.
+  @Test("each session has its own queue per host, whatever its identifier says to String")
+  func queuesBySessionRecord() {
+    let engine = Self.engine(limit: 1)
+    let first = Self.tasks(1, in: .default(), engine: engine)[0]
+    let second = Self.tasks(1, in: .default(), engine: engine)[0]
+    let composed = Self.tasks(1, in: .background(withIdentifier: "\u{E9}"), engine: engine)[0]
+    let decomposed = Self.tasks(1, in: .background(withIdentifier: "e\u{301}"), engine: engine)[0]
+    #expect(first.session !== second.session && composed.session !== decomposed.session)
+    var started: [Int32] = []
+    for task in [first, second, composed, decomposed] {
+      var effects = EffectBuffer()
+      AdmissionPassRule.enqueue(task, engine: engine, into: &effects)
+      Self.admit(effects.effects, engine: engine)
+      for case .beginAttempt(let uid) in effects.effects { started.append(uid) }
+    }
+    // One connection per host each, so all four start.
+    #expect(started == [first.uid, second.uid, composed.uid, decomposed.uid])
+    let keys = [first, second, composed, decomposed].compactMap { engine.daemon.queueKey($0) }
+    #expect(Set(keys.map(\.index)).count == 4)
+    #expect(engine.daemon.queueName(keys[0]) == "default cdn.example")
   }
 
   /// While invariants are checked the daemon notes each queue it makes and each whose count

@@ -29,7 +29,7 @@ extension Engine {
           [TraceField("session", .string(identifier))]))
       return (.backgroundSessionRequiresSharedContainer, nil)
     }
-    if let live = daemon.backgroundSessions[identifier]?.attached, !live.isInvalidated, live.owner != owner {
+    if let live = daemon.backgroundSession(identifier)?.attached, !live.isInvalidated, live.owner != owner {
       effects.append(
         .lint(
           .sessionInUseByAnotherProcess,

@@ -23,7 +23,7 @@ enum MakeSessionRule {
       record = engine.daemon.addSession(configuration, simulation: simulation, registers: false)
       record.connectionFailed(problem.0)
     } else if configuration.kind == .background,
-      let existing = engine.daemon.backgroundSessions[configuration.identifier]
+      let existing = engine.daemon.backgroundSession(configuration.identifier)
     {
       record = existing
       if let live = existing.attached, !live.isInvalidated {

@@ -58,7 +58,7 @@ extension CompletionHandlerTimeoutRule {
         now: now, appInBackground: engine.lifecycle.state == .background,
         assertionsOpen: engine.assertions.hasOpen, busy: engine.appBusy.busy(at: now),
         completionHandlerTimeout: engine.policy.completionHandlerTimeout),
-      wakes: engine.wakes, recreated: { engine.daemon.backgroundSessions[$0]?.appSession != nil },
+      wakes: engine.wakes, recreated: { engine.daemon.backgroundSession($0)?.appSession != nil },
       into: &effects)
   }
 }

@@ -35,7 +35,7 @@ enum EndWakeRule {
     apply(
       wakes: &engine.wakes,
       leftEvents: { identifier in
-        guard let record = engine.daemon.backgroundSessions[identifier] else { return false }
+        guard let record = engine.daemon.backgroundSession(identifier) else { return false }
         return record.appSession == nil && !record.pending.isEmpty
       }, into: &effects)
   }
