@@ -19,14 +19,15 @@ public enum ScenarioExploration {
     return subject
   }
 
-  /// One line per task the app created (by its scenario name, sorted): the last completion the
-  /// app's delegate got (`completed 200`, `error -999 userForceQuitApplication`), or `no
-  /// completion`, and whether a file was delivered.
+  /// One line per task the app created (by its scenario name, told apart and sorted by its
+  /// bytes): the last completion the app's delegate got (`completed 200`, `error -999
+  /// userForceQuitApplication`), or `no completion`, and whether a file was delivered.
   public static func account(of trace: TraceLog) -> String {
-    var lines: [String: String] = [:]
-    var delivered = Set<String>()
+    var lines: [WrittenKey: String] = [:]
+    var delivered = Set<WrittenKey>()
     for event in trace.events {
-      guard case .string(let task)? = event["task"] else { continue }
+      guard case .string(let name)? = event["task"] else { continue }
+      let task = WrittenKey(name)
       switch event.kind {
       case TraceKind.taskCreated.rawValue:
         if lines[task] == nil { lines[task] = "no completion" }
@@ -43,7 +44,7 @@ public enum ScenarioExploration {
       }
     }
     return lines.keys.sorted().map { name in
-      "\(name): \(lines[name]!)" + (delivered.contains(name) ? ", file delivered" : "")
+      "\(name.text): \(lines[name]!)" + (delivered.contains(name) ? ", file delivered" : "")
     }.joined(separator: "\n")
   }
 }

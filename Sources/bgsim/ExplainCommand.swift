@@ -1,4 +1,5 @@
 import ScenarioKit
+import SimKernel
 import SimReport
 
 /// `bgsim explain FILE TASK [--seed N]`: why one task took as long as it did.
@@ -52,11 +53,14 @@ enum ExplainCommand {
     }
     let result = ScenarioRunner.run(scenario)
     let accounts = TaskAccounts.compute(result)
-    let matching = accounts.filter { $0.task == name }
+    // By bytes, as the run tells task names apart.
+    let matching = accounts.filter { $0.task.hasSameUTF8(name) }
     guard !matching.isEmpty else {
       let names = accounts.map(\.task)
       var message = "\(file): the run created no task named '\(name)'"
-      if let close = Suggestion.didYouMean(name, among: names) {
+      if let note = NormalizationTwins(names).note(for: name) {
+        message += "; \(note)"
+      } else if let close = Suggestion.didYouMean(name, among: names) {
         message += "; did you mean '\(close)'?"
       } else if names.isEmpty {
         message += "; it created no tasks at all"

@@ -38,6 +38,30 @@ import Testing
         "  1.06s  end of the account\n      1.06s  delegate  didComplete a error=none status=200\n"))
   }
 
+  /// A name typed in another Unicode form than the file's (a decomposed "é") is another task, as
+  /// the run tells names apart; the message shows the two forms, which look alike on a terminal.
+  @Test("explain finds a task by its name's bytes and shows both forms of a near miss")
+  func namesByBytes() throws {
+    let box = try BgsimSandbox()
+    defer { box.remove() }
+    try box.write(
+      "forms.json",
+      """
+      {"name": "forms", "seed": 1, "duration": "1h",
+       "server": {"resources": [{"url": "https://example.com/a", "size": "1KB"}]},
+       "app": {"sessions": [{"identifier": "S"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://example.com/a", "name": "caf\u{E9}"}]}
+      """)
+    let found = try box.run(["explain", "forms.json", "caf\u{E9}"])
+    #expect(found.status == 0)
+    let missed = try box.run(["explain", "forms.json", "cafe\u{301}"])
+    #expect(missed.status == 2)
+    #expect(
+      missed.stderr.contains(
+        "written here as 'cafe<U+0301>', there as 'caf<U+00E9>' (two Unicode normalization forms)"))
+  }
+
   @Test("explain of a task the run never created: exit 2 with the closest name")
   func unknownTask() throws {
     let box = try BgsimSandbox()

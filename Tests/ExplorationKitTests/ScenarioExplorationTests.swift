@@ -69,4 +69,24 @@ import Testing
     sim.run(until: SimTime(.minutes(5)))
     #expect(ScenarioExploration.account(of: sim.trace) == "tiles: completed 200, file delivered")
   }
+
+  /// Two tasks whose names differ only in their Unicode form each get their line, in byte order
+  /// (the decomposed `e` + accent before the composed `é`), and one's completion is not the other's.
+  @Test func theAccountTellsNamesApartByTheirBytes() throws {
+    let json = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "1MB", "etag": "a"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\u{E9}"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "e\u{301}"},
+                    {"at": "1s", "do": "cancel", "task": "e\u{301}"}]}
+      """
+    let sim = ScenarioRunner.prepare(try ScenarioLoader.load(data: Array(json.utf8), file: "forms.json"))
+    sim.run(until: SimTime(.minutes(5)))
+    let lines = ScenarioExploration.account(of: sim.trace).split(separator: "\n").map(String.init)
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasSameUTF8("e\u{301}: error -999") == true)
+    #expect(lines.last?.hasSameUTF8("\u{E9}: completed 200, file delivered") == true)
+  }
 }

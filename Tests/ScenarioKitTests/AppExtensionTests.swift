@@ -56,6 +56,31 @@ import TransferEngine
     }
   }
 
+  /// Extension names are told apart by their bytes, as the run tells every name: two whose names
+  /// differ only in their Unicode form are two extensions, each with its own process.
+  @Test("two extensions whose names differ only in their Unicode form are two processes")
+  func namesByBytes() throws {
+    let text = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://example.com/up", "method": "POST", "responseBody": "1KB"}]},
+       "app": {"sessions": [{"identifier": "Own"}], "extensions": [
+         {"name": "\u{E9}", "sessions": [{"identifier": "A", "sharedContainerIdentifier": "group.x"}]},
+         {"name": "e\u{301}", "sessions": [{"identifier": "B", "sharedContainerIdentifier": "group.x"}]}]},
+       "timeline": [
+         {"at": "0s", "do": "openExtension", "extension": "\u{E9}"},
+         {"at": "1s", "do": "upload", "extension": "\u{E9}", "session": "A", "url": "https://example.com/up",
+          "name": "one", "from": "file", "size": "1KB"},
+         {"at": "2s", "do": "upload", "extension": "e\u{301}", "session": "B", "url": "https://example.com/up",
+          "name": "two", "from": "file", "size": "1KB"}]}
+      """
+    // Loads: not "a second extension named ...".
+    let result = try Self.run(text)
+    // The composed one runs and uploads; the decomposed one was never opened.
+    #expect(Self.first("task.created", in: result, where: "task", is: "one") != nil)
+    #expect(Self.first("task.created", in: result, where: "task", is: "two") == nil)
+    #expect(result.runError?.contains("is not running") == true)
+  }
+
   @Test("the extension's upload goes on after it ends, and the containing app is launched to get its events")
   func handOff() throws {
     let text = Self.scenario(

@@ -76,6 +76,27 @@ import TransferEngine
     #expect(open.intervals.last?.activity == .waiting(.connectivity) && open.intervals.last?.closing == nil)
   }
 
+  /// Two tasks whose names differ only in their Unicode form are two tasks, as the run tells
+  /// them apart: each event goes to its own task's account.
+  @Test("accounts tell task names apart by their bytes")
+  func namesByBytes() throws {
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    let events = [
+      Self.event(0, .taskCreated, [("task", .string(composed)), ("session", "S")]),
+      Self.event(1, .taskCreated, [("task", .string(decomposed)), ("session", "S")]),
+      Self.event(2, .taskResume, [("task", .string(composed))]),
+      Self.event(2, .taskStarted, [("task", .string(composed))]),
+      Self.event(4, .taskFinished, [("task", .string(composed))]),
+    ]
+    let accounts = TaskAccounts.compute(events, endTime: Self.at(10))
+    #expect(accounts.count == 2)
+    #expect(accounts[0].task.hasSameUTF8(composed) && accounts[0].outcome == .finished)
+    #expect(accounts[0].firstStarted == Self.at(2))
+    #expect(accounts[1].task.hasSameUTF8(decomposed) && accounts[1].outcome == .unfinished)
+    #expect(accounts[1].firstStarted == nil)
+  }
+
   @Test("slowest first, ties in creation order")
   func order() {
     let events = [

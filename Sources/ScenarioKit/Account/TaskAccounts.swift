@@ -8,14 +8,16 @@ public enum TaskAccounts {
   /// - Parameters:
   ///   - events: the run's trace.
   ///   - endTime: when the run ended (closes what was still open).
-  ///   - wasted: bytes each task threw away, by task name (the trace does not carry them).
+  ///   - wasted: bytes each task threw away, by task name (the trace does not carry them). A
+  ///     `String` key: two names that differ only in their Unicode form share one entry.
   /// - Complexity: O(events).
   public static func compute(
     _ events: [TraceEvent], endTime: SimTime, wasted: [String: Int64] = [:]
   ) -> [TaskAccount] {
     var accounts: [TaskAccount] = []
-    /// The current account of each task name (a name reused by a later task starts a new one).
-    var current: [String: Int] = [:]
+    /// The current account of each task name (a name reused by a later task starts a new one),
+    /// by its bytes: a name in another Unicode form is another task.
+    var current: [WrittenKey: Int] = [:]
     func open(_ index: Int, _ activity: TaskAccount.Activity, at event: Int, detail: String = "") {
       let time = events[event].time
       if let last = accounts[index].intervals.indices.last {
@@ -39,11 +41,11 @@ public enum TaskAccounts {
           TaskAccount(
             task: name, session: session, created: event.time, firstStarted: nil, ended: nil,
             outcome: .unfinished, delivered: nil, intervals: [], bytesWasted: wasted[name] ?? 0, bytes: nil))
-        current[name] = accounts.count - 1
+        current[WrittenKey(name)] = accounts.count - 1
         open(accounts.count - 1, .notResumed, at: i)
         continue
       }
-      guard let index = current[name] else { continue }
+      guard let index = current[WrittenKey(name)] else { continue }
       let state = accounts[index].intervals.last?.activity
       // Nothing after the end changes what the task was doing, except its delivery.
       let hasEnded = accounts[index].ended != nil

@@ -24,7 +24,7 @@ extension ValueType where T == AppSpec {
   private static func appExtension(_ r: inout ObjectReader) -> ExtensionSpec? {
     let name = r.required("name", .name("an extension name like \"Share\""))
     if let name, let v = r.raw("name"),
-      r.context.references.declaredExtensions.contains(where: { $0.name == name })
+      r.context.references.declaredExtensions.contains(where: { $0.name.hasSameUTF8(name) })
     {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,

@@ -364,16 +364,16 @@ struct References {
 /// takes `é` composed and `e` with a combining accent as equal, the run (as the system) tells
 /// them apart by their bytes, and an error that only says "unknown 'é'; did you mean 'é'?"
 /// shows the user two identical names.
-struct NormalizationTwins {
+package struct NormalizationTwins {
   /// Each name by its text as `String` compares it, the first of those alike.
   private var byText: [String: String] = [:]
 
-  init(_ names: [String]) {
+  package init(_ names: [String]) {
     for name in names where byText[name] == nil { byText[name] = name }
   }
 
   /// What to tell a reference that matches no name by bytes but one by text, or nil.
-  func note(for reference: String) -> String? {
+  package func note(for reference: String) -> String? {
     guard let twin = byText[reference], !twin.hasSameUTF8(reference) else { return nil }
     return "it has the letters of '\(TerminalText.shortened(twin))' but other bytes: written here as "
       + "'\(Self.escaped(reference))', there as '\(Self.escaped(twin))' (two Unicode normalization forms); "
