@@ -24,7 +24,7 @@ extension ValueType where T == AppSpec {
   private static func appExtension(_ r: inout ObjectReader) -> ExtensionSpec? {
     let name = r.required("name", .name("an extension name like \"Share\""))
     if let name, let v = r.raw("name"),
-      r.context.references.declaredExtensions.contains(where: { $0.name.hasSameUTF8(name) })
+      r.context.references.declaresExtension(name)
     {
       r.context.invalid(
         JSONPath.member(r.path, "name"), v,
@@ -37,7 +37,7 @@ extension ValueType where T == AppSpec {
           "a background session like {\"identifier\": \"ShareUploads\", "
             + "\"sharedContainerIdentifier\": \"group.com.example\"}", session)) ?? []
     for (i, entry) in (r.raw("sessions")?.array ?? []).enumerated() {
-      guard let kind = entry.members?.first(where: { $0.key == "kind" })?.value,
+      guard let kind = entry.members?.first(where: { $0.key.hasSameUTF8("kind") })?.value,
         kind.string == SessionConfiguration.Kind.default.rawValue
       else { continue }
       r.context.invalid(
@@ -46,7 +46,7 @@ extension ValueType where T == AppSpec {
           + "extensions); remove 'kind' or set it to \"background\"")
     }
     guard let name else { return nil }
-    r.context.references.declaredExtensions.append((name, sessions.map(\.identifier)))
+    r.context.references.declareExtension(name, sessions: sessions.map(\.identifier))
     return ExtensionSpec(name: name, sessions: sessions)
   }
 

@@ -11,10 +11,16 @@ final class ScriptedExtension: SimURLSessionDelegate {
   /// Live session objects by identifier; the engine invalidates them when the extension ends.
   /// By identifier, told apart by its bytes (`WrittenKey`).
   private var sessions: [WrittenKey: SimURLSession] = [:]
+  /// The extension's own configuration of each identifier, its first entry's: looked up, not
+  /// scanned, as an extension may declare thousands.
+  private var configurations: [WrittenKey: SessionConfiguration] = [:]
 
   init(spec: ExtensionSpec, store: ScriptedAppStore) {
     self.spec = spec
     self.store = store
+    for configuration in spec.sessions where configurations[WrittenKey(configuration.identifier)] == nil {
+      configurations[WrittenKey(configuration.identifier)] = configuration
+    }
   }
 
   /// Performs a timeline `download` or `upload` (the loader allows no other action here), `count`
@@ -56,7 +62,7 @@ final class ScriptedExtension: SimURLSessionDelegate {
   /// The live session for `identifier` in this run of the extension, made on first use.
   private func session(_ identifier: String, path: String) -> SimURLSession? {
     if let live = sessions[WrittenKey(identifier)], !live.isInvalidated { return live }
-    guard let configuration = spec.sessions.first(where: { $0.identifier.hasSameUTF8(identifier) }) else {
+    guard let configuration = configurations[WrittenKey(identifier)] else {
       store.fail("\(path): extension '\(spec.name)' has no session '\(identifier)'")
       return nil
     }
