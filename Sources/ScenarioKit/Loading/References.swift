@@ -380,13 +380,18 @@ struct References {
 /// takes `é` composed and `e` with a combining accent as equal, the run (as the system) tells
 /// them apart by their bytes, and an error that only says "unknown 'é'; did you mean 'é'?"
 /// shows the user two identical names.
-package struct NormalizationTwins {
+///
+/// Filed on the first reference asked about: a file whose references all hold costs nothing.
+package final class NormalizationTwins {
+  private let names: [String]
   /// Each name by its text as `String` compares it, the first of those alike.
-  private var byText: [String: String] = [:]
-
-  package init(_ names: [String]) {
+  private lazy var byText: [String: String] = {
+    var byText: [String: String] = [:]
     for name in names where byText[name] == nil { byText[name] = name }
-  }
+    return byText
+  }()
+
+  package init(_ names: [String]) { self.names = names }
 
   /// What to tell a reference that matches no name by bytes but one by text, or nil.
   package func note(for reference: String) -> String? {
