@@ -6,7 +6,8 @@ import TransferEngine
 /// the task or session it is about.
 struct MatchKey: Hashable, Sendable {
   var kind: String
-  var subject: String
+  /// Compared by its bytes: sessions whose identifiers differ only in their Unicode form are two.
+  var subject: WrittenKey
 }
 
 /// The observed events calibration fits, keyed once so every candidate run is matched in
@@ -88,27 +89,27 @@ public struct ObservedEvents: Sendable {
 
   /// A task's identity across logs: its session and `taskIdentifier`, which the system assigns
   /// in the same order on a device and in the simulation, so names may differ between the two.
-  static func taskIdentities(_ events: [TraceEvent]) -> [String: String] {
-    var out: [String: String] = [:]
+  static func taskIdentities(_ events: [TraceEvent]) -> [WrittenKey: String] {
+    var out: [WrittenKey: String] = [:]
     for event in events where event.kind == "task.created" {
       guard case .string(let name)? = event["task"], case .string(let session)? = event["session"],
         case .int(let id)? = event["taskIdentifier"]
       else { continue }
-      out[name] = "\(session)#\(id)"
+      out[WrittenKey(name)] = "\(session)#\(id)"
     }
     return out
   }
 
-  static func key(_ event: TraceEvent, _ identities: [String: String]) -> MatchKey {
+  static func key(_ event: TraceEvent, _ identities: [WrittenKey: String]) -> MatchKey {
     var kind = event.kind
     if kind == "app.launch", let reason = event["reason"] { kind += " reason=\(reason.description)" }
     if case .string(let task)? = event["task"] {
-      return MatchKey(kind: kind, subject: identities[task] ?? task)
+      return MatchKey(kind: kind, subject: WrittenKey(identities[WrittenKey(task)] ?? task))
     }
     if case .string(let session)? = event["session"] {
-      return MatchKey(kind: kind, subject: "session:" + session)
+      return MatchKey(kind: kind, subject: WrittenKey("session:" + session))
     }
-    return MatchKey(kind: kind, subject: "")
+    return MatchKey(kind: kind, subject: WrittenKey(""))
   }
 
   static func label(_ event: TraceEvent) -> String {

@@ -80,7 +80,7 @@ extension TraceEvent {
 ///
 /// Ordered by the bytes too (`<`), so a list of names sorted for a deterministic output puts two
 /// names that `==` on `String` would take as equal in one order on every run.
-package struct WrittenKey: Hashable, Comparable {
+package struct WrittenKey: Hashable, Comparable, Sendable {
   package let text: String
 
   package init(_ text: String) { self.text = text }

@@ -39,15 +39,16 @@ public struct RunMetrics: Hashable, Sendable {
   ///
   /// - Complexity: O(events + tasks log tasks).
   public init(_ result: RunResult) {
-    var created: [String: SimTime] = [:]
+    // By the name's bytes, as the run tells tasks apart.
+    var created: [WrittenKey: SimTime] = [:]
     var taskTimes: [SimDuration] = []
     var ended = 0
     var lastEnd = SimTime.zero
     var rules = Set<String>()
     let endTime = result.endTime
     for event in result.trace.events {
-      let task: String? =
-        if case .string(let name) = event["task"] { name } else { nil }
+      let task: WrittenKey? =
+        if case .string(let name) = event["task"] { WrittenKey(name) } else { nil }
       switch event.traceKind {
       case .taskCreated?:
         tasks += 1

@@ -26,6 +26,31 @@ import TransferEngine
     #expect(partners == [SimTime(.seconds(1)), SimTime(.seconds(7))])
   }
 
+  /// Sessions whose identifiers differ only in their Unicode form are two sessions (the system
+  /// compares identifiers byte for byte): their first tasks are two tasks, each paired with its own.
+  @Test func sessionsAreToldApartByTheirIdentifiersBytes() {
+    let composed = TraceValue.string("\u{E9}")
+    let decomposed = TraceValue.string("e\u{301}")
+    let observed = ObservedEvents(log: [
+      Self.event(1, "task.created", ["task": "one", "session": composed, "taskIdentifier": 1]),
+      Self.event(2, "task.created", ["task": "two", "session": decomposed, "taskIdentifier": 1]),
+      Self.event(5, "delegate.didComplete", ["task": "two", "error": "none"]),
+      Self.event(9, "delegate.didComplete", ["task": "one", "error": "none"]),
+    ])
+    let simulated = [
+      Self.event(1, "task.created", ["task": "a", "session": composed, "taskIdentifier": 1]),
+      Self.event(2, "task.created", ["task": "b", "session": decomposed, "taskIdentifier": 1]),
+      Self.event(6, "delegate.didComplete", ["task": "a", "error": "none"]),
+      Self.event(8, "delegate.didComplete", ["task": "b", "error": "none"]),
+    ]
+    // The decomposed session's task completed first on the device and last here: each pairs
+    // with its own, not with the other's by order.
+    #expect(
+      observed.match(simulated) == [
+        SimTime(.seconds(1)), SimTime(.seconds(2)), SimTime(.seconds(8)), SimTime(.seconds(6)),
+      ])
+  }
+
   @Test func theIthEventOfAKindPairsWithTheIthAndMissingOnesAreUnmatched() {
     let observed = ObservedEvents(log: [
       Self.event(0, "app.launch", ["reason": "user"]),

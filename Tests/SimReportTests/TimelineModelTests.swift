@@ -19,6 +19,25 @@ import Testing
     #expect(Self.model.wakes.map(\.time) == [SimTime(nanoseconds: 3_608_060_000_000)])
   }
 
+  /// Two tasks whose names differ only in their Unicode form are two bars, each with its own
+  /// phases, as the run tells them apart.
+  @Test func tasksAreToldApartByTheirNamesBytes() throws {
+    let text = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "1MB", "etag": "a"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\u{E9}"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "e\u{301}"},
+                    {"at": "1s", "do": "cancel", "task": "e\u{301}"}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    let bars = TaskBar.bars(from: result.trace.events, end: result.endTime)
+    #expect(bars.count == 2)
+    #expect(bars.first?.name.hasSameUTF8("\u{E9}") == true && bars.first?.segments.last?.phase == "done")
+    #expect(bars.last?.name.hasSameUTF8("e\u{301}") == true && bars.last?.segments.last?.phase == "cancelled")
+  }
+
   @Test func networkAndPowerLanesAreStepFunctions() {
     #expect(Self.model.network.map(\.state) == ["wifi", "cellular", "none"])
     #expect(Self.model.network.map(\.label) == ["wifi 50Mbps", "cellular 10Mbps expensive", "offline"])

@@ -14,6 +14,29 @@ import TransferEngine
     ],
     seeds: Array(1...5))
 
+  /// A task's time runs from its own creation: two tasks whose names differ only in their
+  /// Unicode form are two tasks, and the later one's creation does not shorten the other's time.
+  @Test func taskTimesTellNamesApartByTheirBytes() throws {
+    let text = """
+      {"name": "forms", "duration": "1h",
+       "server": {"resources": [{"url": "https://h/a", "size": "100MB", "etag": "a"},
+                                {"url": "https://h/b", "size": "1MB", "etag": "b"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\u{E9}"},
+                    {"at": "2s", "do": "download", "session": "S", "url": "https://h/b", "name": "e\u{301}"}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    let finished = try #require(
+      result.trace.events.first {
+        $0.kind == "task.finished" && $0["task"]?.description.hasSameUTF8("\u{E9}") == true
+      })
+    let m = RunMetrics(result)
+    #expect(m.finished == 2)
+    // The longer of the two (nearest rank of two) is the composed one's, from 1 s.
+    #expect(m.taskP95 == finished.time - SimTime(.seconds(1)))
+  }
+
   @Test func metricsFollowTheRateLimiterChain() throws {
     var scenario = try SweepFixtures.load()
     scenario.random = nil

@@ -58,7 +58,8 @@ public enum HTMLReport {
   /// The timeline twice, stretched (shown) and linear (hidden), with a radio toggle that is pure
   /// CSS (`:checked`): the default view needs no script, and the page stays script-free.
   static func timelines(_ model: TimelineModel, accounts: [TaskAccount]) -> String {
-    let hover = Dictionary(accounts.map { ($0.task, AccountText.hover($0)) }, uniquingKeysWith: { a, _ in a })
+    let hover = Dictionary(
+      accounts.map { (WrittenKey($0.task), AccountText.hover($0)) }, uniquingKeysWith: { a, _ in a })
     var out = "<div class=\"timelines\">\n<span>Time axis:</span>\n"
     out += "<input type=\"radio\" name=\"axis\" id=\"axis-stretched\" checked>"
     out += "<label for=\"axis-stretched\">stretched around events</label>\n"

@@ -37,12 +37,14 @@ struct TaskBar: Equatable {
   /// The bars of every task in the trace, in order of creation.
   /// - Complexity: O(n) in the number of events.
   static func bars(from events: [TraceEvent], end: SimTime) -> [TaskBar] {
-    var order: [String] = []
-    var changes: [String: [Segment]] = [:]
+    // Tasks by their names' bytes, as the run tells them apart.
+    var order: [WrittenKey] = []
+    var changes: [WrittenKey: [Segment]] = [:]
     /// Bytes the task's current attempt had reached, from its progress events.
-    var reached: [String: Int64] = [:]
+    var reached: [WrittenKey: Int64] = [:]
     for event in events where event.kind.hasPrefix("task.") || event.kind.hasPrefix("delegate.") {
-      guard let name = event["task"]?.description else { continue }
+      guard let text = event["task"]?.description else { continue }
+      let name = WrittenKey(text)
       // Each list is changed in place: a copy taken out and put back would copy the whole list
       // at every event of a task that changes phase many times.
       if var next = phase(after: event) {
@@ -68,7 +70,7 @@ struct TaskBar: Equatable {
         segment.end = index + 1 < list.count ? list[index + 1].start : max(end, change.start)
         segments.append(segment)
       }
-      return TaskBar(name: name, segments: segments)
+      return TaskBar(name: name.text, segments: segments)
     }
   }
 

@@ -16,8 +16,9 @@ struct TimelineSVG {
 
   let model: TimelineModel
   var axis: Axis = .stretched
-  /// Per task name, the account shown when any of its bars is hovered (`AccountText.hover`).
-  var accounts: [String: String] = [:]
+  /// Per task name (its bytes), the account shown when any of its bars is hovered
+  /// (`AccountText.hover`).
+  var accounts: [WrittenKey: String] = [:]
   /// The most task rows drawn, in the model's order; a note under them counts the rest.
   var maxTaskRows = TimelineSVG.taskRowLimit
 
@@ -136,7 +137,7 @@ struct TimelineSVG {
     var out = "<g class=\"task\" data-task=\"\(name)\">\n"
     let shown = bar.name.count > 28 ? String(bar.name.prefix(27)) + "…" : bar.name
     out += "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">"
-    let account = accounts[bar.name].map { "\n\n" + $0 } ?? ""
+    let account = accounts[WrittenKey(bar.name)].map { "\n\n" + $0 } ?? ""
     out += "<title>\(name)\(esc(account))</title>\(esc(shown))</text>\n"
     for (index, segment) in bar.segments.enumerated() {
       let isLast = index == bar.segments.count - 1
@@ -157,7 +158,7 @@ struct TimelineSVG {
       if let bytes = segment.bytes { attributes += " data-bytes=\"\(esc(bytes))\"" }
       var tooltip = segment.detail
       if let bytes = segment.bytes { tooltip += "\nbytes: \(bytes)" }
-      if let account = accounts[bar.name] { tooltip += "\n\n" + account }
+      if let account = accounts[WrittenKey(bar.name)] { tooltip += "\n\n" + account }
       out += "<rect class=\"\(classes)\" \(attributes) x=\"\(fmt(x))\" y=\"\(fmt(y))\" "
       out += "width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\" rx=\"3\">"
       out += "<title>\(esc(tooltip))</title></rect>\n"
