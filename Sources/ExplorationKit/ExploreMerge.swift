@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 /// Why an exploration's shard setting or shards are refused: the message says what and how to fix it.
 public struct ExploreError: Error, Sendable, CustomStringConvertible {
@@ -77,11 +78,12 @@ public enum ExploreMerge {
     }
     // Each shard lists its findings in the order their first runs came; the run without faults
     // (firstRun -1) is played and counted by every shard.
-    var chosen: [String: (record: FindingRecord, shard: Int, position: Int)] = [:]
-    var reached: [String: Int] = [:]
+    // By the signature's bytes, as a single run groups them (`Explorer`).
+    var chosen: [WrittenKey: (record: FindingRecord, shard: Int, position: Int)] = [:]
+    var reached: [WrittenKey: Int] = [:]
     for (shardNumber, shard) in sorted.enumerated() {
       for (position, record) in shard.result.findings.enumerated() {
-        let key = record.origin.signature
+        let key = WrittenKey(record.origin.signature)
         reached[key, default: 0] += record.reachedBy
         if let existing = chosen[key], existing.record.origin.firstRun <= record.origin.firstRun { continue }
         chosen[key] = (record, shardNumber, position)
@@ -98,7 +100,8 @@ public enum ExploreMerge {
     merged.findings = ordered.map { item in
       var record = item.record
       let inBaseline = record.origin.firstRun < 0
-      record.reachedBy = reached[record.origin.signature, default: 0] - (inBaseline ? count - 1 : 0)
+      record.reachedBy =
+        reached[WrittenKey(record.origin.signature), default: 0] - (inBaseline ? count - 1 : 0)
       return record
     }
     return merged

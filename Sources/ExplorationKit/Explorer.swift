@@ -83,14 +83,17 @@ public enum Explorer {
     raw += judged.flatMap { $0 }
     // One finding per rule and difference: the first run that reached it, shrunk, and how many did.
     // Each finding is shrunk on its own, so the findings are shrunk side by side on the workers.
-    var order: [String] = []
-    var grouped: [String: (first: Raw, count: Int)] = [:]
+    // Signatures told apart by their bytes: they quote names, and a name in another Unicode form
+    // is another task or session.
+    var order: [WrittenKey] = []
+    var grouped: [WrittenKey: (first: Raw, count: Int)] = [:]
     for item in raw {
-      if let existing = grouped[item.signature] {
-        grouped[item.signature] = (existing.first, existing.count + 1)
+      let signature = WrittenKey(item.signature)
+      if let existing = grouped[signature] {
+        grouped[signature] = (existing.first, existing.count + 1)
       } else {
-        grouped[item.signature] = (item, 1)
-        order.append(item.signature)
+        grouped[signature] = (item, 1)
+        order.append(signature)
       }
     }
     let findings = ParallelRunner.map(order, jobs: plan.jobs) { signature -> Finding in
@@ -110,7 +113,7 @@ public enum Explorer {
           world: baseline.world, duration: subject.duration + subject.settle, seed: plan.worldSeed,
           faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns,
           base: subject.scenario),
-        reachedBy: count, origin: FindingOrigin(signature: signature, firstRun: first.order))
+        reachedBy: count, origin: FindingOrigin(signature: signature.text, firstRun: first.order))
       finding.bytesWastedByTask = rerun.bytesWastedByTask
       return finding
     }
