@@ -57,6 +57,24 @@ import Testing
     #expect(References.literalEnds("a{n}\u{301}") == ("a", "\u{301}"))
   }
 
+  /// A near miss shows both forms with their non-ASCII scalars written out, and a name of
+  /// megabytes only as far as a message needs.
+  @Test("the two forms of a near miss are written out, a long name cut with its byte count")
+  func normalizationNote() {
+    #expect(NormalizationTwins.escaped("cafe\u{301}") == "cafe<U+0301>")
+    #expect(NormalizationTwins.escaped("\u{1F600}x") == "<U+1F600>x")
+    let long = String(repeating: "\u{E9}", count: 100_000)
+    #expect(
+      NormalizationTwins.escaped(long)
+        == String(repeating: "<U+00E9>", count: 80) + "... (\(200_000 - 160) more bytes)")
+    let twins = NormalizationTwins(["caf\u{E9}", "other"])
+    #expect(twins.note(for: "caf\u{E9}") == nil)  // the same bytes: no near miss
+    #expect(twins.note(for: "unknown") == nil)
+    #expect(
+      twins.note(for: "cafe\u{301}")?.contains("written here as 'cafe<U+0301>', there as 'caf<U+00E9>'")
+        == true)
+  }
+
   @Test("a pattern is filed under the text before its first placeholder")
   func prefixes() {
     #expect(NamePatterns.literalPrefix("r5-{n}") == Array("r5-".utf8))

@@ -402,13 +402,18 @@ package final class NormalizationTwins {
   }
 
   /// The name with each non-ASCII scalar written `<U+0301>`, so two forms that look alike differ
-  /// on the screen (no backslash: the printed message escapes those); shortened as names are.
-  static func escaped(_ name: String) -> String {
-    TerminalText.shortened(
-      name.unicodeScalars.map { scalar in
-        guard !scalar.isASCII else { return String(scalar) }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
-      }.joined())
+  /// on the screen (no backslash: the printed message escapes those): its first `limit` scalars,
+  /// then how many bytes were left out, as `TerminalText.shortened` writes it (a name may be
+  /// megabytes long).
+  static func escaped(_ name: String, limit: Int = 80) -> String {
+    let shown = name.unicodeScalars.prefix(limit)
+    var out = shown.map { scalar in
+      guard !scalar.isASCII else { return String(scalar) }
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+    }.joined()
+    let rest = name.utf8.count - shown.reduce(0) { $0 + UTF8.width($1) }
+    if rest > 0 { out += "... (\(rest) more bytes)" }
+    return out
   }
 }
