@@ -22,20 +22,21 @@ import Testing
   /// Two tasks whose names differ only in their Unicode form are two bars, each with its own
   /// phases, as the run tells them apart.
   @Test func tasksAreToldApartByTheirNamesBytes() throws {
+    let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+    let download = { (at: Int, name: String) in
+      #"{"at": "\#(at)s", "do": "download", "session": "S", "url": "https://h/x", "name": "\#(name)"}"#
+    }
     let text = """
-      {"name": "forms", "duration": "1h",
-       "server": {"resources": [{"url": "https://h/a", "size": "1MB", "etag": "a"}]},
+      {"name": "bars", "duration": "1h", "server": {"resources": [{"url": "https://h/x", "size": "2MB"}]},
        "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
-       "timeline": [{"at": "0s", "do": "launch"},
-                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\u{E9}"},
-                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "e\u{301}"},
-                    {"at": "1s", "do": "cancel", "task": "e\u{301}"}]}
+       "timeline": [{"at": "0s", "do": "launch"}, \(download(1, composed)), \(download(2, decomposed)),
+                    {"at": "2s", "do": "cancel", "task": "\(decomposed)"}]}
       """
-    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "forms.json"))
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "bars.json"))
     let bars = TaskBar.bars(from: result.trace.events, end: result.endTime)
     #expect(bars.count == 2)
-    #expect(bars.first?.name.hasSameUTF8("\u{E9}") == true && bars.first?.segments.last?.phase == "done")
-    #expect(bars.last?.name.hasSameUTF8("e\u{301}") == true && bars.last?.segments.last?.phase == "cancelled")
+    #expect(bars.first?.name.hasSameUTF8(composed) == true && bars.first?.segments.last?.phase == "done")
+    #expect(bars.last?.name.hasSameUTF8(decomposed) == true && bars.last?.segments.last?.phase == "cancelled")
   }
 
   @Test func networkAndPowerLanesAreStepFunctions() {
