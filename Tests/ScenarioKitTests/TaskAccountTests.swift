@@ -97,6 +97,29 @@ import TransferEngine
     #expect(accounts[1].firstStarted == nil)
   }
 
+  /// A run's accounts take each task's own wasted bytes (by creation order), not a sum by name:
+  /// two tasks whose names differ only in their Unicode form waste what each threw away.
+  @Test("a run's accounts carry each task's own wasted bytes, whatever its name")
+  func wastedBytesPerTask() throws {
+    let wifi = #"{"interface": "wifi", "down": "8Mbps", "up": "1Mbps", "latency": "20ms""#
+    let text = """
+      {"name": "waste", "duration": "1h",
+       "device": {"network": [\(wifi), "at": "0s"}, {"at": "3s", "interface": "none"}, \(wifi), "at": "1m"}]},
+       "server": {"resources": [{"url": "https://h/a", "size": "10MB"}, {"url": "https://h/b", "size": "10MB"}]},
+       "app": {"sessions": [{"identifier": "S", "kind": "background"}]},
+       "timeline": [{"at": "0s", "do": "launch"},
+                    {"at": "1s", "do": "download", "session": "S", "url": "https://h/a", "name": "\u{E9}"},
+                    {"at": "2s", "do": "download", "session": "S", "url": "https://h/b", "name": "e\u{301}"}]}
+      """
+    let result = ScenarioRunner.run(try ScenarioLoader.load(data: Array(text.utf8), file: "waste.json"))
+    let accounts = TaskAccounts.compute(result)
+    // Resources without a validator restart from zero after the loss: each throws away what it had.
+    #expect(accounts.map(\.bytesWasted) == result.bytesWastedInCreationOrder)
+    #expect(
+      accounts.count == 2 && accounts[0].bytesWasted > accounts[1].bytesWasted && accounts[1].bytesWasted > 0)
+    #expect(accounts[0].bytesWasted + accounts[1].bytesWasted == result.bytesWasted)
+  }
+
   @Test("slowest first, ties in creation order")
   func order() {
     let events = [

@@ -9,10 +9,19 @@ public enum TaskAccounts {
   ///   - events: the run's trace.
   ///   - endTime: when the run ended (closes what was still open).
   ///   - wasted: bytes each task threw away, by task name (the trace does not carry them). A
-  ///     `String` key: two names that differ only in their Unicode form share one entry.
+  ///     `String` key: two names that differ only in their Unicode form share one entry
+  ///     (`compute(_:)` reads each task's own from a `RunResult`).
   /// - Complexity: O(events).
   public static func compute(
     _ events: [TraceEvent], endTime: SimTime, wasted: [String: Int64] = [:]
+  ) -> [TaskAccount] {
+    compute(events, endTime: endTime) { _, name in wasted[name] ?? 0 }
+  }
+
+  /// The accounts, each task's wasted bytes from `wasted(index, name)`: the index is the
+  /// task's place in creation order.
+  static func compute(
+    _ events: [TraceEvent], endTime: SimTime, wasted: (Int, String) -> Int64
   ) -> [TaskAccount] {
     var accounts: [TaskAccount] = []
     /// The current account of each task name (a name reused by a later task starts a new one),
@@ -40,7 +49,8 @@ public enum TaskAccounts {
         accounts.append(
           TaskAccount(
             task: name, session: session, created: event.time, firstStarted: nil, ended: nil,
-            outcome: .unfinished, delivered: nil, intervals: [], bytesWasted: wasted[name] ?? 0, bytes: nil))
+            outcome: .unfinished, delivered: nil, intervals: [], bytesWasted: wasted(accounts.count, name),
+            bytes: nil))
         current[WrittenKey(name)] = accounts.count - 1
         open(accounts.count - 1, .notResumed, at: i)
         continue
@@ -107,7 +117,10 @@ public enum TaskAccounts {
 
   /// The accounts of a run, with the engine's per-task wasted bytes.
   public static func compute(_ result: RunResult) -> [TaskAccount] {
-    compute(result.trace.events, endTime: result.endTime, wasted: result.bytesWastedByTask)
+    let inOrder = result.bytesWastedInCreationOrder
+    return compute(result.trace.events, endTime: result.endTime) { index, name in
+      index < inOrder.count ? inOrder[index] : result.bytesWastedByTask[name] ?? 0
+    }
   }
 
   /// Longest first; ties in creation order.
