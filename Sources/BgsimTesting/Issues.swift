@@ -32,7 +32,7 @@ struct TestIssue {
       TracePage.render(
         title: "bgsim simulation", verdict: verdict, seed: sim.seed, events: sim.trace.events,
         endTime: sim.now,
-        wasted: wasted)
+        wasted: wasted, wastedInCreationOrder: sim.allTasks.map(\.bytesWasted))
     }
     var result = lintIssues(sim.trace, page: page)
     if let violation = sim.invariantViolation {
@@ -89,6 +89,6 @@ extension Finding {
     let faults = faults.isEmpty ? "no fault" : faults.map(\.description).joined(separator: "; ")
     return TracePage.render(
       title: "bgsim finding: \(rule)", verdict: "\(rule): \(faults)\n\(message)\nreplay: \(replayCall)",
-      seed: seed, events: trace, wasted: bytesWastedByTask)
+      seed: seed, events: trace, wasted: bytesWastedByTask, wastedInCreationOrder: bytesWastedInCreationOrder)
   }
 }

@@ -18,6 +18,8 @@ struct RunRecord {
   var world: (device: DeviceModel, server: ServerModel, policy: Policy)
   /// Bytes each task threw away, by name (`Finding.bytesWastedByTask`).
   var bytesWastedByTask: [String: Int64] = [:]
+  /// Each task's, in creation order (`Finding.bytesWastedInCreationOrder`).
+  var bytesWastedInCreationOrder: [Int64] = []
 }
 
 /// Plays a world with faults: the user's script as written, each fault after everything the
@@ -68,7 +70,8 @@ enum ExplorationRun {
     }
     return RunRecord(
       applied: applied, context: context, outcome: outcome, lints: lints, propertyMessage: message,
-      world: (sim.deviceModel, sim.server, sim.policy), bytesWastedByTask: wasted)
+      world: (sim.deviceModel, sim.server, sim.policy), bytesWastedByTask: wasted,
+      bytesWastedInCreationOrder: sim.allTasks.map(\.bytesWasted))
   }
 
   static func apply(_ fault: Fault, to sim: Simulation, userReturnsAfter: SimDuration) {

@@ -115,6 +115,7 @@ public enum Explorer {
           base: subject.scenario),
         reachedBy: count, origin: FindingOrigin(signature: signature.text, firstRun: first.order))
       finding.bytesWastedByTask = rerun.bytesWastedByTask
+      finding.bytesWastedInCreationOrder = rerun.bytesWastedInCreationOrder
       return finding
     }
     let killPointsRun = plan.faults.contains(.systemTermination) ? points.faults.count : 0
@@ -282,6 +283,7 @@ extension Explorer {
           rule: raw.rule, baseline: baseline.outcome.trace, returns: returns, base: subject.scenario),
         reachedBy: 1)
       finding.bytesWastedByTask = run.bytesWastedByTask
+      finding.bytesWastedInCreationOrder = run.bytesWastedInCreationOrder
       return finding
     }
     return ExplorationReport(findings: findings, killPoints: 0, killPointsRun: 0, runs: 1)

@@ -22,6 +22,9 @@ public struct Finding: Sendable, CustomStringConvertible {
   /// Bytes each task of `trace` moved and then threw away (a restart from zero), by task name:
   /// what the trace does not carry, for the report page's task accounts.
   public var bytesWastedByTask: [String: Int64] = [:]
+  /// Each task's own wasted bytes, in the order the tasks were created (names may repeat, or
+  /// differ only in their Unicode form): read before `bytesWastedByTask`.
+  public var bytesWastedInCreationOrder: [Int64] = []
   /// Which run first reached it and how it was grouped: what `bgsim explore-merge` needs to
   /// join shards into the findings of one whole exploration. Nil for a replay.
   public var origin: FindingOrigin?

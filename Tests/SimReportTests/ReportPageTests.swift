@@ -14,6 +14,26 @@ struct ReportPageTests {
       }
   }
 
+  /// A page drawn from a trace alone takes each task's wasted bytes in creation order when given
+  /// them: two tasks whose names differ only in their Unicode form show their own, not a sum.
+  @Test("a trace page's accounts show each task's own wasted bytes")
+  func tracePageWastedPerTask() {
+    let events = ["\u{E9}", "e\u{301}"].map { name in
+      TraceEvent(
+        time: .zero, kind: "task.created",
+        fields: [TraceField("task", .string(name)), TraceField("session", .string("S"))])
+    }
+    func page(_ inOrder: [Int64]) -> String {
+      TracePage.render(
+        title: "t", verdict: "v", seed: 0, events: events, endTime: SimTime(.seconds(1)),
+        wasted: ["\u{E9}": 3_000], wastedInCreationOrder: inOrder)
+    }
+    let own = page([1_000, 2_000])
+    #expect(own.contains("wasted 1KB") && own.contains("wasted 2KB") && !own.contains("wasted 3KB"))
+    // Without the list, the sum by name (one key for both forms) is all there is.
+    #expect(!page([]).contains("wasted 1KB") && page([]).contains("wasted 3KB"))
+  }
+
   @Test("the page has every lane and one bar per phase of each task, in order")
   func lanesAndBars() {
     let html = HTMLReport.render(ScenarioRunner.run(ReportScenarios.deferredDownload()))

@@ -20,7 +20,7 @@ public enum TaskAccounts {
 
   /// The accounts, each task's wasted bytes from `wasted(index, name)`: the index is the
   /// task's place in creation order.
-  static func compute(
+  package static func compute(
     _ events: [TraceEvent], endTime: SimTime, wasted: (Int, String) -> Int64
   ) -> [TaskAccount] {
     var accounts: [TaskAccount] = []
@@ -117,9 +117,18 @@ public enum TaskAccounts {
 
   /// The accounts of a run, with the engine's per-task wasted bytes.
   public static func compute(_ result: RunResult) -> [TaskAccount] {
-    let inOrder = result.bytesWastedInCreationOrder
-    return compute(result.trace.events, endTime: result.endTime) { index, name in
-      index < inOrder.count ? inOrder[index] : result.bytesWastedByTask[name] ?? 0
+    compute(
+      result.trace.events, endTime: result.endTime, wastedInCreationOrder: result.bytesWastedInCreationOrder,
+      byName: result.bytesWastedByTask)
+  }
+
+  /// The accounts, each task's wasted bytes its own from `wastedInCreationOrder` (the engine's
+  /// tasks in order), else from `byName`.
+  package static func compute(
+    _ events: [TraceEvent], endTime: SimTime, wastedInCreationOrder inOrder: [Int64], byName: [String: Int64]
+  ) -> [TaskAccount] {
+    compute(events, endTime: endTime) { index, name in
+      index < inOrder.count ? inOrder[index] : byName[name] ?? 0
     }
   }
 

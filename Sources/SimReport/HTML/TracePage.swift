@@ -16,9 +16,11 @@ public enum TracePage {
   ///   - events: the run's trace.
   ///   - endTime: when the run ended (closes what was still open); the last event's time by default.
   ///   - wasted: bytes each task threw away, by task name (the trace does not carry them).
+  ///   - wastedInCreationOrder: each task's own, in the order the tasks were created; read
+  ///     before `wasted`, which sums the tasks of one name.
   public static func render(
     title: String, verdict: String, seed: UInt64, events: [TraceEvent], endTime: SimTime? = nil,
-    wasted: [String: Int64] = [:]
+    wasted: [String: Int64] = [:], wastedInCreationOrder: [Int64] = []
   ) -> String {
     let end = endTime ?? events.last?.time ?? .zero
     let model = TimelineModel(events: events, end: end)
@@ -32,7 +34,8 @@ public enum TracePage {
     out += "\(events.count) trace events</p>\n"
     out += "<div class=\"error\" id=\"verdict\"><pre>\(esc(verdict))</pre></div>\n"
     out += ReportStyle.legend(waitingReasons: reasons)
-    let accounts = TaskAccounts.compute(events, endTime: end, wasted: wasted)
+    let accounts = TaskAccounts.compute(
+      events, endTime: end, wastedInCreationOrder: wastedInCreationOrder, byName: wasted)
     out += HTMLReport.timelines(model, accounts: accounts)
     out += AccountTable.render(accounts)
     out += HTMLReport.lints(events)
