@@ -54,6 +54,11 @@ struct ArgumentScanner {
         } else {
           throw usage("option '\(name)' needs a value")
         }
+        // An empty path (an unset shell variable) must not become the current folder or, joined
+        // with a file name, the file system's root.
+        if value.isEmpty, let noun = Self.pathNoun(option.valueName) {
+          throw usage("\(name) needs a \(noun)")
+        }
         if option.valueName.hasPrefix("KEY="), !value.contains("=") {
           // `--param KEY V`: name the form that was meant.
           let next =
@@ -73,4 +78,14 @@ struct ArgumentScanner {
   }
 
   private func usage(_ message: String) -> CommandLineError { .usage(message, command: command.name) }
+
+  /// What an option whose value is a path names, by its value's name in the usage line; nil for
+  /// the other options, which check their own values.
+  static func pathNoun(_ valueName: String) -> String? {
+    switch valueName {
+    case "DIR": return "folder name"
+    case "FILE", "F", "LOG.jsonl": return "file name"
+    default: return nil
+    }
+  }
 }

@@ -47,7 +47,6 @@ enum CheckCommand {
     }
     let format = try OutputFormat.parse(arguments, command: command)
     let junit = arguments.options["--junit"]
-    if junit?.isEmpty == true { throw .usage("--junit needs a file name", command: command.name) }
     let files = try ScenarioFiles.find(under: arguments.positionals, command: command)
     let update = arguments.flags.contains("--update-golden")
     let quiet = arguments.flags.contains("--quiet")

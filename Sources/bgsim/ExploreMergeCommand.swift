@@ -35,6 +35,10 @@ enum ExploreMergeCommand {
     guard !arguments.positionals.isEmpty else {
       throw .usage("missing the shard folders to merge", command: command.name)
     }
+    // Joined with a file name, an empty path is the file system's root.
+    if arguments.positionals.contains("") {
+      throw .usage("an empty path names no folder; give each shard's --out folder", command: command.name)
+    }
     var shards: [(folder: String, result: ExploreResult)] = []
     let merged: ExploreResult
     do throws(ExploreError) {

@@ -45,7 +45,6 @@ enum RunCommand {
       seed = value
     }
     if let traceOut = arguments.options["--trace-out"] {
-      if traceOut.isEmpty { throw .usage("--trace-out needs a file name", command: command.name) }
       try OutputGuard.refuseOverwritingInputs(
         outputs: [("--trace-out", traceOut)], inputs: [file], command: command)
     }

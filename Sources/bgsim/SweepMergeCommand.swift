@@ -33,6 +33,11 @@ enum SweepMergeCommand {
     guard !arguments.positionals.isEmpty else {
       throw .usage("missing the shard directories to merge", command: command.name)
     }
+    // Joined with a file name, an empty path is the file system's root.
+    if arguments.positionals.contains("") {
+      throw .usage(
+        "an empty path names no directory; give each shard's --out directory", command: command.name)
+    }
     let manifest: SweepManifest
     let table: RunTable
     do {

@@ -78,6 +78,12 @@ import TransferEngine
       ["run", "missing.json"], "missing.json: error: no such file\n" + InvalidScenarioTests.formatHint + "\n"
     ),
     (
+      ["run", ""],
+      "'': error: an empty path names no file; give the scenario file's path\n"
+        + InvalidScenarioTests.formatHint
+        + "\n"
+    ),
+    (
       ["validate"],
       "bgsim: missing the scenario FILE to validate\nusage: bgsim validate PATH... [--format text|json|github]\nSee 'bgsim validate --help'.\n"
     ),
@@ -99,6 +105,34 @@ import TransferEngine
       ["bench", "scripted", "0"],
       "bgsim: scripted takes one task count N from 1 to 100000, found '0'\n"
         + "usage: bgsim bench [WORKLOAD] [--json]\nSee 'bgsim bench --help'.\n"
+    ),
+    // An empty path (an unset shell variable) is refused for every option that takes one: joined
+    // with a file name, an empty folder was the file system's root.
+    (
+      ["sweep", "x.json", "--param", "rateLimiter.growth=2", "--out", ""],
+      "bgsim: --out needs a folder name\n"
+        + "usage: bgsim sweep FILE --param KEY=V1,V2,... [--param ...] [--seeds A-B] [--jobs N] [--shard K/N] "
+        + "[--out DIR] [--chart M,...]\nSee 'bgsim sweep --help'.\n"
+    ),
+    (
+      ["report", "x.json", "--out="],
+      "bgsim: --out needs a folder name\nusage: bgsim report PATH... [--out DIR]\nSee 'bgsim report --help'.\n"
+    ),
+    (
+      ["calibrate", "w.json", "--observed", ""],
+      "bgsim: --observed needs a file name\n"
+        + "usage: bgsim calibrate [WORLD.json] --observed LOG.jsonl --param KEY=LO..HI [--param ...] [--seeds A-B] "
+        + "[--jobs N] [--tolerance D] [--out DIR]\nSee 'bgsim calibrate --help'.\n"
+    ),
+    (
+      ["sweep-merge", "a", ""],
+      "bgsim: an empty path names no directory; give each shard's --out directory\n"
+        + "usage: bgsim sweep-merge DIR... [--out DIR]\nSee 'bgsim sweep-merge --help'.\n"
+    ),
+    (
+      ["explore-merge", ""],
+      "bgsim: an empty path names no folder; give each shard's --out folder\n"
+        + "usage: bgsim explore-merge DIR... [--out DIR]\nSee 'bgsim explore-merge --help'.\n"
     ),
     (
       ["bench", "hodl"],

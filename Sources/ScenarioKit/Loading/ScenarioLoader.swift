@@ -58,6 +58,10 @@ public enum ScenarioLoader {
   /// Reads the file, refusing directories, unreadable files and files over the size limit
   /// before reading them. Public for commands that also fingerprint the bytes (`sweep`).
   public static func read(path: String) throws(ScenarioErrors) -> Data {
+    // An empty argument (an unset shell variable) would print as ": error: no such file".
+    guard !path.isEmpty else {
+      throw fileProblem("''", "an empty path names no file; give the scenario file's path")
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw fileProblem(path, "no such file")
