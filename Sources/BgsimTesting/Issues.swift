@@ -24,15 +24,11 @@ struct TestIssue {
 
   /// Each lint the simulation traced (once per rule), and an invariant it broke.
   static func issues(_ sim: Simulation) -> [TestIssue] {
-    let wasted = sim.allTasks.reduce(into: [String: Int64]()) { byName, task in
-      let (sum, overflow) = byName[task.name, default: 0].addingReportingOverflow(task.bytesWasted)
-      byName[task.name] = overflow ? Int64.max : sum
-    }
     let page = { (verdict: String) in
       TracePage.render(
         title: "bgsim simulation", verdict: verdict, seed: sim.seed, events: sim.trace.events,
         endTime: sim.now,
-        wasted: wasted, wastedInCreationOrder: sim.allTasks.map(\.bytesWasted))
+        wastedInCreationOrder: sim.allTasks.map(\.bytesWasted))
     }
     var result = lintIssues(sim.trace, page: page)
     if let violation = sim.invariantViolation {
@@ -89,6 +85,6 @@ extension Finding {
     let faults = faults.isEmpty ? "no fault" : faults.map(\.description).joined(separator: "; ")
     return TracePage.render(
       title: "bgsim finding: \(rule)", verdict: "\(rule): \(faults)\n\(message)\nreplay: \(replayCall)",
-      seed: seed, events: trace, wasted: bytesWastedByTask, wastedInCreationOrder: bytesWastedInCreationOrder)
+      seed: seed, events: trace, wastedInCreationOrder: bytesWastedInCreationOrder)
   }
 }

@@ -16,9 +16,7 @@ struct RunRecord {
   var propertyMessage: String?
   /// The world's device, server and policy, for a replay scenario.
   var world: (device: DeviceModel, server: ServerModel, policy: Policy)
-  /// Bytes each task threw away, by name (`Finding.bytesWastedByTask`).
-  var bytesWastedByTask: [String: Int64] = [:]
-  /// Each task's, in creation order (`Finding.bytesWastedInCreationOrder`).
+  /// Bytes each task threw away, in creation order (`Finding.bytesWastedInCreationOrder`).
   var bytesWastedInCreationOrder: [Int64] = []
 }
 
@@ -64,13 +62,9 @@ enum ExplorationRun {
       if case .string(let message)? = event["message"] { lints[rule] = message } else { lints[rule] = rule }
     }
     let message = property?(outcome)
-    let wasted = sim.allTasks.reduce(into: [String: Int64]()) { byName, task in
-      let (sum, overflow) = byName[task.name, default: 0].addingReportingOverflow(task.bytesWasted)
-      byName[task.name] = overflow ? Int64.max : sum
-    }
     return RunRecord(
       applied: applied, context: context, outcome: outcome, lints: lints, propertyMessage: message,
-      world: (sim.deviceModel, sim.server, sim.policy), bytesWastedByTask: wasted,
+      world: (sim.deviceModel, sim.server, sim.policy),
       bytesWastedInCreationOrder: sim.allTasks.map(\.bytesWasted))
   }
 

@@ -114,7 +114,6 @@ public enum Explorer {
           faults: rerun.applied, rule: first.rule, baseline: baseline.outcome.trace, returns: returns,
           base: subject.scenario),
         reachedBy: count, origin: FindingOrigin(signature: signature.text, firstRun: first.order))
-      finding.bytesWastedByTask = rerun.bytesWastedByTask
       finding.bytesWastedInCreationOrder = rerun.bytesWastedInCreationOrder
       return finding
     }
@@ -282,7 +281,6 @@ extension Explorer {
           world: baseline.world, duration: subject.duration + subject.settle, seed: seed, faults: raw.faults,
           rule: raw.rule, baseline: baseline.outcome.trace, returns: returns, base: subject.scenario),
         reachedBy: 1)
-      finding.bytesWastedByTask = run.bytesWastedByTask
       finding.bytesWastedInCreationOrder = run.bytesWastedInCreationOrder
       return finding
     }

@@ -1,3 +1,4 @@
+import ScenarioKit
 import SimKernel
 
 /// One bug an exploration found: the rule it broke, what differs, and how to replay it.
@@ -19,11 +20,14 @@ public struct Finding: Sendable, CustomStringConvertible {
   public var replayScenario: String
   /// How many of the exploration's runs (kill points and seeds) reached this finding.
   public var reachedBy: Int
-  /// Bytes each task of `trace` moved and then threw away (a restart from zero), by task name:
-  /// what the trace does not carry, for the report page's task accounts.
-  public var bytesWastedByTask: [String: Int64] = [:]
+  /// Bytes each task of `trace` moved and then threw away (a restart from zero), by task name,
+  /// summed over the tasks of one name; derived from `bytesWastedInCreationOrder`.
+  public var bytesWastedByTask: [String: Int64] {
+    TaskAccounts.wastedByName(trace, inCreationOrder: bytesWastedInCreationOrder)
+  }
   /// Each task's own wasted bytes, in the order the tasks were created (names may repeat, or
-  /// differ only in their Unicode form): read before `bytesWastedByTask`.
+  /// differ only in their Unicode form): what the trace does not carry, for the report page's
+  /// task accounts.
   public var bytesWastedInCreationOrder: [Int64] = []
   /// Which run first reached it and how it was grouped: what `bgsim explore-merge` needs to
   /// join shards into the findings of one whole exploration. Nil for a replay.

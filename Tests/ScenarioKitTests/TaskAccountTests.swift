@@ -120,6 +120,16 @@ import TransferEngine
     #expect(accounts[0].bytesWasted + accounts[1].bytesWasted == result.bytesWasted)
   }
 
+  /// The map by name that `RunResult` and `Finding` offer is derived from the per-task list:
+  /// tasks of one name sum (saturating), in the order of their `task.created` events.
+  @Test("wasted bytes by name sum the tasks of each name, saturating")
+  func wastedByName() {
+    let events = ["a", "b", "a"].map { Self.event(0, .taskCreated, [("task", .string($0))]) }
+    #expect(
+      TaskAccounts.wastedByName(events, inCreationOrder: [1, 2, Int64.max]) == ["a": Int64.max, "b": 2])
+    #expect(TaskAccounts.wastedByName(events, inCreationOrder: [5]) == ["a": 5])
+  }
+
   @Test("slowest first, ties in creation order")
   func order() {
     let events = [

@@ -23,12 +23,16 @@ public struct RunResult: Sendable {
   public var bytesOnWire: Int64 = 0
   /// Bytes moved and then thrown away because a transfer restarted from zero.
   public var bytesWasted: Int64 = 0
-  /// `bytesWasted` by task name (the trace does not carry it), summed over tasks of one name
-  /// (a `String` key: names that differ only in their Unicode form are one key).
-  public var bytesWastedByTask: [String: Int64] = [:]
   /// Each task's `bytesWasted`, in the order the tasks were created (the order of their
-  /// `task.created` events): what `TaskAccounts` reads, exact for every task whatever its name.
+  /// `task.created` events; the trace does not carry them): what `TaskAccounts` reads, exact for
+  /// every task whatever its name.
   public var bytesWastedInCreationOrder: [Int64] = []
+  /// `bytesWasted` by task name, summed over tasks of one name (a `String` key: names that
+  /// differ only in their Unicode form are one key); derived when asked for
+  /// (`TaskAccounts.wastedByName`).
+  public var bytesWastedByTask: [String: Int64] {
+    TaskAccounts.wastedByName(trace.events, inCreationOrder: bytesWastedInCreationOrder)
+  }
   /// Engine events the run handled (`Simulation.processedEvents`), for `bgsim bench scripted`.
   public var engineEvents = 0
 
@@ -106,9 +110,7 @@ public enum ScenarioRunner {
       runError: runError, invariantViolation: sim.invariantViolation, budgetExceeded: sim.budgetExceeded,
       bytesOnWire: saturatingSum(sim.allTasks.lazy.map(\.bytesOnWire)),
       bytesWasted: saturatingSum(sim.allTasks.lazy.map(\.bytesWasted)),
-      bytesWastedByTask: sim.allTasks.reduce(into: [:]) { byName, task in
-        byName[task.name] = saturatingSum([byName[task.name, default: 0], task.bytesWasted])
-      }, bytesWastedInCreationOrder: sim.allTasks.map(\.bytesWasted), engineEvents: sim.processedEvents)
+      bytesWastedInCreationOrder: sim.allTasks.map(\.bytesWasted), engineEvents: sim.processedEvents)
   }
 
   /// What ran away, naming the reaction that looped when one ran often, and how to raise the limit.
