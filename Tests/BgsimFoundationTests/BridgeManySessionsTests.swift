@@ -109,20 +109,42 @@ import Testing
   }
 
   /// Six sessions with queues of the bridge's own: once the sixth got its call, at most
-  /// `liveLoops` (4) delivery loops are kept, and the two oldest were stopped at once rather than
-  /// left holding a thread until their idle timeout.
+  /// `ParkedLoops.limit` delivery loops wait for a next call, always fewer than the machine's
+  /// cores (on Linux the pool that runs operation queues has one thread a core and does not grow
+  /// when one waits), and the oldest were stopped at once rather than left holding a thread until
+  /// their idle timeout. Other tests running in parallel only stop more of them.
   @Test func onlyTheLatestSessionsKeepADeliveryLoop() throws {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    #expect(ParkedLoops.limit == max(1, cores - 1))
     let (sim, app) = Self.run(count: 6, shared: false)
     #expect(app?.recorder.lines.count == 6)
     let process = try #require(sim.bridgeHost?.process)
     let loops = process.sessions.compactMap(\.deliveryLoop)
     #expect(loops.count == 6)
-    #expect(BridgeProcess.liveLoops == 4)
-    // The latest four, oldest first; the others stopped (asked to, or idle past their timeout).
-    #expect(process.recentLoops.map { ObjectIdentifier($0) } == loops[2...].map { ObjectIdentifier($0) })
-    #expect(loops[0].isStoppedOrStopping)
-    #expect(loops[1].isStoppedOrStopping)
+    let kept = loops.filter { ParkedLoops.isKept($0) }
+    #expect(kept.count <= ParkedLoops.limit)
+    for loop in loops.dropLast(ParkedLoops.limit) {
+      #expect(loop.isStoppedOrStopping)
+      #expect(!ParkedLoops.isKept(loop))
+    }
     withExtendedLifetime(sim) {}
+  }
+
+  /// The limit holds across simulations: a second simulation's calls stop the loops the first
+  /// left waiting (a test suite runs many simulations at once), so they never hold every thread.
+  @Test func deliveryLoopsAreLimitedAcrossSimulations() throws {
+    let first = Self.run(count: 3, shared: false).sim
+    let second = Self.run(count: 3, shared: false).sim
+    let loops = [first, second].flatMap { sim in
+      (sim.bridgeHost?.process?.sessions ?? []).compactMap(\.deliveryLoop)
+    }
+    #expect(loops.count == 6)
+    #expect(loops.filter { ParkedLoops.isKept($0) }.count <= ParkedLoops.limit)
+    #expect(loops.filter { !$0.isStoppedOrStopping }.count <= ParkedLoops.limit)
+    // The first simulation's loops are older than every loop of the second.
+    let firstLoops = loops.prefix(3)
+    #expect(firstLoops.allSatisfy { !ParkedLoops.isKept($0) } || ParkedLoops.limit > 3)
+    withExtendedLifetime((first, second)) {}
   }
 
   final class TimersApp: SimulatedAppDelegate {

@@ -30,12 +30,6 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
   var pendingTimerDues: [SimTime] {
     pendingTimerDueCounts.sorted { $0.key < $1.key }.flatMap { repeatElement($0.key, count: $0.value) }
   }
-  /// The delivery loops of the latest calls, most recent last, at most `liveLoops`; older ones
-  /// are stopped. Each keeps a thread for `DeliveryLoop.idleTimeout` after its call: an app with
-  /// hundreds of sessions held hundreds of threads, until libdispatch had none left to start the
-  /// next call's loop (about 10 ms of waiting a call at 250 sessions, in a run of 4 s).
-  private(set) var recentLoops: [DeliveryLoop] = []
-  static let liveLoops = 4
   /// How many waits for app code are under way (work posted meanwhile is picked up by them).
   private var drainDepth = 0
   var isDraining: Bool { drainDepth > 0 }
@@ -143,18 +137,11 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     // queue may run on another thread as soon as the call returns, and must not find a gap.
     drainDepth += 1
     defer { drainDepth -= 1 }
-    if let loop { keepRecent(loop) }
+    // Few loops keep a thread between calls, across simulations (`ParkedLoops`).
+    if let loop { ParkedLoops.keep(loop) }
     QueueDrain.run(
       UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile, spare: host.deferredRelease)
     settle(host)
-  }
-
-  /// Makes `loop` the most recent, stopping the oldest past `liveLoops`.
-  private func keepRecent(_ loop: DeliveryLoop) {
-    guard recentLoops.last !== loop else { return }
-    recentLoops.removeAll { $0 === loop }
-    recentLoops.append(loop)
-    if recentLoops.count > Self.liveLoops { recentLoops.removeFirst().stop() }
   }
 
   /// After a test's callback: waits for what it queued on this process's queues.
