@@ -141,6 +141,7 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     if let loop { ParkedLoops.keep(loop) }
     QueueDrain.run(
       UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile, spare: host.deferredRelease)
+    if let loop { ParkedLoops.stopUnlessKept(loop) }
     settle(host)
   }
 

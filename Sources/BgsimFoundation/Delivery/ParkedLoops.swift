@@ -35,6 +35,13 @@ enum ParkedLoops {
     for old in stopping { old.stop() }
   }
 
+  /// After `loop`'s call: stops it when it is no longer kept. Another simulation may have
+  /// pushed it out between `keep` and the call, while it was stopped, when asking it to stop
+  /// does nothing; the call then started it again, and nothing would end it before its timeout.
+  static func stopUnlessKept(_ loop: DeliveryLoop) {
+    if !isKept(loop) { loop.stop() }
+  }
+
   /// Whether `loop` is one of the loops allowed to wait.
   static func isKept(_ loop: DeliveryLoop) -> Bool {
     lock.lock()
