@@ -14,7 +14,8 @@ enum ExplainCommand {
           TASK             the task's name as the trace spells it (`task=` in `bgsim run`)
 
         Options:
-          --seed N         use seed N instead of the scenario's own (an integer of 0 or more)
+          --seed N         use seed N instead of the scenario's own (an integer from 0 to
+                           18446744073709551615)
           -h, --help       show this help
 
         Prints when the task was created, first started, ended in the daemon and was delivered
@@ -47,7 +48,8 @@ enum ExplainCommand {
     }
     if let text = arguments.options["--seed"] {
       guard let value = UInt64(text) else {
-        throw .usage("--seed expects an integer of 0 or more, found '\(text)'", command: command.name)
+        throw .usage(
+          "--seed expects an integer from 0 to \(UInt64.max), found '\(text)'", command: command.name)
       }
       scenario.seed = value
     }

@@ -14,7 +14,8 @@ enum RunCommand {
           --trace-out F    also write the trace to F as JSON Lines, one event a line; with F
                            '-' the trace goes to standard output and everything else to
                            standard error
-          --seed N         use seed N instead of the scenario's own (an integer of 0 or more)
+          --seed N         use seed N instead of the scenario's own (an integer from 0 to
+                           18446744073709551615)
           -q, --quiet      print only the expectation results
         \(BudgetOptions.help)
           -h, --help       show this help
@@ -40,7 +41,8 @@ enum RunCommand {
     var seed: UInt64?
     if let text = arguments.options["--seed"] {
       guard let value = UInt64(text) else {
-        throw .usage("--seed expects an integer of 0 or more, found '\(text)'", command: command.name)
+        throw .usage(
+          "--seed expects an integer from 0 to \(UInt64.max), found '\(text)'", command: command.name)
       }
       seed = value
     }

@@ -74,7 +74,7 @@ struct CIOutputTests {
     let bad = try box.run(["validate", "t", "--format", "github"])
     #expect(
       bad.stdout
-        == "::error file=t/bad.json,line=2,col=10::seed: expected a seed, an integer of 0 or more, "
+        == "::error file=t/bad.json,line=2,col=10::seed: expected a seed, an integer from 0 to 18446744073709551615, "
         + "found the string \"42\"\n")
     #expect(bad.status == 2)
   }

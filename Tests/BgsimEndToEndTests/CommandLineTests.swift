@@ -61,7 +61,7 @@ import TransferEngine
     ),
     (
       ["run", "x.json", "--seed", "-1"],
-      "bgsim: --seed expects an integer of 0 or more, found '-1'\n"
+      "bgsim: --seed expects an integer from 0 to 18446744073709551615, found '-1'\n"
         + "usage: bgsim run FILE [--trace-out F] [--seed N] [--quiet]\nSee 'bgsim run --help'.\n"
     ),
     (

@@ -10,6 +10,10 @@ struct FuzzCommandTests {
     #expect(seeds.status == 0, "\(seeds.stdout)\(seeds.stderr)")
     #expect(seeds.stdout.contains("fuzzed 20 seeds (1-20)"))
     #expect(seeds.stdout.contains(": 0 failing"))
+    // The largest seeds too: each is written as its scenario's `seed`, which the loader takes.
+    let largest = try BgsimSandbox().run(["fuzz", "--seeds", "18446744073709551614-18446744073709551615"])
+    #expect(largest.status == 0, "\(largest.stdout)\(largest.stderr)")
+    #expect(largest.stdout.contains("fuzzed 2 seeds (18446744073709551614-18446744073709551615)"))
     let loader = try BgsimSandbox().run(["fuzz", "--loader", "--iterations", "300"])
     #expect(loader.status == 0, "\(loader.stdout)\(loader.stderr)")
     #expect(loader.stdout.contains("loader: 300 inputs"))
@@ -42,7 +46,7 @@ struct FuzzCommandTests {
     arguments: [
       ["fuzz", "--seeds", "9-3"], ["fuzz", "--iterations", "5"], ["fuzz", "--extreme", "--minimize"],
       ["fuzz", "--jobs", "0"], ["fuzz", "--loader", "--jobs", "2"], ["fuzz", "x.json", "--jobs", "2"],
-      ["fuzz", "--seeds", "1-9223372036854775808"],
+      ["fuzz", "--seeds", "1-18446744073709551616"],
     ])
   func badArguments(arguments: [String]) throws {
     let result = try BgsimSandbox().run(arguments)

@@ -34,7 +34,16 @@ struct InvalidScenarioCase: Sendable, CustomTestStringConvertible {
   static let cases: [InvalidScenarioCase] = [
     .init(
       "wrong type", #"{"name": "x", "seed": "42"}"#,
-      #"s.json:1:23: error: seed: expected a seed, an integer of 0 or more, found the string "42""#),
+      #"s.json:1:23: error: seed: expected a seed, an integer from 0 to 18446744073709551615, found the string "42""#
+    ),
+    .init(
+      "seed past the largest unsigned 64-bit integer", #"{"name": "x", "seed": 18446744073709551616}"#,
+      "s.json:1:23: error: seed: 18446744073709551616 is out of range; expected a seed, an integer from 0 "
+        + "to 18446744073709551615"),
+    .init(
+      "negative seed", #"{"name": "x", "seed": -1}"#,
+      "s.json:1:23: error: seed: -1 is out of range; expected a seed, an integer from 0 to 18446744073709551615"
+    ),
     .init(
       "missing key", #"{"description": "no name"}"#,
       "s.json:1:1: error: missing required key 'name' (the scenario's name, a non-empty string)"),

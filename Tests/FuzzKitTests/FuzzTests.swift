@@ -26,6 +26,15 @@ struct FuzzTests {
     }
   }
 
+  @Test("the largest seeds write as JSON that loads back with the same seed")
+  func largestSeedsRoundTrip() throws {
+    for seed in [UInt64(Int64.max) + 1, UInt64.max] {
+      let json = ScenarioJSONWriter.write(ScenarioGenerator.scenario(seed: seed))
+      #expect(json.contains("\"seed\": \(seed)"))
+      #expect(try ScenarioLoader.load(data: Array(json.utf8), file: "s.json").seed == seed)
+    }
+  }
+
   @Test("the same seed gives the same scenario")
   func generatorIsDeterministic() {
     for seed in UInt64(1)...20 {

@@ -189,6 +189,14 @@ import TransferEngine
     #expect(s.timeline.isEmpty && s.expectations.isEmpty && s.app.sessions.isEmpty)
   }
 
+  /// Every seed a run takes (`bgsim run --seed`, sweep and explore seeds go to UInt64.max) can
+  /// be written into its file (FuzzTests writes them back).
+  @Test func seedsGoToTheLargestUnsigned64BitInteger() throws {
+    for seed in [UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max] {
+      #expect(try load(#"{"name": "m", "seed": \#(seed)}"#).seed == seed)
+    }
+  }
+
   @Test func duplicateSessionIdentifiersAreLeftToTheEngine() throws {
     let s = try load(#"{"name": "d", "app": {"sessions": [{"identifier": "S"}, {"identifier": "S"}]}}"#)
     #expect(s.app.sessions.count == 2)

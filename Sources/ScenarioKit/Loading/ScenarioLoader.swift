@@ -112,7 +112,7 @@ public enum ScenarioLoader {
     // Before every section, so that their instants may be times of day.
     let startsAt = r.optional("startsAt", .startsAt)
     context.startOfDay = startsAt.flatMap(TimeOfDay.start)
-    let seed = r.optional("seed", .integer(0...Int64.max, "a seed, an integer of 0 or more"))
+    let seed = r.optional("seed", .seed)
     let duration = r.optional("duration", .duration)
     let device = r.optional("device", .device)
     let server = r.optional("server", .server)
@@ -130,7 +130,7 @@ public enum ScenarioLoader {
     let sorted = (timeline ?? []).enumerated()
       .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
     var scenario = Scenario(
-      file: file, name: name, description: description ?? "", seed: UInt64(seed ?? 0),
+      file: file, name: name, description: description ?? "", seed: seed ?? 0,
       duration: resolvedDuration,
       device: device ?? defaults.device, server: server ?? defaults.server,
       policy: policy ?? Policy.defaults(for: context.iosVersion),

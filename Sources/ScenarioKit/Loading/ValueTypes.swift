@@ -76,6 +76,22 @@ extension ValueType where T == Int64 {
   }
 }
 
+extension ValueType where T == UInt64 {
+  /// A seed: a JSON integer from 0 to `UInt64.max`, the seeds `bgsim run --seed`, `sweep` and
+  /// `explore` take, so any seed a run printed can be written into its file.
+  static var seed: ValueType<UInt64> {
+    let expected = "a seed, an integer from 0 to \(UInt64.max)"
+    return ValueType(expected: expected) { v, path, ctx in
+      guard let n = v.number, n.isInteger else { return nilAfter(ctx.wrongType(path, v, expected: expected)) }
+      if let small = n.int64, small >= 0 { return UInt64(small) }
+      guard let large = UInt64(n.text) else {
+        return nilAfter(ctx.invalid(path, v, "\(n.text) is out of range; expected \(expected)"))
+      }
+      return large
+    }
+  }
+}
+
 extension ValueType where T == Int {
   static func int(_ range: ClosedRange<Int>, _ expected: String) -> ValueType<Int> {
     let wide = ValueType<Int64>.integer(Int64(range.lowerBound)...Int64(range.upperBound), expected)

@@ -38,7 +38,7 @@ public enum ScenarioSchema {
           (
             "seed",
             described(
-              "The random seed (an integer of 0 or more).",
+              "The random seed (an integer from 0 to 18446744073709551615).",
               .object([("type", .string("integer")), ("minimum", .int(0))]))
           ),
           (
