@@ -73,6 +73,9 @@ enum ExploreCommand {
       throw .invalidScenario(error)
     }
     let out = arguments.options["--out"] ?? "explore-\(scenario.name)"
+    // The files every exploration writes, before it runs; the replays' names, once known.
+    let fixedNames = ["findings.json", "summary.txt"] + (shard == nil ? [] : ["shard.json"])
+    try refuseOverwriting(file, with: fixedNames, in: out, command: command)
     let bytes = FileManager.default.contents(atPath: file).map { [UInt8]($0) } ?? []
     let plan = ExplorationPlan(seeds: seeds, jobs: jobs, shard: shard, worldSeed: scenario.seed)
     let report = Explorer.explore(ScenarioExploration.subject(scenario), plan: plan, property: nil)
@@ -80,6 +83,7 @@ enum ExploreCommand {
       report: report, scenario: file, scenarioSHA256: SHA256.hex(bytes), version: Usage.build.version,
       seeds: seedsText, shard: shard)
     let files = result.files
+    try refuseOverwriting(file, with: files.map(\.name), in: out, command: command)
     try write(files, to: out)
     let replays = files.map(\.name).filter { $0.hasPrefix("replay-") }
     Console.out(
@@ -94,6 +98,15 @@ enum ExploreCommand {
         + "\(replays.map { "," + $0 }.joined())}"
     )
     return report.findings.isEmpty ? ExitCode.ok : ExitCode.expectationFailed
+  }
+
+  /// Refuses (exit 2) when one of `names` in `out` is the scenario `file` itself: `bgsim explore
+  /// x/findings.json --out x` replaced the scenario with the findings.
+  static func refuseOverwriting(
+    _ file: String, with names: [String], in out: String, command: Command
+  ) throws(CommandLineError) {
+    try OutputGuard.refuseOverwritingInputs(
+      outputs: names.map { ("--out", OutputGuard.inFolder(out, $0)) }, inputs: [file], command: command)
   }
 
   /// Writes `files` into the folder `out` (created if missing), each atomically.

@@ -91,6 +91,36 @@ import Testing
     #expect(try text(sandbox, "w/runs.csv") == SweepCommandTests.scenario)
   }
 
+  /// `explore`'s scenario in its --out folder under a name it writes: refused before the
+  /// exploration runs for the names every exploration writes, and before anything is written
+  /// for a replay's name, known once the findings are.
+  @Test func exploreRefusesAnOutFolderHoldingItsScenario() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    let scenario = ExploreCommandTests.unnamed
+    try sandbox.write("x/findings.json", scenario)
+    let fixed = try sandbox.run(["explore", "x/findings.json", "--seeds", "1-2", "--out", "x"])
+    #expect(fixed.status == 2)
+    #expect(fixed.stdout == "", "nothing runs before the refusal")
+    #expect(
+      fixed.stderr.hasPrefix("bgsim: --out 'x/findings.json' is an input of this command;"), "\(fixed.stderr)"
+    )
+    #expect(try text(sandbox, "x/findings.json") == scenario)
+    try sandbox.write("y/replay-2-sessionNotRecreated.json", scenario)
+    let replay = try sandbox.run([
+      "explore", "y/replay-2-sessionNotRecreated.json", "--seeds", "1-2", "--out", "y",
+    ])
+    #expect(replay.status == 2)
+    #expect(
+      replay.stderr.hasPrefix(
+        "bgsim: --out 'y/replay-2-sessionNotRecreated.json' is an input of this command;"),
+      "\(replay.stderr)")
+    #expect(try text(sandbox, "y/replay-2-sessionNotRecreated.json") == scenario)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path + "/y")
+        == ["replay-2-sessionNotRecreated.json"])
+  }
+
   @Test func calibrateRefusesAnOutFolderHoldingTheLog() throws {
     let sandbox = try CalibrateCommandTests.sandbox()
     defer { sandbox.remove() }
