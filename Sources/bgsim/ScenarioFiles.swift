@@ -1,4 +1,5 @@
 import Foundation
+import SafeOutput
 import ScenarioKit
 
 /// Finding scenario files on disk, for `check`, `validate` and `report`.
@@ -17,10 +18,15 @@ enum ScenarioFiles {
   /// Folder name endings never searched (Xcode bundles, whose JSON is asset catalogs and settings).
   static let skippedFolderSuffixes = [".xcassets", ".xcodeproj", ".xcworkspace", ".xcdatamodeld", ".bundle"]
 
-  /// The scenario files under each of `paths`, in order. A missing path, or a path with no
-  /// scenario under it, is a usage error (exit 2): a mistyped path in CI must not pass.
+  /// The scenario files under each of `paths`, in order, each once. A missing path, or a path
+  /// with no scenario under it, is a usage error (exit 2): a mistyped path in CI must not pass.
+  ///
+  /// A file reached twice (`check Scenarios Scenarios/x.json`, `report x.json ./x.json`, a link
+  /// to it) is taken where it comes first, with a note: `report` made a second page of it
+  /// (`x-2.html`) and `check` ran and counted it twice. Files are the same by device and inode.
   static func find(under paths: [String], command: Command) throws(CommandLineError) -> [String] {
     var files: [String] = []
+    var taken: [FileIdentity: String] = [:]
     for path in paths {
       guard let found = find(under: path) else {
         throw .usage("no file or directory '\(path)'", command: command.name)
@@ -31,7 +37,17 @@ enum ScenarioFiles {
           "no scenarios under '\(path)' (no *.json scenario files outside hidden, build, Tests and output folders)",
           command: command.name)
       }
-      files += found.files
+      for file in found.files {
+        if let identity = FileIdentity.ofRegularFile(file) {
+          if let first = taken[identity] {
+            let why = first == file ? "named twice" : "the same file as '\(TerminalText.escape(first))'"
+            Console.error("bgsim: note: skipped '\(TerminalText.escape(file))': \(why), taken once")
+            continue
+          }
+          taken[identity] = file
+        }
+        files.append(file)
+      }
     }
     return files
   }

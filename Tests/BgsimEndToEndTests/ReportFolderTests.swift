@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Report folders that never lose a page (issue 28): a page per scenario file, and an index
 /// that lists every page once, even when reports run into one folder at the same time.
 @Suite struct ReportFolderTests {
@@ -43,6 +49,29 @@ import Testing
     #expect(again.stdout.hasPrefix("out/x.html\n"), "\(again.stdout)")
     #expect(try Self.pages(sandbox, "out") == ["x-2.html", "x.html"])
     #expect(try Self.links(sandbox, "out").sorted() == ["x-2.html", "x.html"])
+  }
+
+  /// A file named twice, by a folder and by itself or through a link, has one page, and
+  /// `check` runs it once; a note says which path was skipped.
+  @Test func aFileNamedTwiceIsTakenOnce() throws {
+    let sandbox = try BgsimSandbox()
+    defer { sandbox.remove() }
+    try sandbox.write("a/x.json", Self.scenario("x"))
+    try sandbox.write("a/y.json", Self.scenario("y"))
+    #expect(symlink("a/x.json", sandbox.directory.appendingPathComponent("link.json").path) == 0)
+    let report = try sandbox.run(["report", "a", "a/x.json", "./a/x.json", "link.json", "--out", "out"])
+    #expect(report.status == 0, "\(report.stderr)")
+    #expect(report.stdout == "out/x.html\nout/y.html\nout/index.html\n")
+    #expect(try Self.pages(sandbox, "out") == ["x.html", "y.html"])
+    #expect(try Self.links(sandbox, "out") == ["x.html", "y.html"])
+    #expect(
+      report.stderr
+        == "bgsim: note: skipped 'a/x.json': named twice, taken once\n"
+        + "bgsim: note: skipped './a/x.json': the same file as 'a/x.json', taken once\n"
+        + "bgsim: note: skipped 'link.json': the same file as 'a/x.json', taken once\n")
+    let check = try sandbox.run(["check", "a", "a/y.json"])
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(check.stdout.hasSuffix("2 passed, 0 failed\n"), "\(check.stdout)")
   }
 
   @Test func aPageNeverTakesTheNameOfAnotherFileInTheFolder() throws {
