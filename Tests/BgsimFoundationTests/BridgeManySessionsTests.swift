@@ -109,23 +109,23 @@ import Testing
   }
 
   /// Six sessions with queues of the bridge's own: once the sixth got its call, at most
-  /// `ParkedLoops.limit` delivery loops wait for a next call, always fewer than the machine's
-  /// cores (on Linux the pool that runs operation queues has one thread a core and does not grow
-  /// when one waits), and the oldest were stopped at once rather than left holding a thread until
-  /// their idle timeout. Other tests running in parallel only stop more of them.
+  /// `ParkedLoops.shared.limit` delivery loops wait for a next call, always fewer than the
+  /// machine's cores, none on one core (on Linux the pool that runs operation queues has one thread a core
+  /// and does not grow when one waits), and the oldest were stopped at once rather than left
+  /// holding a thread until their idle timeout. Other tests running in parallel only stop more.
   @Test func onlyTheLatestSessionsKeepADeliveryLoop() throws {
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    #expect(ParkedLoops.limit == max(1, cores - 1))
+    #expect(ParkedLoops.shared.limit == max(0, cores - 1))
     let (sim, app) = Self.run(count: 6, shared: false)
     #expect(app?.recorder.lines.count == 6)
     let process = try #require(sim.bridgeHost?.process)
     let loops = process.sessions.compactMap(\.deliveryLoop)
     #expect(loops.count == 6)
-    let kept = loops.filter { ParkedLoops.isKept($0) }
-    #expect(kept.count <= ParkedLoops.limit)
-    for loop in loops.dropLast(ParkedLoops.limit) {
+    let kept = loops.filter { ParkedLoops.shared.isKept($0) }
+    #expect(kept.count <= ParkedLoops.shared.limit)
+    for loop in loops.dropLast(ParkedLoops.shared.limit) {
       #expect(loop.isStoppedOrStopping)
-      #expect(!ParkedLoops.isKept(loop))
+      #expect(!ParkedLoops.shared.isKept(loop))
     }
     withExtendedLifetime(sim) {}
   }
@@ -139,12 +139,41 @@ import Testing
       (sim.bridgeHost?.process?.sessions ?? []).compactMap(\.deliveryLoop)
     }
     #expect(loops.count == 6)
-    #expect(loops.filter { ParkedLoops.isKept($0) }.count <= ParkedLoops.limit)
-    #expect(loops.filter { !$0.isStoppedOrStopping }.count <= ParkedLoops.limit)
+    #expect(loops.filter { ParkedLoops.shared.isKept($0) }.count <= ParkedLoops.shared.limit)
+    #expect(loops.filter { !$0.isStoppedOrStopping }.count <= ParkedLoops.shared.limit)
     // The first simulation's loops are older than every loop of the second.
     let firstLoops = loops.prefix(3)
-    #expect(firstLoops.allSatisfy { !ParkedLoops.isKept($0) } || ParkedLoops.limit > 3)
+    #expect(firstLoops.allSatisfy { !ParkedLoops.shared.isKept($0) } || ParkedLoops.shared.limit > 3)
     withExtendedLifetime((first, second)) {}
+  }
+
+  /// The slots alone. With none (a one-core machine) a loop is told to stop before its call and
+  /// after it, so it ends once the call ran; with one, a newer loop pushes the older one out.
+  @Test func parkedLoopsKeepAtMostTheirLimit() throws {
+    let loops = (0..<2).map { _ in
+      let queue = OperationQueue()
+      queue.maxConcurrentOperationCount = 1
+      return (queue, DeliveryLoop(queue: queue))
+    }
+    func call(_ loop: DeliveryLoop, _ slots: ParkedLoops) {
+      slots.keep(loop)
+      let done = HandOff.makeSignal()
+      loop.submit({}, then: done)
+      #expect(done.wait(until: .now() + .seconds(30)))
+      slots.stopUnlessKept(loop)
+    }
+    let none = ParkedLoops(limit: 0)
+    call(loops[0].1, none)
+    #expect(!none.isKept(loops[0].1))
+    #expect(loops[0].1.isStoppedOrStopping)
+    let one = ParkedLoops(limit: 1)
+    call(loops[0].1, one)
+    #expect(one.isKept(loops[0].1))
+    call(loops[1].1, one)
+    #expect(one.isKept(loops[1].1))
+    #expect(!one.isKept(loops[0].1))
+    #expect(loops[0].1.isStoppedOrStopping)
+    for (_, loop) in loops { loop.stop() }
   }
 
   final class TimersApp: SimulatedAppDelegate {

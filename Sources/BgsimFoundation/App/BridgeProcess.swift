@@ -138,10 +138,10 @@ final class BridgeProcess: AppUnderTest, @unchecked Sendable {
     drainDepth += 1
     defer { drainDepth -= 1 }
     // Few loops keep a thread between calls, across simulations (`ParkedLoops`).
-    if let loop { ParkedLoops.keep(loop) }
+    if let loop { ParkedLoops.shared.keep(loop) }
     QueueDrain.run(
       UncheckedBox(work).sendable, on: queue, loop: loop, meanwhile: meanwhile, spare: host.deferredRelease)
-    if let loop { ParkedLoops.stopUnlessKept(loop) }
+    if let loop { ParkedLoops.shared.stopUnlessKept(loop) }
     settle(host)
   }
 

@@ -8,19 +8,25 @@ import Foundation
 /// the next operation (the first call on another session's queue, another simulation's call in
 /// a test running in parallel) waits for a loop's idle timeout. On a 2-core machine with 4
 /// loops kept per process, an app with 20 sessions, each called once, took 2 s of real time for
-/// 8 ms of work. So the most recently called loops are kept, at most one fewer than the cores
-/// (at least one), for the whole process: one thread is always left for everything else.
-enum ParkedLoops {
-  /// How many loops may wait at once: one fewer than the active cores, at least one.
-  static let limit = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+/// 8 ms of work. So the most recently called loops are kept, at most one fewer than the cores,
+/// for the whole process (`shared`): one thread is always left for everything else. On one core
+/// none is kept: each call's loop ends after the call (an operation per call, as on a queue the
+/// app made).
+final class ParkedLoops: @unchecked Sendable {
+  /// The process's: one fewer than the active cores.
+  static let shared = ParkedLoops(limit: max(0, ProcessInfo.processInfo.activeProcessorCount - 1))
 
-  private static let lock = NSLock()
+  /// How many loops may wait at once.
+  let limit: Int
+  private let lock = NSLock()
   /// Most recent last, at most `limit`.
-  private nonisolated(unsafe) static var recent: [DeliveryLoop] = []
+  private var recent: [DeliveryLoop] = []
+
+  init(limit: Int) { self.limit = limit }
 
   /// Makes `loop` the most recent, before a call is handed to it, and asks the oldest past
   /// `limit` to stop (each ends its operation at once instead of after its idle timeout).
-  static func keep(_ loop: DeliveryLoop) {
+  func keep(_ loop: DeliveryLoop) {
     lock.lock()
     if recent.last === loop {
       lock.unlock()
@@ -38,12 +44,12 @@ enum ParkedLoops {
   /// After `loop`'s call: stops it when it is no longer kept. Another simulation may have
   /// pushed it out between `keep` and the call, while it was stopped, when asking it to stop
   /// does nothing; the call then started it again, and nothing would end it before its timeout.
-  static func stopUnlessKept(_ loop: DeliveryLoop) {
+  func stopUnlessKept(_ loop: DeliveryLoop) {
     if !isKept(loop) { loop.stop() }
   }
 
   /// Whether `loop` is one of the loops allowed to wait.
-  static func isKept(_ loop: DeliveryLoop) -> Bool {
+  func isKept(_ loop: DeliveryLoop) -> Bool {
     lock.lock()
     defer { lock.unlock() }
     return recent.contains { $0 === loop }
