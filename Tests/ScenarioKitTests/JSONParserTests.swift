@@ -59,7 +59,7 @@ import Testing
     ("[1.]", "expected a digit after '.' in number at line 1, column 4"),
     ("[-]", "expected a digit after '-' at line 1, column 3"),
     ("[1e]", "expected a digit in the exponent of a number at line 1, column 4"),
-    ("[30s]", "unexpected 's' after a number; units go inside a string, as in \"30s\" at line 1, column 4"),
+    ("[30s]", "found 's' right after a number; units go inside a string, as in \"30s\" at line 1, column 4"),
     ("\"abc", "unterminated string: expected '\"' before the end of file at line 1, column 5"),
     ("\"a\nb\"", "unterminated string: expected '\"' before the end of the line at line 1, column 3"),
     (
@@ -68,12 +68,23 @@ import Testing
     ),
     ("\"\\ud800\"", "unpaired surrogate \\uD800 in string at line 1, column 8"),
     ("\"\\u12\"", "expected 4 hex digits after \\u at line 1, column 6"),
-    ("{} {}", "unexpected '{' after the end of the JSON value at line 1, column 4"),
+    ("{} {}", "expected nothing after the JSON value, found '{' at line 1, column 4"),
     ("[", "expected a value, found end of file at line 1, column 2"),
     (
       "{\n  \"a\": [1,\n   2\n  }\n", "expected ',' or ']' after array element, found '}' at line 4, column 3"
     ),
     ("'a'", "expected a value, found ''' at line 1, column 1"),
+    // Characters that cannot appear there are named, with their code points.
+    (
+      "{\"a\": 1,\u{01}}",
+      "expected a string key in double quotes, found the control character U+0001 at line 1, column 9"
+    ),
+    (
+      "{} \u{E9}",
+      "expected nothing after the JSON value, found '\u{E9}' (U+00E9) at line 1, column 4"
+    ),
+    ("[\u{1F600}]", "expected a value, found '\u{1F600}' (U+1F600) at line 1, column 2"),
+    ("[\u{7F}]", "expected a value, found the control character U+007F at line 1, column 2"),
   ])
   func syntaxErrors(text: String, message: String) {
     #expect(performing: { try parse(text) }, throws: { ($0 as? JSONParseError)?.description == message })

@@ -116,7 +116,7 @@ extension JSONParser {
       skipDigits()
     }
     if let b = peek, isLetter(b) {
-      throw fail("unexpected \(found) after a number; units go inside a string, as in \"30s\"")
+      throw fail("found \(found) right after a number; units go inside a string, as in \"30s\"")
     }
     return JSONNumber(text: String(decoding: bytes[start..<index], as: UTF8.self), isInteger: isInteger)
   }

@@ -89,12 +89,27 @@ public struct JSONParser {
     JSONParseError(.syntax(message, position))
   }
 
-  /// What the parser found instead of what it expected, for messages.
+  /// What the parser found instead of what it expected, for messages: the character itself,
+  /// with its code point when it is not ASCII, so an invisible one can be found in the file.
   var found: String {
     guard index < bytes.count else { return "end of file" }
     let b = bytes[index]
     if b >= 0x21 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
-    return "a character that cannot start a JSON value"
+    if b == 0x20 { return "a space" }
+    if b < 0x80 { return "the control character \(Self.codePoint(UInt32(b)))" }
+    // The character whose UTF-8 sequence starts here.
+    var rest = bytes[index...].makeIterator()
+    var decoder = UTF8()
+    guard case .scalarValue(let scalar) = decoder.decode(&rest) else {
+      return "the byte 0x\(String(b, radix: 16, uppercase: true)), which is not UTF-8"
+    }
+    return "'\(Character(scalar))' (\(Self.codePoint(scalar.value)))"
+  }
+
+  /// `U+00E9`: a code point as Unicode writes it, at least four hex digits.
+  static func codePoint(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 
   private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -144,7 +159,9 @@ public struct JSONParser {
       while true {
         guard !stack.isEmpty else {
           skipWhitespace()
-          if index < bytes.count { throw fail("unexpected \(found) after the end of the JSON value") }
+          if index < bytes.count {
+            throw fail("expected nothing after the JSON value, found \(found)")
+          }
           return value
         }
         let top = stack.count - 1
