@@ -154,7 +154,7 @@ public enum SeedList {
       guard high - low < UInt64(SweepLimits.maxRuns), seeds.count + Int(high - low) < SweepLimits.maxRuns
       else {
         throw SweepError(
-          "\(option) \(SweepError.quote(text)) asks for more than \(SweepLimits.maxRunsText) seeds, the most one sweep may run"
+          "\(option) \(SweepError.quote(text)) asks for more than \(SweepLimits.maxRunsText) seeds, the most bgsim takes in one command"
         )
       }
       for seed in low...high {

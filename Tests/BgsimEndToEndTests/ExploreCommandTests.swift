@@ -60,6 +60,13 @@ import Testing
     #expect(shard.status == 2)
     #expect(shard.stderr.contains("--shard expects K/N"))
     #expect(try sandbox.run(["explore", "missing.json"]).status == 2)
+    let many = try sandbox.run(["explore", "maps.json", "--seeds", "1-1000000000000"])
+    #expect(many.status == 2)
+    #expect(
+      many.stderr.hasPrefix(
+        "bgsim: --seeds '1-1000000000000' asks for more than 1,000,000 seeds, the most bgsim takes in one command\n"
+      ),
+      "\(many.stderr)")
   }
 
   @Test func twoShardsMergeIntoTheWholeExplorationByteForByte() throws {
