@@ -102,17 +102,34 @@ enum ScenarioFiles {
 
   /// Why a JSON file found in a walk is not a scenario, or nil if it may be one. A file that
   /// is not even JSON counts as a (broken) scenario, so its syntax error is reported.
+  ///
+  /// A file larger than any scenario may be is not read whole: its top-level keys are read in
+  /// chunks (`TopLevelKeys`), so a large JSON file of another kind is skipped like a small one,
+  /// and one that looks like a scenario is left to the loader, which says it is too large.
   static func notScenarioReason(_ file: String) -> String? {
+    let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
+    if size > Int64(ScenarioLoader.maxFileSize) {
+      switch TopLevelKeys.read(file) {
+      case .object(let keys, let schema): return notScenarioReason(keys: keys, schema: schema)
+      case .notAnObject: return notAnObject
+      case .unknown: return nil
+      }
+    }
     guard let data = FileManager.default.contents(atPath: file), data.count <= ScenarioLoader.maxFileSize,
       let value = try? JSONParser.parse(Array(data))
     else { return nil }
-    guard let members = value.members else { return "not a scenario (the JSON is not an object)" }
-    if let schema = value["$schema"]?.string, schema.contains("json-schema.org") {
-      return "not a scenario (a JSON Schema)"
-    }
+    guard let members = value.members else { return notAnObject }
+    return notScenarioReason(keys: Set(members.map(\.key)), schema: value["$schema"]?.string)
+  }
+
+  static let notAnObject = "not a scenario (the JSON is not an object)"
+
+  /// Why an object with these top-level `keys` (and this `$schema`) is not a scenario, or nil.
+  static func notScenarioReason(keys: Set<String>, schema: String?) -> String? {
+    if let schema, schema.contains("json-schema.org") { return "not a scenario (a JSON Schema)" }
     // `$schema` and `description` are too common in other JSON files to mark a scenario.
-    let keys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
-    if members.contains(where: { keys.contains($0.key) }) { return nil }
+    let scenarioKeys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
+    if !keys.isDisjoint(with: scenarioKeys) { return nil }
     return "not a scenario (no key of a scenario's top level, such as \"name\" or \"timeline\")"
   }
 }
