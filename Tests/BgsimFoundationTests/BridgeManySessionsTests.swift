@@ -110,9 +110,9 @@ import Testing
 
   /// Six sessions with queues of the bridge's own: once the sixth got its call, at most
   /// `ParkedLoops.shared.limit` delivery loops wait for a next call, always fewer than the
-  /// machine's cores, none on one core (on Linux the pool that runs operation queues has one thread a core
-  /// and does not grow when one waits), and the oldest were stopped at once rather than left
-  /// holding a thread until their idle timeout. Other tests running in parallel only stop more.
+  /// machine's cores, none on one core (on Linux the pool that runs operation queues has one
+  /// thread a core and does not grow when one waits), and the oldest were stopped at once rather
+  /// than left holding a thread until their idle timeout. Tests running in parallel only stop more.
   @Test func onlyTheLatestSessionsKeepADeliveryLoop() throws {
     let cores = ProcessInfo.processInfo.activeProcessorCount
     #expect(ParkedLoops.shared.limit == max(0, cores - 1))
