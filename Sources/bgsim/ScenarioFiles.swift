@@ -109,7 +109,7 @@ enum ScenarioFiles {
   static func notScenarioReason(_ file: String) -> String? {
     let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? 0
     if size > Int64(ScenarioLoader.maxFileSize) {
-      switch TopLevelKeys.read(file) {
+      switch TopLevelKeys.read(file, stoppingAt: scenarioKeys) {
       case .object(let keys, let schema): return notScenarioReason(keys: keys, schema: schema)
       case .notAnObject: return notAnObject
       case .unknown: return nil
@@ -123,12 +123,15 @@ enum ScenarioFiles {
   }
 
   static let notAnObject = "not a scenario (the JSON is not an object)"
+  /// What a JSON Schema's `$schema` names.
+  static let jsonSchemaHost = "json-schema.org"
+  /// The top-level keys that mark a scenario: `$schema` and `description` are too common in
+  /// other JSON files.
+  static let scenarioKeys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
 
   /// Why an object with these top-level `keys` (and this `$schema`) is not a scenario, or nil.
   static func notScenarioReason(keys: Set<String>, schema: String?) -> String? {
-    if let schema, schema.contains("json-schema.org") { return "not a scenario (a JSON Schema)" }
-    // `$schema` and `description` are too common in other JSON files to mark a scenario.
-    let scenarioKeys = Set(ScenarioLoader.topLevelKeys).subtracting(["$schema", "description"])
+    if let schema, schema.contains(jsonSchemaHost) { return "not a scenario (a JSON Schema)" }
     if !keys.isDisjoint(with: scenarioKeys) { return nil }
     return "not a scenario (no key of a scenario's top level, such as \"name\" or \"timeline\")"
   }

@@ -20,12 +20,13 @@ struct TopLevelKeys {
   static let longest = 4096
   static let chunk = 1 << 20
 
-  /// Reads `path` chunk by chunk.
-  static func read(_ path: String) -> Shape {
+  /// Reads `path` chunk by chunk, stopping at the first key of `decisive` or at a `$schema` of
+  /// JSON Schema's: either decides what the file is, however much of it follows.
+  static func read(_ path: String, stoppingAt decisive: Set<String>) -> Shape {
     guard let stream = InputStream(fileAtPath: path) else { return .unknown }
     stream.open()
     defer { stream.close() }
-    var scanner = TopLevelKeys()
+    var scanner = TopLevelKeys(decisive: decisive)
     var buffer = [UInt8](repeating: 0, count: chunk)
     while true {
       let count = stream.read(&buffer, maxLength: chunk)
@@ -44,6 +45,7 @@ struct TopLevelKeys {
     case start, key, afterKey, value, afterValue
   }
 
+  private let decisive: Set<String>
   private var state = State.start
   private var started = false
   private var notObject = false
@@ -58,6 +60,8 @@ struct TopLevelKeys {
   private var keys: Set<String> = []
   private var schema: String?
   private(set) var done = false
+
+  init(decisive: Set<String>) { self.decisive = decisive }
 
   var shape: Shape {
     if notObject { return .notAnObject }
@@ -153,10 +157,12 @@ struct TopLevelKeys {
     case .key:
       currentKey = text.count <= Self.longest ? String(decoding: text, as: UTF8.self) : ""
       if !currentKey.isEmpty { keys.insert(currentKey) }
+      if decisive.contains(currentKey) { done = true }
       state = .afterKey
     case .value where depth == 0:
       if currentKey == "$schema", text.count <= Self.longest {
         schema = String(decoding: text, as: UTF8.self)
+        if schema?.contains(ScenarioFiles.jsonSchemaHost) == true { done = true }
       }
       state = .afterValue
     default:
