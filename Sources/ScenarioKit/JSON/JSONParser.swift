@@ -96,20 +96,14 @@ public struct JSONParser {
     let b = bytes[index]
     if b >= 0x21 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
     if b == 0x20 { return "a space" }
-    if b < 0x80 { return "the control character \(Self.codePoint(UInt32(b)))" }
+    if b < 0x80 { return "the control character \(Unicode.Scalar(b).codePoint)" }
     // The character whose UTF-8 sequence starts here.
     var rest = bytes[index...].makeIterator()
     var decoder = UTF8()
     guard case .scalarValue(let scalar) = decoder.decode(&rest) else {
       return "the byte 0x\(String(b, radix: 16, uppercase: true)), which is not UTF-8"
     }
-    return "'\(Character(scalar))' (\(Self.codePoint(scalar.value)))"
-  }
-
-  /// `U+00E9`: a code point as Unicode writes it, at least four hex digits.
-  static func codePoint(_ value: UInt32) -> String {
-    let hex = String(value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    return "'\(Character(scalar))' (\(scalar.codePoint))"
   }
 
   private mutating func parseDocument() throws(JSONParseError) -> JSONValue {

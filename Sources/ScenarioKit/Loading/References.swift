@@ -408,9 +408,7 @@ package final class NormalizationTwins {
   static func escaped(_ name: String, limit: Int = 80) -> String {
     let shown = name.unicodeScalars.prefix(limit)
     var out = shown.map { scalar in
-      guard !scalar.isASCII else { return String(scalar) }
-      let hex = String(scalar.value, radix: 16, uppercase: true)
-      return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+      scalar.isASCII ? String(scalar) : "<\(scalar.codePoint)>"
     }.joined()
     let rest = name.utf8.count - shown.reduce(0) { $0 + UTF8.width($1) }
     if rest > 0 { out += "... (\(rest) more bytes)" }
