@@ -137,6 +137,7 @@ struct TimelineSVG {
     var out = "<g class=\"task\" data-task=\"\(name)\">\n"
     let shown = bar.name.count > 28 ? String(bar.name.prefix(27)) + "…" : bar.name
     out += "<text class=\"lane-label\" x=\"\(fmt(Self.plotLeft - 10))\" y=\"\(fmt(y + 14))\">"
+    // Looked up once per task, shown on its label and on each of its bars.
     let account = accounts[WrittenKey(bar.name)].map { "\n\n" + $0 } ?? ""
     out += "<title>\(name)\(esc(account))</title>\(esc(shown))</text>\n"
     for (index, segment) in bar.segments.enumerated() {
@@ -158,7 +159,7 @@ struct TimelineSVG {
       if let bytes = segment.bytes { attributes += " data-bytes=\"\(esc(bytes))\"" }
       var tooltip = segment.detail
       if let bytes = segment.bytes { tooltip += "\nbytes: \(bytes)" }
-      if let account = accounts[WrittenKey(bar.name)] { tooltip += "\n\n" + account }
+      tooltip += account
       out += "<rect class=\"\(classes)\" \(attributes) x=\"\(fmt(x))\" y=\"\(fmt(y))\" "
       out += "width=\"\(fmt(w))\" height=\"\(fmt(Self.barHeight))\" rx=\"3\">"
       out += "<title>\(esc(tooltip))</title></rect>\n"
